@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/** Absolute path of openapi/quotes.yaml, for tools that take a file (Prism, Dredd, openapi-backend). */
+export const contractPath: string = fileURLToPath(new URL('../quotes.yaml', import.meta.url));
+
+/** The minimal shape this package relies on; consumers that need more cast to their own types. */
+export interface ContractDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ $ref?: string; name?: string }> }>>;
+  components: {
+    schemas: Record<string, { enum?: string[]; pattern?: string; [key: string]: unknown }>;
+    parameters: Record<string, { name: string; in: string; schema: Record<string, unknown> }>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+let cached: ContractDocument | undefined;
+
+/** The parsed contract. Parsed once per process; callers must treat it as read-only. */
+export function loadContract(): ContractDocument {
+  cached ??= parse(readFileSync(contractPath, 'utf8')) as ContractDocument;
+  return cached;
+}
+
+/** The contract as a fresh, mutable object (openapi-backend and Dredd mutate what they are given). */
+export function cloneContract(): ContractDocument {
+  return structuredClone(loadContract());
+}
