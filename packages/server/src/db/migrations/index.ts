@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import * as plansKeysUsage from './20261123T0900_plans_keys_usage.js';
+import * as quotes from './20261123T0901_quotes.js';
+
+/**
+ * Every migration, by name; names sort in the order they apply. Listed statically (rather than
+ * read from the folder) so the same code runs from src under vitest and from dist under node.
+ * Once landed, a migration is never edited: add a new file instead.
+ */
+export const migrations: Record<string, Migration> = {
+  '20261123T0900_plans_keys_usage': plansKeysUsage,
+  '20261123T0901_quotes': quotes,
+};

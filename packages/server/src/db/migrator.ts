@@ -1,0 +1,27 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the Migrator works on any schema, as kysely documents.
+import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
+import { migrations } from './migrations/index.js';
+
+function migratorFor(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Applies every pending migration in order; throws the first failure. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results }: MigrationResultSet = await migratorFor(db).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+export interface MigrationStatus {
+  name: string;
+  executedAt: Date | null;
+}
+
+export async function migrationStatus(db: Kysely<any>): Promise<MigrationStatus[]> {
+  const all = await migratorFor(db).getMigrations();
+  return all.map((migration) => ({ name: migration.name, executedAt: migration.executedAt ?? null }));
+}
