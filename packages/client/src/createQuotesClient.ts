@@ -1,0 +1,112 @@
+import { type Client, createClient, createConfig } from './generated/client/index.js';
+import type { Auth } from './generated/core/auth.gen.js';
+import * as sdk from './generated/sdk.gen.js';
+import type {
+  FilterValues,
+  GetRandomQuoteData,
+  ListQuotesData,
+  Quote,
+  QuotePage,
+  Usage,
+} from './generated/types.gen.js';
+import { QuotesProblemError } from './problemError.js';
+import { parseRateLimit, type RateLimit } from './rateLimit.js';
+
+export type RandomQuoteQuery = NonNullable<GetRandomQuoteData['query']>;
+export type ListQuotesQuery = NonNullable<ListQuotesData['query']>;
+
+export interface QuotesClientOptions {
+  /** Scheme, host and port only; the `/v1/...` paths come from the contract. */
+  baseUrl: string;
+  /** Omitting it sends no key at all; the server then answers 401 (`missing-api-key`). */
+  apiKey?: string;
+  /** How the key travels. The service accepts either, but rejects two different keys. */
+  sendKeyAs?: 'x-api-key' | 'bearer';
+  /** Sent on every call (e.g. `Prefer` for the Prism mock); per-call headers win. */
+  headers?: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A 2xx body together with what else the response said. */
+export interface QuotesResult<T> {
+  data: T;
+  /** Undefined when the response carried no allowance headers (quotes-usage is never counted). */
+  rateLimit: RateLimit | undefined;
+  response: Response;
+}
+
+interface Operations<R extends 'data' | 'result'> {
+  getRandomQuote(query?: RandomQuoteQuery, options?: CallOptions): Promise<Out<R, Quote>>;
+  listQuotes(query?: ListQuotesQuery, options?: CallOptions): Promise<Out<R, QuotePage>>;
+  listFilterValues(options?: CallOptions): Promise<Out<R, FilterValues>>;
+  getUsage(options?: CallOptions): Promise<Out<R, Usage>>;
+}
+type Out<R extends 'data' | 'result', T> = R extends 'data' ? T : QuotesResult<T>;
+
+/**
+ * Every method resolves to the typed 2xx body and throws {@link QuotesProblemError} on any other
+ * status. `withMeta` has the same methods resolving to {@link QuotesResult}, for callers that want
+ * the allowance headers.
+ */
+export interface QuotesClient extends Operations<'data'> {
+  readonly withMeta: Operations<'result'>;
+}
+
+type SdkOutcome<T> =
+  | { data: T; error: undefined; response: Response }
+  | { data: undefined; error: unknown; response: Response };
+
+async function settle<T>(pending: Promise<SdkOutcome<T>>): Promise<QuotesResult<T>> {
+  const outcome = await pending;
+  // With throwOnError off, the generated client reports a network failure as `error` with no
+  // response; rethrow it as is rather than dressing it up as an HTTP problem.
+  if (outcome.response === undefined) throw outcome.error;
+  if (!outcome.response.ok) {
+    throw QuotesProblemError.fromResponse(outcome.response, outcome.error);
+  }
+  return { data: outcome.data as T, rateLimit: parseRateLimit(outcome.response.headers), response: outcome.response };
+}
+
+export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
+  const { apiKey, sendKeyAs = 'x-api-key' } = options;
+  const client: Client = createClient(
+    createConfig({
+      baseUrl: options.baseUrl,
+      // Every 2xx of the contract is JSON; 'auto' would hand back a stream if Content-Type were lost.
+      parseAs: 'json',
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      // The SDK lists both security schemes; answering for only one of them sends exactly one key.
+      auth: (scheme: Auth) => {
+        const wanted = sendKeyAs === 'bearer' ? scheme.scheme === 'bearer' : scheme.type === 'apiKey';
+        return wanted ? apiKey || undefined : undefined;
+      },
+    }),
+  );
+
+  const request = (call: CallOptions | undefined) => ({
+    client,
+    ...(call?.headers ? { headers: call.headers } : {}),
+    ...(call?.signal ? { signal: call.signal } : {}),
+  });
+
+  const withMeta: Operations<'result'> = {
+    getRandomQuote: (query, call) => settle(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
+    listQuotes: (query, call) => settle(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
+    listFilterValues: (call) => settle(sdk.listFilterValues(request(call))),
+    getUsage: (call) => settle(sdk.getUsage(request(call))),
+  };
+
+  return {
+    withMeta,
+    getRandomQuote: async (query, call) => (await withMeta.getRandomQuote(query, call)).data,
+    listQuotes: async (query, call) => (await withMeta.listQuotes(query, call)).data,
+    listFilterValues: async (call) => (await withMeta.listFilterValues(call)).data,
+    getUsage: async (call) => (await withMeta.getUsage(call)).data,
+  };
+}

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createQuotesClient, iterateQuotes, QuotesProblemError, type QuoteSummary } from '../src/index.js';
+import { sendJson, startServer, type TestServer } from './helpers.js';
+
+// The Prism mock answers the same example page whatever the offset, so paging is tested
+// against a small real HTTP server that pages an array the way the contract describes.
+const CATEGORIES = ['Grief & Loss', 'Hope & Optimism'] as const;
+const quotes: QuoteSummary[] = Array.from({ length: 23 }, (_, i) => ({
+  id: `q_${i}`,
+  text: `Quote number ${i}.`,
+  author: `Author ${i}`,
+  category: CATEGORIES[i % 2]!,
+  mood: 'reflective',
+  era: 'Modern',
+  length: 'Short',
+}));
+const LARGEST_PAGE = 5;
+
+interface Behaviour {
+  /** Answer this problem instead of the page at this offset. */
+  failAtOffset?: number;
+  /** Claim has_more on an empty page (a broken server). */
+  lieAboutMore?: boolean;
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function pagingServer(behaviour: Behaviour = {}): Promise<TestServer> {
+  server = await startServer((url, request, response) => {
+    if (url.pathname !== '/v1/quotes-filter' || !request.headers['x-api-key']) {
+      sendJson(response, 400, { type: 'urn:quotes:problem:invalid-request', title: 'Unexpected', status: 400, detail: url.href });
+      return;
+    }
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 10), LARGEST_PAGE);
+    if (offset === behaviour.failAtOffset) {
+      sendJson(
+        response,
+        429,
+        { type: 'urn:quotes:problem:allowance-exhausted', title: 'Monthly allowance used up', status: 429, detail: 'used up' },
+        { 'Retry-After': '60' },
+      );
+      return;
+    }
+    const category = url.searchParams.get('category');
+    const matching = quotes.filter((q) => !category || q.category.toLowerCase().includes(category.toLowerCase()));
+    const page = behaviour.lieAboutMore ? [] : matching.slice(offset, offset + limit);
+    sendJson(response, 200, {
+      quotes: page,
+      total: matching.length,
+      limit,
+      offset,
+      has_more: behaviour.lieAboutMore ? true : offset + page.length < matching.length,
+    });
+  });
+  return server;
+}
+
+async function collect(iterable: AsyncIterable<QuoteSummary>): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const quote of iterable) ids.push(quote.id);
+  return ids;
+}
+
+describe('iterateQuotes', () => {
+  it('walks every page in order, following the clamped page size the server applied', async () => {
+    const { url, requests } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+
+    expect(await collect(iterateQuotes(client, {}, { pageSize: 10 }))).toEqual(quotes.map((q) => q.id));
+    expect(requests.map((r) => r.searchParams.get('offset'))).toEqual(['0', '5', '10', '15', '20']);
+    expect(requests.every((r) => r.searchParams.get('limit') === '10')).toBe(true);
+  });
+
+  it('passes the filters on every page and stops at has_more false', async () => {
+    const { url, requests } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+
+    const ids = await collect(iterateQuotes(client, { category: 'grief' }));
+    expect(ids).toEqual(quotes.filter((q) => q.category === 'Grief & Loss').map((q) => q.id));
+    expect(ids).toHaveLength(12);
+    expect(requests).toHaveLength(3);
+    expect(requests.every((r) => r.searchParams.get('category') === 'grief')).toBe(true);
+    expect(requests.every((r) => !r.searchParams.has('limit'))).toBe(true);
+  });
+
+  it('starts at the given offset', async () => {
+    const { url } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    expect(await collect(iterateQuotes(client, {}, { offset: 20 }))).toEqual(['q_20', 'q_21', 'q_22']);
+  });
+
+  it('makes one call and yields nothing when nothing matches', async () => {
+    const { url, requests } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    expect(await collect(iterateQuotes(client, { category: 'nothing matches this' }))).toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('fetches no further page once the caller stops', async () => {
+    const { url, requests } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    const ids: string[] = [];
+    for await (const quote of iterateQuotes(client)) {
+      ids.push(quote.id);
+      if (ids.length === 7) break;
+    }
+    expect(ids).toEqual(['q_0', 'q_1', 'q_2', 'q_3', 'q_4', 'q_5', 'q_6']);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('throws the problem of a failing page after yielding the pages before it', async () => {
+    const { url } = await pagingServer({ failAtOffset: 10 });
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    const ids: string[] = [];
+    const error = await (async () => {
+      for await (const quote of iterateQuotes(client)) ids.push(quote.id);
+    })().catch((thrown: unknown) => thrown);
+    expect(ids).toHaveLength(10);
+    expect(error).toBeInstanceOf(QuotesProblemError);
+    expect((error as QuotesProblemError).retryAfterSeconds).toBe(60);
+  });
+
+  it('refuses an empty page that claims has_more instead of looping forever', async () => {
+    const { url, requests } = await pagingServer({ lieAboutMore: true });
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    await expect(collect(iterateQuotes(client))).rejects.toThrow('empty page with has_more at offset 0');
+    expect(requests).toHaveLength(1);
+  });
+});

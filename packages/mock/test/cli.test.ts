@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { contractExample, groupAlive } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+describe('npm run mock', () => {
+  it('serves the contract on MOCK_HOST:MOCK_PORT and stops with its process group', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['run', '--silent', 'mock'], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, MOCK_PORT: String(port), MOCK_HOST: '127.0.0.1' },
+    });
+    const exited = once(child, 'exit');
+    try {
+      const body = await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000);
+      expect(body).toEqual(contractExample('/v1/quotes-categories', '200'));
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+    // Prism must not outlive the npm script it was started by.
+    await expect.poll(() => groupAlive(child.pid!), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('refuses a MOCK_PORT that is not a port number', async () => {
+    const child = spawn('npm', ['run', '--silent', 'mock'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, MOCK_PORT: 'forty' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('MOCK_PORT must be a port number');
+  });
+});
+
+async function pollJson(url: string, timeoutMs: number): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url, { headers: { 'X-API-Key': 'qk_cli' } });
+      return await response.json();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
