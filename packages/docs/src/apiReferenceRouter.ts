@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { contractPath, loadContract } from '@quotes/contract';
+import express, { type Router } from 'express';
+import { docsPageContentSecurityPolicy, renderDocsPage } from './docsPage.js';
+import { docsAssets } from './swaggerUiAssets.js';
+
+/**
+ * GET /docs (the interactive reference), /docs/assets/*, /openapi.yaml, /openapi.json, and
+ * / redirecting to /docs. None of them asks for a key, so mount it before the API's own
+ * authentication and 404 handling. Unknown asset names fall through to the app's 404.
+ */
+export function apiReferenceRouter(): Router {
+  const router = express.Router();
+  // Read once, like loadContract(): both forms describe the same contract for the process's life.
+  const contractYaml = readFileSync(contractPath, 'utf8');
+  const contractJson = `${JSON.stringify(loadContract(), null, 2)}\n`;
+  const contentSecurityPolicy = docsPageContentSecurityPolicy();
+
+  router.get('/', (req, res) => {
+    res.redirect(302, `${req.baseUrl}/docs`);
+  });
+
+  router.get('/docs', (req, res) => {
+    res
+      .set({
+        'Content-Security-Policy': contentSecurityPolicy,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+        'Cache-Control': 'no-cache',
+      })
+      .type('html')
+      .send(renderDocsPage({ baseUrl: req.baseUrl }));
+  });
+
+  router.get('/docs/assets/:file', (req, res, next) => {
+    const file = docsAssets.get(req.params.file);
+    if (!file) {
+      next();
+      return;
+    }
+    // ETag and Last-Modified let browsers revalidate cheaply; no max-age, so an upgraded
+    // swagger-ui-dist is picked up at the next load.
+    res.set('X-Content-Type-Options', 'nosniff').sendFile(file, (error) => {
+      // After headers went out (a reader who navigated away) there is nothing left to answer.
+      if (error && !res.headersSent) next(error);
+    });
+  });
+
+  // The contract is public: any origin (an editor, a code generator in a browser) may fetch it.
+  router.get('/openapi.yaml', (_req, res) => {
+    res
+      .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
+      .type('application/yaml; charset=utf-8')
+      .send(contractYaml);
+  });
+
+  router.get('/openapi.json', (_req, res) => {
+    res
+      .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
+      .type('application/json; charset=utf-8')
+      .send(contractJson);
+  });
+
+  return router;
+}
