@@ -8,7 +8,7 @@ import { contractExample, groupAlive } from './helpers.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('npm run mock', () => {
-  it('serves the contract on MOCK_HOST:MOCK_PORT and stops with its process group', async () => {
+  it('serves the contract and the reference page on MOCK_HOST:MOCK_PORT and stops with its process group', async () => {
     const port = await freePort();
     const child = spawn('npm', ['run', '--silent', 'mock'], {
       cwd: root,
@@ -20,6 +20,12 @@ describe('npm run mock', () => {
     try {
       const body = await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000);
       expect(body).toEqual(contractExample('/v1/quotes-categories', '200'));
+      // The same reference page as the server, at the same path.
+      const docs = await fetch(`http://127.0.0.1:${port}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
+      const contract = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(((await contract.json()) as { info: { title: string } }).info.title).toBe('Quote Retrieval Service');
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
