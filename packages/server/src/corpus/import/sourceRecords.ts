@@ -1,0 +1,145 @@
+import type { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import { CorpusError } from '../errors.js';
+
+/** One record of an import file: its values, or why it could not be read. */
+export interface SourceRecord {
+  /** 1-based line the record starts on (CSV records may span several lines). */
+  line: number;
+  values: Record<string, unknown> | null;
+  problem: string | null;
+}
+
+export type ImportFormat = 'jsonl' | 'csv';
+
+// A line this long is not a quotation but a binary or minified file; dropping it keeps memory bounded.
+const maxRecordBytes = 1024 * 1024;
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function jsonlRecord(bytes: Uint8Array, line: number): SourceRecord | null {
+  const text = decodeUtf8(bytes);
+  if (text === null) return { line, values: null, problem: 'not valid UTF-8' };
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  if (trimmed === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch (error) {
+    return { line, values: null, problem: `invalid JSON (${(error as Error).message})` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { line, values: null, problem: 'expected a JSON object' };
+  }
+  return { line, values: parsed as Record<string, unknown>, problem: null };
+}
+
+/**
+ * JSON Lines, split on the newline byte before decoding: UTF-8 never uses 0x0A inside a
+ * character, so a bad byte is reported on its own line instead of corrupting the rest.
+ */
+export async function* jsonlRecords(input: Readable, onBytes: (bytes: number) => void): AsyncGenerator<SourceRecord> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let oversized = false;
+  let line = 0;
+  const finishLine = (): SourceRecord | null => {
+    line++;
+    const record = oversized
+      ? { line, values: null, problem: `line longer than ${maxRecordBytes / 1024 / 1024} MB` }
+      : jsonlRecord(pending.length === 1 ? pending[0]! : Buffer.concat(pending), line);
+    pending = [];
+    pendingBytes = 0;
+    oversized = false;
+    return record;
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    onBytes(chunk.length);
+    let start = 0;
+    for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
+      if (!oversized) pending.push(chunk.subarray(start, newline));
+      const record = finishLine();
+      if (record) yield record;
+      start = newline + 1;
+    }
+    if (start < chunk.length && !oversized) {
+      pending.push(chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > maxRecordBytes) {
+        oversized = true;
+        pending = [];
+      }
+    }
+  }
+  if (pending.length > 0 || oversized) {
+    const record = finishLine();
+    if (record) yield record;
+  }
+}
+
+/** Header names as written by spreadsheets: `Secondary Category`, `faith-tradition`. */
+export function fieldKey(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+/**
+ * CSV with a header row, as spreadsheets write it (RFC 4180: quoted fields may hold commas,
+ * quotes and newlines). Fields arrive as bytes and are decoded one by one, so bad UTF-8 is
+ * reported for its record. A record the parser cannot read is reported and skipped.
+ */
+export async function* csvRecords(input: Readable, onBytes: (bytes: number) => void): AsyncGenerator<SourceRecord> {
+  const skipped: SourceRecord[] = [];
+  // No `bom` option: when csv-parse finds a BOM it switches to decoding fields itself, which
+  // would hide bad bytes. The header's first field is decoded by TextDecoder, which drops a BOM.
+  const parser = parseCsv({
+    encoding: null,
+    info: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+  });
+  parser.on('skip', (error: Error & { lines?: number }) => {
+    skipped.push({ line: error.lines ?? 0, values: null, problem: `unreadable CSV (${error.message})` });
+  });
+  input.on('data', (chunk: Buffer) => onBytes(chunk.length));
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+
+  let header: string[] | null = null;
+  let previousEnd = 0;
+  for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: { lines: number } }>) {
+    while (skipped.length > 0) yield skipped.shift()!;
+    const endLine = info.lines;
+    // The record starts after the previous one ended (blank lines in between are rare enough
+    // that counting them is not worth the parser's extra bookkeeping).
+    const line = Math.min(previousEnd + 1, endLine);
+    previousEnd = endLine;
+    const fields = record.map((field) => decodeUtf8(field));
+    if (header === null) {
+      if (fields.some((field) => field === null)) throw new CorpusError('line 1: the CSV header is not valid UTF-8');
+      header = (fields as string[]).map(fieldKey);
+      continue;
+    }
+    if (fields.some((field) => field === null)) {
+      yield { line, values: null, problem: 'not valid UTF-8' };
+      continue;
+    }
+    if (fields.length !== header.length) {
+      yield { line, values: null, problem: `expected ${header.length} fields (as in the header), got ${fields.length}` };
+      continue;
+    }
+    const values: Record<string, unknown> = {};
+    header.forEach((name, index) => {
+      values[name] = fields[index];
+    });
+    yield { line, values, problem: null };
+  }
+  while (skipped.length > 0) yield skipped.shift()!;
+}
