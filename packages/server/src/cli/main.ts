@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { type Config, ConfigError } from '../config.js';
+import { CorpusError } from '../corpus/index.js';
+import { OperatorError } from '../operator/operatorApi.js';
+import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
+import { registerCorpusCommands } from './corpusCommands.js';
+import { registerDbCommands } from './dbCommands.js';
+import { registerKeyCommands } from './keyCommands.js';
+import { registerUsageCommands } from './usageCommands.js';
+
+let config: Config | undefined;
+const loadConfig = () => {
+  config ??= cliConfig();
+  return config;
+};
+const open = () => openMigratedDatabase(loadConfig());
+
+const program = new Command('quotes-admin')
+  .description('Operate the Quote Retrieval Service: keys, usage, corpus and database (same database as the server)')
+  .showSuggestionAfterError(true)
+  .exitOverride();
+
+const context = {
+  config: loadConfig,
+  open,
+  openUnmigrated: () => openCliDatabase(loadConfig()),
+  run: <T>(work: Parameters<typeof withDatabase<T>>[1]) => withDatabase(open, work),
+  out: (text: string) => process.stdout.write(`${text}\n`),
+};
+registerKeyCommands(program, context);
+registerUsageCommands(program, context);
+registerDbCommands(program, context);
+registerCorpusCommands(program, open);
+
+/** The first line of a message: errors are one line, never a stack trace. */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!.trim() || 'failed';
+}
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`quotes-admin: interrupted (${signal})\n`);
+    void closeOpenDatabases().finally(() => process.exit(code));
+  });
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander already printed its one-line message (or the help/version it was asked for).
+    process.exitCode = error.exitCode;
+  } else {
+    const known = error instanceof OperatorError || error instanceof ConfigError || error instanceof CorpusError;
+    process.stderr.write(`quotes-admin: ${known ? '' : 'error: '}${oneLine(error)}\n`);
+    process.exitCode = 1;
+  }
+}

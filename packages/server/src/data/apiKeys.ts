@@ -1,0 +1,130 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database, NewApiKey } from '../db/schema.js';
+import type { KeyOverrides, PlanRules } from '../domain/plans.js';
+import { keyChangedChannel } from './notificationChannels.js';
+
+/** A key with its plan, as the request path and the operator see it (never the secret). */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly keyPrefix: string;
+  readonly client: string;
+  readonly email: string | null;
+  readonly plan: PlanRules;
+  readonly overrides: KeyOverrides;
+  readonly status: 'active' | 'revoked';
+  readonly revokedAt: Date | null;
+  readonly revokedReason: string | null;
+  readonly expiresAt: Date | null;
+  readonly createdAt: Date;
+}
+
+function selectKeysWithPlans(db: Kysely<Database>) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('plans as p', 'p.id', 'k.plan_id')
+    .select([
+      'k.id', 'k.key_prefix', 'k.client', 'k.email', 'k.monthly_calls', 'k.max_limit', 'k.status', 'k.revoked_at',
+      'k.revoked_reason', 'k.expires_at', 'k.created_at', 'p.id as plan_id', 'p.monthly_calls as plan_monthly_calls',
+      'p.filters_per_call', 'p.max_limit as plan_max_limit', 'p.faith_filter', 'p.per_key_limits', 'p.validity_days',
+    ]);
+}
+
+type KeyWithPlanRow = Awaited<ReturnType<ReturnType<typeof selectKeysWithPlans>['executeTakeFirstOrThrow']>>;
+
+function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    keyPrefix: row.key_prefix,
+    client: row.client,
+    email: row.email,
+    plan: {
+      id: row.plan_id,
+      monthlyCalls: row.plan_monthly_calls,
+      filtersPerCall: row.filters_per_call,
+      maxLimit: row.plan_max_limit,
+      faithFilter: row.faith_filter,
+      perKeyLimits: row.per_key_limits,
+      validityDays: row.validity_days,
+    },
+    overrides: { monthlyCalls: row.monthly_calls, maxLimit: row.max_limit },
+    status: row.status,
+    revokedAt: row.revoked_at,
+    revokedReason: row.revoked_reason,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
+}
+
+export async function findKeyByHash(db: Kysely<Database>, keyHash: Buffer): Promise<ApiKeyRecord | undefined> {
+  const row = await selectKeysWithPlans(db).where('k.key_hash', '=', keyHash).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findKeyById(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = await selectKeysWithPlans(db).where('k.id', '=', id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function listKeys(db: Kysely<Database>): Promise<ApiKeyRecord[]> {
+  const rows = await selectKeysWithPlans(db).orderBy('k.created_at').orderBy('k.id').execute();
+  return rows.map(toRecord);
+}
+
+export async function countKeys(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertKey(db: Kysely<Database>, key: NewApiKey): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute();
+}
+
+export async function findPlan(db: Kysely<Database>, planId: string): Promise<PlanRules | undefined> {
+  const row = await db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      monthlyCalls: row.monthly_calls,
+      filtersPerCall: row.filters_per_call,
+      maxLimit: row.max_limit,
+      faithFilter: row.faith_filter,
+      perKeyLimits: row.per_key_limits,
+      validityDays: row.validity_days,
+    }
+  );
+}
+
+/** Every process caching this key drops it when the change commits (NOTIFY is transactional). */
+async function announceKeyChange(trx: Transaction<Database>, id: string): Promise<void> {
+  await sql`SELECT pg_notify(${keyChangedChannel}, ${id})`.execute(trx);
+}
+
+/** Revokes an active key; false when the key is unknown or already revoked. */
+export async function revokeKey(db: Kysely<Database>, id: string, reason: string | null, at: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('api_keys')
+      .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await announceKeyChange(trx, id);
+    return true;
+  });
+}
+
+/** Sets a new expiry on an active key; false when the key is unknown or revoked. */
+export async function renewKey(db: Kysely<Database>, id: string, until: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('api_keys')
+      .set({ expires_at: until })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await announceKeyChange(trx, id);
+    return true;
+  });
+}

@@ -1,0 +1,94 @@
+import pg from 'pg';
+import { corpusChangedChannel, keyChangedChannel } from './notificationChannels.js';
+
+export interface NotificationHandlers {
+  onKeyChanged(keyId: string): void;
+  onCorpusChanged(): void;
+  /**
+   * Called each time listening (re)starts: whatever changed while no one was listening was
+   * missed, so every cache must be dropped.
+   */
+  onListening(): void;
+  onLost(error: unknown): void;
+}
+
+/**
+ * One dedicated connection LISTENing for key and corpus changes. When it drops (the database
+ * restarted, the network failed) `live` turns false at once, so the caches stop trusting memory,
+ * and it reconnects by itself with a growing pause.
+ */
+export class DatabaseNotifications {
+  private client: pg.Client | undefined;
+  private closed = false;
+  private listening = false;
+  private retryDelay = 100;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: NotificationHandlers,
+  ) {}
+
+  get live(): boolean {
+    return this.listening;
+  }
+
+  /** Resolves once listening, or after the first failed attempt (retries continue in the background). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 3000, keepAlive: true });
+    this.client = client;
+    let lost = false;
+    const onLost = (error: unknown) => {
+      if (lost) return;
+      lost = true;
+      this.listening = false;
+      if (this.client === client) this.client = undefined;
+      client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.handlers.onLost(error);
+      this.scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost(new Error('notification connection ended')));
+    client.on('notification', (message) => {
+      if (message.channel === keyChangedChannel && message.payload) this.handlers.onKeyChanged(message.payload);
+      else if (message.channel === corpusChangedChannel) this.handlers.onCorpusChanged();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}`);
+      if (lost || this.closed) return;
+      this.listening = true;
+      this.retryDelay = 100;
+      this.handlers.onListening();
+    } catch (error) {
+      onLost(error);
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.retryTimer || this.closed) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, 2000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

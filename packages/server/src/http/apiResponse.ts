@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import type { Problem } from '../problems.js';
+
+/** A handler's answer; one function writes it, with the exact content type the contract names. */
+export interface ApiResponse {
+  readonly status: number;
+  /** Already serialised JSON: cached bodies (the filter values) are sent as they are. */
+  readonly body: string;
+  readonly headers?: Record<string, string>;
+}
+
+export function jsonResponse(body: unknown, headers?: Record<string, string>): ApiResponse {
+  return { status: 200, body: JSON.stringify(body), headers };
+}
+
+// Express's res.json()/res.type() append '; charset=utf-8'; the contract (and Dredd) expect the
+// bare media types, so bodies are written with Node's own setHeader/end.
+function send(response: Response, status: number, contentType: string, body: string, headers: Record<string, string> | undefined): void {
+  response.statusCode = status;
+  if (headers) for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('Content-Length', Buffer.byteLength(body));
+  response.end(body);
+}
+
+export function sendApiResponse(response: Response, answer: ApiResponse): void {
+  send(response, answer.status, 'application/json', answer.body, answer.headers);
+}
+
+export function sendProblem(response: Response, problem: Problem, instance: string | undefined): void {
+  send(response, problem.status, 'application/problem+json', JSON.stringify(problem.body(instance)), problem.headers);
+}

@@ -1,0 +1,73 @@
+import { cloneContract } from '@quotes/contract';
+import addFormats from 'ajv-formats';
+import { type Context, type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
+import { Problem } from '../problems.js';
+import type { ServiceRuntime } from '../serviceRuntime.js';
+import type { ApiExchange } from './apiExchange.js';
+import { createOperationHandlers, createSecurityHandler, unauthorizedHandler, validationFailHandler } from './operationHandlers.js';
+
+interface QueryShape {
+  declared: ReadonlySet<string>;
+  answers400: boolean;
+}
+
+function queryShapeOf(operation: Operation): QueryShape {
+  const declared = new Set<string>();
+  for (const parameter of operation.parameters ?? []) {
+    if ('in' in parameter && parameter.in === 'query') declared.add(parameter.name);
+  }
+  return { declared, answers400: Object.hasOwn(operation.responses ?? {}, '400') };
+}
+
+const normalisedPath = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/**
+ * openapi-backend over the contract file: routing, security and request validation come from
+ * the contract; the handlers are keyed by operationId. Order of stages (its own): routing (404,
+ * 405) -> security (401, 403 revoked/expired) -> validation (400) -> operation (plan 403, 429).
+ */
+export async function createApiBackend(runtime: ServiceRuntime): Promise<OpenAPIBackend> {
+  const queryShapes = new Map<string, QueryShape>();
+  const methodsByPath = new Map<string, string[]>();
+  const api = new OpenAPIBackend({
+    definition: cloneContract() as unknown as Document,
+    strict: true,
+    coerceTypes: true,
+    // Operations without parameters have nothing to validate (their query is ignored, see ApiExchange).
+    validate: (context: Context) => (context.operation?.parameters?.length ?? 0) > 0,
+    ajvOpts: { allErrors: true },
+    customizeAjv: (ajv) => {
+      addFormats.default(ajv);
+      return ajv;
+    },
+  });
+  const securityHandler = createSecurityHandler(runtime);
+  api.registerSecurityHandler('ApiKeyHeader', securityHandler);
+  api.registerSecurityHandler('BearerAuth', securityHandler);
+  api.register({
+    ...createOperationHandlers(runtime),
+    postRoutingHandler: (context: Context, exchange: ApiExchange) => {
+      if (!context.operation?.operationId) return;
+      const shape = queryShapes.get(context.operation.operationId);
+      if (shape) exchange.screen(shape.declared, shape.answers400);
+    },
+    unauthorizedHandler,
+    validationFail: validationFailHandler,
+    notFound: (context: Context) => {
+      throw new Problem('not-found', `Nothing at ${context.request.path}; the operations are under /v1 (see openapi/quotes.yaml).`);
+    },
+    methodNotAllowed: (context: Context) => {
+      const allowed = methodsByPath.get(normalisedPath(context.request.path)) ?? [];
+      throw new Problem('method-not-allowed', `${context.request.method.toUpperCase()} is not allowed on ${context.request.path}; use ${allowed.join(', ')}.`, {
+        headers: { Allow: allowed.join(', ') },
+      });
+    },
+  });
+  await api.init();
+  for (const operation of api.router.getOperations()) {
+    if (operation.operationId) queryShapes.set(operation.operationId, queryShapeOf(operation));
+    const path = normalisedPath(operation.path);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), operation.method.toUpperCase()]);
+  }
+  return api;
+}

@@ -1,0 +1,30 @@
+import type { ErrorRequestHandler } from 'express';
+import { isDatabaseUnavailable } from '../data/databaseAvailability.js';
+import type { Logger } from '../log.js';
+import { Problem } from '../problems.js';
+import { sendProblem } from './apiResponse.js';
+import { requestIdOf } from './requestLog.js';
+
+/** Whatever was thrown, as the problem the client sees: expected problems as they are, the rest 503 or 500. */
+export function asProblem(error: unknown): Problem {
+  if (error instanceof Problem) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', { headers: { 'Retry-After': '2' } });
+  }
+  return new Problem('internal-error', 'An unexpected error occurred; quote the instance (request id) when reporting it.');
+}
+
+/** The one place errors become responses: RFC 9457 problem details, `application/problem+json`. */
+export function problemResponder(log: Logger): ErrorRequestHandler {
+  return (error, _request, response, _next) => {
+    const problem = asProblem(error);
+    const reqId = requestIdOf(response);
+    if (problem.kind === 'service-unavailable') log.warn({ reqId, err: error }, 'database unavailable');
+    else if (problem.status >= 500) log.error({ reqId, err: error }, 'request failed');
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendProblem(response, problem, reqId);
+  };
+}

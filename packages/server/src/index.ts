@@ -1,0 +1,22 @@
+/** The server as a library: the conformance suite and the benchmarks start it in-process. */
+export { type Config, ConfigError, parseConfig } from './config.js';
+export { connectDatabase, type DatabaseHandle } from './db/database.js';
+export { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embeddedPostgres.js';
+export { migrateToLatest, migrationStatus } from './db/migrator.js';
+export { type OpenedDatabase, openDatabase } from './db/openDatabase.js';
+export type { Clock } from './domain/clock.js';
+// The corpus loaders, for suites that prepare their own database (conformance, benchmarks).
+export { type CorpusLoadReport, type CorpusRow, ensureDefaultCorpus, generateCorpus, replaceCorpus } from './corpus/index.js';
+export { createLogger, type Logger } from './log.js';
+export { freePort } from './net/freePort.js';
+export {
+  type CreateKeyInput,
+  createOperatorApi,
+  type IssuedKey,
+  type KeyView,
+  type OperatorApi,
+  OperatorError,
+  type UsageView,
+} from './operator/operatorApi.js';
+export { type ProblemBody, problemTypeUri } from './problems.js';
+export { type RunningServer, type StartServerOptions, startServer } from './startServer.js';

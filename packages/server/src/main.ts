@@ -1,0 +1,100 @@
+import { ConfigError, parseConfig } from './config.js';
+import { ensureDefaultCorpus } from './corpus/index.js';
+import { countKeys } from './data/apiKeys.js';
+import { migrateToLatest } from './db/migrator.js';
+import { type OpenedDatabase, openDatabase } from './db/openDatabase.js';
+import { createLogger, type Logger } from './log.js';
+import { createOperatorApi } from './operator/operatorApi.js';
+import { type RunningServer, startServer } from './startServer.js';
+
+/** The plan of the key `npm start` creates on a fresh database: limited, so the allowance headers show. */
+const demoPlan = 'professional';
+
+function banner(lines: string[]): void {
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+/** On a database without keys, one demo key, printed once; later starts say how to make another. */
+async function announceKeys(database: OpenedDatabase, baseUrl: string, log: Logger): Promise<void> {
+  const createAnother = `npm run admin -- keys create --client "Your name" --plan ${demoPlan}`;
+  if ((await countKeys(database.db)) > 0) {
+    banner([
+      `Quote Retrieval Service on ${baseUrl}`,
+      'Keys already exist (each is shown only once, when created). To get a new one:',
+      `  ${createAnother}`,
+    ]);
+    return;
+  }
+  const issued = await createOperatorApi(database).createKey({ client: 'Demo (created by npm start)', plan: demoPlan });
+  log.info({ keyId: issued.id, prefix: issued.prefix, plan: issued.plan }, 'created the demo key');
+  banner([
+    `Quote Retrieval Service on ${baseUrl}`,
+    `Demo key (${issued.plan} plan, id ${issued.id}), shown only this once:`,
+    `  ${issued.key}`,
+    'Try it:',
+    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`,
+    `  curl -H "Authorization: Bearer ${issued.key}" "${baseUrl}/v1/quotes-filter?category=grief&limit=3"`,
+    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-categories`,
+    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-usage`,
+    `More keys: ${createAnother}`,
+  ]);
+}
+
+async function main(): Promise<void> {
+  const config = parseConfig();
+  const log = createLogger({ level: config.LOG_LEVEL, pretty: process.stdout.isTTY === true });
+  const database = await openDatabase(config, {
+    onLog: (line) => log.debug({ postgres: line }),
+    // Idle connections fail whenever the database restarts; requests report outages themselves.
+    onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),
+  });
+  let server: RunningServer | undefined;
+  let stopping: Promise<void> | undefined;
+
+  // Installed before the (possibly long) first corpus load, so a signal at any point stops the
+  // embedded cluster this process started instead of leaving it running.
+  const stop = (signal: string) => {
+    if (stopping) {
+      log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    log.info(`${signal}: ${server ? 'finishing in-flight requests, then stopping' : 'stopping'}`);
+    stopping = (async () => {
+      await server?.close();
+      await database.close();
+      log.info('stopped');
+    })();
+    stopping
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exitCode = 1;
+      })
+      .finally(() => {
+        if (!server) process.exit(signal === 'SIGINT' ? 130 : 143);
+        // Anything still holding the event loop after a clean stop is a leak: do not hang on it.
+        setTimeout(() => process.exit(), 5000).unref();
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+    await ensureDefaultCorpus(database, { size: config.CORPUS_SIZE, seed: config.CORPUS_SEED, log: (line) => log.info(line) });
+    if (stopping) return;
+    server = await startServer({ database, port: config.PORT, host: config.HOST, logger: log });
+    log.info({ url: server.url, database: database.kind }, 'listening');
+    await announceKeys(database, server.url, log);
+  } catch (error) {
+    if (stopping) return;
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`quotes server: ${error instanceof ConfigError ? '' : 'cannot start: '}${message.split('\n')[0]}\n`);
+  process.exitCode = 1;
+});

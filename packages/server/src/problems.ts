@@ -1,0 +1,96 @@
+import { problemTypePrefix, taxonomy } from '@quotes/contract';
+
+/**
+ * Every kind of problem the service answers with: one place owns the URI (from the contract's
+ * ProblemType enum), the title and the status. Handlers throw a Problem; one middleware renders it.
+ */
+const problemKinds = {
+  'invalid-request': { status: 400, title: 'Invalid request' },
+  'missing-api-key': { status: 401, title: 'API key required' },
+  'invalid-api-key': { status: 401, title: 'Invalid API key' },
+  'conflicting-api-keys': { status: 401, title: 'Conflicting API keys' },
+  'revoked-api-key': { status: 403, title: 'API key revoked' },
+  'expired-api-key': { status: 403, title: 'API key expired' },
+  'plan-limit': { status: 403, title: 'Beyond your plan' },
+  'no-match': { status: 404, title: 'No matching quote' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'allowance-exhausted': { status: 429, title: 'Monthly allowance used up' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+  'service-unavailable': { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemKind = keyof typeof problemKinds;
+
+/** A parameter named in a 400, as the contract's ParameterError. */
+export interface ParameterError {
+  parameter: string;
+  message: string;
+}
+
+/** The body the contract's Problem schema describes. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: ParameterError[];
+}
+
+export function problemTypeUri(kind: ProblemKind): string {
+  return `${problemTypePrefix}${kind}`;
+}
+
+// Fail at start-up, not at the first error, when the contract and this table disagree.
+{
+  const known = new Set(taxonomy.problemTypes);
+  const ours = Object.keys(problemKinds).map((kind) => problemTypeUri(kind as ProblemKind));
+  const missingHere = [...known].filter((uri) => !ours.includes(uri));
+  const unknownThere = ours.filter((uri) => !known.has(uri));
+  if (missingHere.length > 0 || unknownThere.length > 0) {
+    throw new Error(
+      `problems.ts and the contract's ProblemType enum disagree: missing here [${missingHere.join(', ')}], not in the contract [${unknownThere.join(', ')}]`,
+    );
+  }
+}
+
+export class Problem extends Error {
+  readonly kind: ProblemKind;
+  readonly status: number;
+  readonly title: string;
+  readonly errors: ParameterError[] | undefined;
+  /** Response headers the problem carries (Allow on 405, allowance headers on 429 and 404). */
+  readonly headers: Record<string, string>;
+
+  constructor(kind: ProblemKind, detail: string, options: { errors?: ParameterError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = 'Problem';
+    this.kind = kind;
+    this.status = problemKinds[kind].status;
+    this.title = problemKinds[kind].title;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  body(instance?: string): ProblemBody {
+    return {
+      type: problemTypeUri(this.kind),
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      ...(instance ? { instance } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+/** A 400 naming every bad parameter; the detail repeats them so a human sees it all in one line. */
+export function invalidRequest(errors: ParameterError[]): Problem {
+  const detail = errors.map((error) => `${error.parameter}: ${error.message}`).join('; ');
+  return new Problem('invalid-request', detail, { errors });
+}
+
+export const problemStatuses: Readonly<Record<ProblemKind, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(problemKinds).map(([kind, value]) => [kind, value.status])) as Record<ProblemKind, number>,
+);

@@ -1,0 +1,109 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { migrateToLatest } from './db/migrator.js';
+import { openDatabase } from './db/openDatabase.js';
+import { type Clock, systemClock } from './domain/clock.js';
+import { createApp } from './http/app.js';
+import { createApiBackend } from './http/openApiBackend.js';
+import { type Logger, silentLogger } from './log.js';
+import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
+import { createServiceRuntime } from './serviceRuntime.js';
+
+export interface StartServerOptions {
+  /** An open, migrated database; the caller keeps ownership and closes it after the server. */
+  database?: DatabaseHandle;
+  /** Or a configuration: the database is opened (embedded or DATABASE_URL), migrated, and closed by close(). */
+  config?: Config;
+  /** Injected time source (tests cross month ends with it). */
+  clock?: Clock;
+  /** Default: config.PORT when a config is given, else 0 (a free port). */
+  port?: number;
+  host?: string;
+  logger?: Logger;
+  /** Memory bound of the match-set cache. */
+  matchSetCacheBytes?: number;
+  /** Source of randomness for random quotes (tests may make it deterministic). */
+  random?: () => number;
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly database: DatabaseHandle;
+  /** The operator's key and usage operations on this server's database and clock. */
+  readonly operator: OperatorApi;
+  /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function stopAccepting(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    // Keep-alive connections with no request in flight would otherwise hold close() open.
+    server.closeIdleConnections();
+  });
+}
+
+/** Starts the Quote Retrieval Service; used by `npm start` (main.ts), the tests and the conformance suite. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const log = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  let ownedDatabase: DatabaseHandle | undefined;
+  let database = options.database;
+  if (!database) {
+    if (!options.config) throw new Error('startServer needs a database or a config');
+    ownedDatabase = await openDatabase(options.config, { onLog: (line) => log.debug({ postgres: line }) });
+    database = ownedDatabase;
+    await migrateToLatest(database.db);
+  }
+  try {
+    const runtime = await createServiceRuntime(database, {
+      clock,
+      log,
+      matchSetCacheBytes: options.matchSetCacheBytes ?? 64 * 1024 * 1024,
+      random: options.random,
+    });
+    const app = createApp(runtime, await createApiBackend(runtime));
+    const server = createServer(app);
+    const host = options.host ?? options.config?.HOST ?? '127.0.0.1';
+    const address = await listen(server, options.port ?? options.config?.PORT ?? 0, host);
+    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${urlHost}:${address.port}`,
+      port: address.port,
+      database,
+      operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
+      close() {
+        closing ??= (async () => {
+          await stopAccepting(server, options.shutdownGraceMs ?? 10_000);
+          await runtime.close();
+          await ownedDatabase?.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await ownedDatabase?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, type ExpectStatic, expect as globalExpect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+let cliEntry: string;
+let bundleDir: string;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  // The CLI from the current sources, compiled once: through a TypeScript loader every spawn
+  // costs seconds of module loading, as plain JavaScript a fraction of one. Bundled inside the
+  // package so its dependencies resolve from node_modules as they do for dist/.
+  const cacheDir = join(packageRoot, 'node_modules', '.cache');
+  await mkdir(cacheDir, { recursive: true });
+  bundleDir = await mkdtemp(join(cacheDir, 'quotes-admin-test-'));
+  cliEntry = join(bundleDir, 'main.mjs');
+  await build({
+    entryPoints: [join(packageRoot, 'src/cli/main.ts')],
+    outfile: cliEntry,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as an operator runs it: its own process, the database named by DATABASE_URL. */
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliEntry, ...args],
+      { env: { ...process.env, DATABASE_URL: database.url, PORT: '3000', HOST: '127.0.0.1' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function expectOneLineError(run: Run, pattern: RegExp, expect: ExpectStatic = globalExpect): void {
+  expect(run.code, run.stdout).not.toBe(0);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe.concurrent('quotes-admin keys', () => {
+  it('creates a key, shows it once, and manages it to the end', async ({ expect }) => {
+    const created = await admin('keys', 'create', '--client', 'Lanternfish Books', '--plan', 'starter', '--email', 'ops@lanternfish.example', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const issued = JSON.parse(created.stdout) as Record<string, unknown>;
+    expect(Object.keys(issued)).toEqual(['id', 'key', 'client', 'plan', 'expires_at']);
+    expect(issued).toMatchObject({ client: 'Lanternfish Books', plan: 'starter', expires_at: null });
+    expect(issued.key).toMatch(/^qk_[A-Za-z0-9]{24}$/);
+    const id = String(issued.id);
+
+    // The key is stored only as a hash.
+    const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored.key_hash).toHaveLength(32);
+    expect(JSON.stringify(stored)).not.toContain(String(issued.key).slice(3));
+
+    const [list, show, usage, human] = await Promise.all([
+      admin('keys', 'list'),
+      admin('keys', 'show', id),
+      admin('usage', 'show', id, '--month', '2026-11'),
+      admin('keys', 'create', '--client', 'Trial user', '--plan', 'trial'),
+    ]);
+    expect(list.stdout).toContain(id);
+    expect(list.stdout).toContain('Lanternfish Books');
+    expect(list.stdout).not.toContain(String(issued.key));
+    expect(show.stdout).toMatch(/plan\s+starter/);
+    expect(show.stdout).toMatch(/calls\/month\s+10,000/);
+    expect(usage.stdout).toContain('2026-11');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/qk_[A-Za-z0-9]{24}/);
+    expect(human.stdout).toContain('curl -H "X-API-Key: qk_');
+    expect(human.stdout).toMatch(/valid until \d{4}-\d{2}-\d{2}T/);
+
+    const revoked = await admin('keys', 'revoke', id, '--reason', 'contract ended');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain('contract ended');
+    const again = await admin('keys', 'revoke', id);
+    expectOneLineError(again, /already revoked/, expect);
+    const renewRevoked = await admin('keys', 'renew', id, '--until', '2030-01-01');
+    expectOneLineError(renewRevoked, /revoked/, expect);
+  });
+
+  it('renews an expired key', async ({ expect }) => {
+    const created = await admin('keys', 'create', '--client', 'Expiring', '--plan', 'professional', '--expires-at', '2020-01-01T00:00:00Z', '--json');
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    expect((await admin('keys', 'show', id)).stdout).toMatch(/state\s+expired/);
+    const renewed = await admin('keys', 'renew', id, '--until', '2099-12-31');
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(renewed.stdout).toContain('until 2099-12-31T00:00:00Z; it is active');
+  });
+
+  it('sets per-key numbers on enterprise keys only', async ({ expect }) => {
+    const enterprise = await admin('keys', 'create', '--client', 'Big Co', '--plan', 'enterprise', '--monthly-calls', '2000000', '--max-limit', '500', '--json');
+    expect(enterprise.code, enterprise.stderr).toBe(0);
+    const { id } = JSON.parse(enterprise.stdout) as { id: string };
+    const show = await admin('keys', 'show', id, '--json');
+    expect(JSON.parse(show.stdout)).toMatchObject({ plan: 'enterprise', monthlyCalls: 2_000_000, maxLimit: 500 });
+    expectOneLineError(await admin('keys', 'create', '--client', 'X', '--plan', 'starter', '--monthly-calls', '5'), /only .*enterprise/, expect);
+  });
+});
+
+describe.concurrent('quotes-admin usage and db', () => {
+  it('reports every key for a month', async ({ expect }) => {
+    const created = JSON.parse((await admin('keys', 'create', '--client', 'Reporter', '--plan', 'platform', '--json')).stdout) as { id: string };
+    await database.db.insertInto('monthly_usage').values({ key_id: created.id, month: '2026-10-01', calls: 4213 }).execute();
+    const report = await admin('usage', 'report', '--month', '2026-10');
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/Reporter\s+platform\s+4,213\s+unlimited/);
+    const json = JSON.parse((await admin('usage', 'report', '--month', '2026-10', '--json')).stdout) as { keyId: string; calls: number }[];
+    expect(json.find((row) => row.keyId === created.id)?.calls).toBe(4213);
+  });
+
+  it('migrates and reports migration status', async ({ expect }) => {
+    const [migrate, status] = await Promise.all([admin('db', 'migrate'), admin('db', 'status')]);
+    expect(migrate.stdout).toContain('Already up to date.');
+    expect(status.stdout).toContain('20261123T0900_plans_keys_usage');
+    expect(status.stdout).toContain('Up to date.');
+  });
+});
+
+// Each case is its own process; they run side by side.
+describe.concurrent('bad input: one line naming the problem, non-zero exit, no stack trace', () => {
+  it.for<[string[], RegExp]>([
+    [['keys', 'create', '--client', 'X', '--plan', 'gold'], /--plan.*gold|gold.*--plan|Allowed choices/i],
+    [['keys', 'create', '--plan', 'starter'], /--client/],
+    [['keys', 'create', '--client', 'X', '--plan', 'starter', '--expires-at', 'next tuesday'], /--expires-at must be an ISO 8601/],
+    [['keys', 'create', '--client', 'X', '--plan', 'enterprise', '--max-limit', '5000'], /--max-limit must be a whole number from 1 to 1000/],
+    [['keys', 'create', '--client', 'X', '--plan', 'trial', '--expires-at', '2099-01-01'], /at most 30 days/],
+    [['keys', 'create', '--client', 'X', '--plan', 'starter', '--email', 'not-an-email'], /not an e-mail address/],
+    [['keys', 'show', 'k_doesnotexist'], /no key with id "k_doesnotexist"/],
+    [['keys', 'renew', 'k_doesnotexist', '--until', '2030-01-01'], /no key with id/],
+    [['keys', 'renew', 'k_x'], /--until/],
+    [['usage', 'show', 'k_x', '--month', 'November'], /--month must be YYYY-MM/],
+    [['keys', 'frobnicate'], /unknown command/],
+  ])('%j', async ([args, pattern], { expect }) => {
+    expectOneLineError(await admin(...args), pattern, expect);
+  });
+
+  it('names a bad environment variable', async ({ expect }) => {
+    const run = await new Promise<Run>((resolve) => {
+      execFile(process.execPath, [cliEntry, 'keys', 'list'], { env: { ...process.env, DATABASE_URL: 'mysql://nope' } }, (error, stdout, stderr) =>
+        resolve({ code: error ? 1 : 0, stdout, stderr }),
+      );
+    });
+    expectOneLineError(run, /DATABASE_URL/, expect);
+  });
+});

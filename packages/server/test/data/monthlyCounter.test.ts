@@ -1,0 +1,116 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callsInMonth } from '../../src/data/monthlyUsage.js';
+import { connectDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+
+const month = '2026-11-01';
+let database: TestDatabase;
+let secondProcess: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ poolSize: 10 });
+  // A second pool on the same database stands for a second server process.
+  secondProcess = connectDatabase(database.url, { poolSize: 10 });
+});
+afterAll(async () => {
+  await secondProcess?.close();
+  await database?.drop();
+});
+
+async function newKey(): Promise<string> {
+  return (await createOperatorApi(database).createKey({ client: 'Counter test', plan: 'enterprise' })).id;
+}
+
+/** The pool, counting the statements sent through it. */
+function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
+  let statements = 0;
+  const wrapper = {
+    query: (...args: Parameters<pg.Pool['query']>) => {
+      statements++;
+      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
+    },
+  };
+  return { pool: wrapper as unknown as pg.Pool, statements: () => statements };
+}
+
+describe('the monthly counter', () => {
+  it('grants exactly the remaining calls to 200 concurrent callers, and the row ends at the limit', async () => {
+    const keyId = await newKey();
+    const { pool, statements } = countingPool(database.pool);
+    const counter = new MonthlyCounter(pool);
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => counter.acquire(keyId, month, 150)));
+    const granted = outcomes.filter((outcome) => outcome.granted);
+    expect(granted).toHaveLength(150);
+    // Each granted call saw its own count: 1..150, each once.
+    expect(granted.map((outcome) => (outcome.granted ? outcome.used : 0)).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    expect(await callsInMonth(database.db, keyId, month)).toBe(150);
+    // Coalesced: far fewer statements than calls.
+    expect(statements()).toBeLessThan(20);
+  });
+
+  it('stays exact across two processes sharing one key', async () => {
+    const keyId = await newKey();
+    const here = new MonthlyCounter(database.pool);
+    const there = new MonthlyCounter(secondProcess.pool);
+    const calls = Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? here : there).acquire(keyId, month, 250));
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((outcome) => outcome.granted)).toHaveLength(250);
+    expect(await callsInMonth(database.db, keyId, month)).toBe(250);
+  });
+
+  it('counts on from an existing count and refuses at the limit', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    await createOperatorApi(database).setUsage(keyId, 8, '2026-11');
+    expect(await counter.acquire(keyId, month, 10)).toEqual({ granted: true, used: 9 });
+    expect(await counter.acquire(keyId, month, 10)).toEqual({ granted: true, used: 10 });
+    expect(await counter.acquire(keyId, month, 10)).toEqual({ granted: false });
+    // A limit lowered below the count refuses too, without touching the row.
+    expect(await counter.acquire(keyId, month, 5)).toEqual({ granted: false });
+    expect(await callsInMonth(database.db, keyId, month)).toBe(10);
+  });
+
+  it('never grants a zero allowance, not even the first call of a month', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => counter.acquire(keyId, month, 0)));
+    expect(outcomes.every((outcome) => !outcome.granted)).toBe(true);
+    const row = await database.db.selectFrom('monthly_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('counts unlimited keys too (for usage)', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => counter.acquire(keyId, month, null)));
+    expect(outcomes.every((outcome) => outcome.granted)).toBe(true);
+    expect(await callsInMonth(database.db, keyId, month)).toBe(50);
+  });
+
+  it('keeps months apart', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    await counter.acquire(keyId, '2026-11-01', 1);
+    expect(await counter.acquire(keyId, '2026-11-01', 1)).toEqual({ granted: false });
+    expect(await counter.acquire(keyId, '2026-12-01', 1)).toEqual({ granted: true, used: 1 });
+  });
+
+  it('gives a call back, and keeps a give-back the database could not take for later', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    await counter.acquire(keyId, month, 10);
+    await counter.acquire(keyId, month, 10);
+    await counter.giveBack(keyId, month);
+    expect(await callsInMonth(database.db, keyId, month)).toBe(1);
+
+    const unreachable = connectDatabase('postgres://nobody:x@127.0.0.1:9/none', { poolSize: 1 });
+    const failing = new MonthlyCounter(unreachable.pool);
+    await failing.giveBack(keyId, month);
+    expect(failing.pendingGiveBacks).toBe(1);
+    failing.close();
+    await unreachable.close();
+  });
+});

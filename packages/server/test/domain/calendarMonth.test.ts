@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { allowanceHeaders, exhaustedHeaders } from '../../src/domain/allowanceHeaders.js';
+import { calendarMonthOf, isoSeconds, parseMonth, secondsInMonth, secondsUntilReset } from '../../src/domain/calendarMonth.js';
+import { usageSummary } from '../../src/domain/usageSummary.js';
+
+describe('calendar months in UTC', () => {
+  it('keys a month by its first day and resets at 00:00 UTC on the 1st', () => {
+    const month = calendarMonthOf(new Date('2026-11-30T23:59:59.999Z'));
+    expect(month.key).toBe('2026-11-01');
+    expect(isoSeconds(month.next)).toBe('2026-12-01T00:00:00Z');
+    expect(calendarMonthOf(new Date('2026-12-01T00:00:00Z')).key).toBe('2026-12-01');
+  });
+
+  it('rolls over the year', () => {
+    expect(isoSeconds(calendarMonthOf(new Date('2026-12-15T12:00:00Z')).next)).toBe('2027-01-01T00:00:00Z');
+  });
+
+  it('ignores the local time zone of the instant (a UTC+14 evening is still the UTC month)', () => {
+    expect(calendarMonthOf(new Date('2026-12-01T09:00:00+14:00')).key).toBe('2026-11-01');
+  });
+
+  it('counts the seconds of a month, leap years included', () => {
+    expect(secondsInMonth(calendarMonthOf(new Date('2028-02-10T00:00:00Z')))).toBe(29 * 86400);
+    expect(secondsInMonth(calendarMonthOf(new Date('2026-11-10T00:00:00Z')))).toBe(30 * 86400);
+  });
+
+  it('rounds the wait until the reset up', () => {
+    expect(secondsUntilReset(new Date('2026-11-30T23:59:59.200Z'))).toBe(1);
+    expect(secondsUntilReset(new Date('2026-11-30T00:00:00Z'))).toBe(86400);
+  });
+
+  it('parses YYYY-MM only', () => {
+    expect(parseMonth('2026-02')?.key).toBe('2026-02-01');
+    expect(parseMonth('2026-13')).toBeUndefined();
+    expect(parseMonth('2026-2')).toBeUndefined();
+  });
+});
+
+describe('allowance headers', () => {
+  const now = new Date('2026-11-23T00:00:00Z');
+
+  it('carry both the draft-11 fields and the X-RateLimit trio', () => {
+    expect(allowanceHeaders({ limit: 10000, used: 4213 }, now)).toEqual({
+      'RateLimit-Policy': '"monthly";q=10000;w=2592000',
+      RateLimit: '"monthly";r=5787;t=691200',
+      'X-RateLimit-Limit': '10000',
+      'X-RateLimit-Remaining': '5787',
+      'X-RateLimit-Reset': '1796083200',
+    });
+  });
+
+  it('send only the reset without a limit, inventing no number', () => {
+    expect(allowanceHeaders({ limit: null, used: 123 }, now)).toEqual({ 'X-RateLimit-Reset': '1796083200' });
+  });
+
+  it('add Retry-After when the allowance is used up', () => {
+    const headers = exhaustedHeaders(1000, now);
+    expect(headers['Retry-After']).toBe('691200');
+    expect(headers['X-RateLimit-Remaining']).toBe('0');
+    expect(headers.RateLimit).toBe('"monthly";r=0;t=691200');
+  });
+});
+
+describe('usage summary', () => {
+  const now = new Date('2026-11-22T00:00:00Z');
+
+  it('rounds the percentage down and says when the allowance resets', () => {
+    expect(usageSummary({ client: 'Lanternfish Books', planId: 'starter', calls: 4213, limit: 10000, now })).toEqual({
+      client: 'Lanternfish Books',
+      tier: 'starter',
+      calls_this_month: 4213,
+      call_limit: 10000,
+      calls_remaining: 5787,
+      usage_pct: 42,
+      resets: 'Resets at 00:00 UTC on the 1st of each month',
+      resets_at: '2026-12-01T00:00:00Z',
+    });
+    expect(usageSummary({ client: 'c', planId: 'trial', calls: 999, limit: 1000, now }).usage_pct).toBe(99);
+  });
+
+  it('has no limit, remainder or percentage on an unlimited plan', () => {
+    const summary = usageSummary({ client: 'c', planId: 'platform', calls: 5_000_000, limit: null, now });
+    expect([summary.call_limit, summary.calls_remaining, summary.usage_pct]).toEqual([null, null, 0]);
+  });
+
+  it('treats a zero allowance as used up', () => {
+    expect(usageSummary({ client: 'c', planId: 'enterprise', calls: 0, limit: 0, now }).usage_pct).toBe(100);
+  });
+});

@@ -1,0 +1,109 @@
+import { taxonomy } from '@quotes/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { manualClock } from '../support/testServer.js';
+
+const clock = manualClock('2026-11-23T00:00:00Z');
+let fixture: HttpFixture;
+
+beforeAll(async () => {
+  fixture = await httpFixture({ clock: clock.clock });
+});
+afterAll(() => fixture?.close());
+
+interface FilterValues {
+  categories: { name: string; count: number }[];
+  total_categories: number;
+  moods: string[];
+  lengths: string[];
+  eras: string[];
+  faith_traditions: string[];
+}
+
+describe('quotes-categories', () => {
+  it('lists every category sorted by name with its current count, and the other filter values', async () => {
+    const key = (await fixture.server.createKey({ plan: 'starter' })).key;
+    const answer = await fixture.server.call('/v1/quotes-categories', { key });
+    expect(answer.status).toBe(200);
+    const body = answer.body as FilterValues;
+    const counts = await sql<{ category: string; n: number }>`SELECT category, count(*)::int AS n FROM quotes GROUP BY category`.execute(fixture.database.db);
+    expect(body.categories.map((category) => category.name)).toEqual([...taxonomy.categories].sort());
+    expect(Object.fromEntries(body.categories.map((category) => [category.name, category.count]))).toEqual(
+      Object.fromEntries(counts.rows.map((row) => [row.category, row.n])),
+    );
+    expect(body.total_categories).toBe(43);
+    expect(body.eras).toEqual(['Ancient', 'Medieval', 'Early Modern', 'Modern', 'Contemporary', 'Present']);
+    expect(body.moods).toEqual([...taxonomy.moods]);
+    expect(body.lengths).toEqual(['Short', 'Medium', 'Long']);
+    expect(body.faith_traditions).toEqual([...taxonomy.faithTraditions]);
+    expect(answer.headers.get('x-ratelimit-remaining')).toBe('9999');
+  });
+
+  it('reflects a new corpus as soon as it is loaded', async () => {
+    const key = (await fixture.server.createKey({ plan: 'platform' })).key;
+    const before = (await fixture.server.call('/v1/quotes-categories', { key })).body as FilterValues;
+    expect(before.categories[0]!.count).toBe(10);
+    await loadFixtureCorpus(fixture.database, fixtureRows(3));
+    // The NOTIFY reaches the server within milliseconds; allow it a moment.
+    const deadline = Date.now() + 2000;
+    let after = before;
+    while (Date.now() < deadline) {
+      after = (await fixture.server.call('/v1/quotes-categories', { key })).body as FilterValues;
+      if (after.categories[0]!.count === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(after.categories.every((category) => category.count === 3)).toBe(true);
+    // The match sets were dropped too.
+    const page = (await fixture.server.call('/v1/quotes-filter?category=grief', { key })).body as { total: number };
+    expect(page.total).toBe(3);
+    await loadFixtureCorpus(fixture.database);
+  });
+});
+
+describe('quotes-usage', () => {
+  it("reports the key's calls this month and is free", async () => {
+    const issued = await fixture.server.createKey({ plan: 'starter', client: 'Lanternfish Books' });
+    for (let i = 0; i < 3; i++) await fixture.server.call('/v1/quotes-random', { key: issued.key });
+    for (let i = 0; i < 5; i++) await fixture.server.call('/v1/quotes-usage', { key: issued.key });
+    const answer = await fixture.server.call('/v1/quotes-usage', { key: issued.key });
+    expect(answer.body).toEqual({
+      client: 'Lanternfish Books',
+      tier: 'starter',
+      calls_this_month: 3,
+      call_limit: 10000,
+      calls_remaining: 9997,
+      usage_pct: 0,
+      resets: 'Resets at 00:00 UTC on the 1st of each month',
+      resets_at: '2026-12-01T00:00:00Z',
+    });
+    // Not counted: no allowance headers.
+    expect(answer.headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+
+  it('has null limits on an unlimited plan, and per-key ones on enterprise', async () => {
+    const platform = await fixture.server.createKey({ plan: 'platform' });
+    await fixture.server.call('/v1/quotes-categories', { key: platform.key });
+    const unlimited = (await fixture.server.call('/v1/quotes-usage', { key: platform.key })).body;
+    expect(unlimited).toMatchObject({ tier: 'platform', calls_this_month: 1, call_limit: null, calls_remaining: null, usage_pct: 0 });
+    const enterprise = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 200 });
+    await fixture.server.operator.setUsage(enterprise.id, 101, '2026-11');
+    expect((await fixture.server.call('/v1/quotes-usage', { key: enterprise.key })).body).toMatchObject({
+      tier: 'enterprise',
+      calls_this_month: 101,
+      call_limit: 200,
+      calls_remaining: 99,
+      usage_pct: 50,
+    });
+  });
+
+  it('still answers when the allowance is used up', async () => {
+    const issued = await fixture.server.createKey({ plan: 'trial' });
+    await fixture.server.operator.setUsage(issued.id, 1000, '2026-11');
+    expect((await fixture.server.call('/v1/quotes-random', { key: issued.key })).status).toBe(429);
+    const answer = await fixture.server.call('/v1/quotes-usage', { key: issued.key });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ calls_this_month: 1000, calls_remaining: 0, usage_pct: 100 });
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embeddedPostgres.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
+import { freePort } from '../../src/net/freePort.js';
+import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { problemType, startTestServer, type TestServer } from '../support/testServer.js';
+
+// A throwaway cluster of this test's own, so stopping it harms no other test file.
+let dataDir: string;
+let port: number;
+let cluster: EmbeddedDatabase | undefined;
+let database: DatabaseHandle;
+let server: TestServer;
+
+const startCluster = () => startEmbeddedPostgres({ dataDir, port, persistent: true, fast: true });
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'quotes-outage-')), 'data');
+  port = await freePort();
+  cluster = await startCluster();
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE quotes');
+  await admin.end();
+  database = connectDatabase(cluster.urlFor('quotes'), { poolSize: 5 });
+  await migrateToLatest(database.db);
+  await loadFixtureCorpus(database);
+  server = await startTestServer(database);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await database?.close();
+  await cluster?.stop();
+  if (dataDir) await rm(join(dataDir, '..'), { recursive: true, force: true });
+});
+
+describe('a database outage', () => {
+  it('answers 503 service-unavailable (not a hang, not a crash), does not count, and recovers by itself', async () => {
+    const issued = await server.createKey({ plan: 'professional' });
+    let successes = 0;
+    const count = async (path: string) => {
+      const answer = await server.call(path, { key: issued.key });
+      if (answer.status === 200) successes++;
+      return answer;
+    };
+    expect((await count('/v1/quotes-random')).status).toBe(200);
+    expect((await count('/v1/quotes-filter?category=grief')).status).toBe(200);
+
+    await cluster!.stop();
+    cluster = undefined;
+    for (const path of ['/v1/quotes-random', '/v1/quotes-filter?mood=dark', '/v1/quotes-categories', '/v1/quotes-usage']) {
+      const started = Date.now();
+      const answer = await count(path);
+      expect([answer.status, problemType(answer)], path).toEqual([503, 'service-unavailable']);
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+    expect((await server.call('/readyz', { unchecked: true })).status).toBe(503);
+    expect((await server.call('/healthz', { unchecked: true })).status).toBe(200);
+
+    cluster = await startCluster();
+    const deadline = Date.now() + 15_000;
+    let recovered = await count('/v1/quotes-random');
+    while (recovered.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      recovered = await count('/v1/quotes-random');
+    }
+    expect(recovered.status).toBe(200);
+    expect((await server.call('/readyz', { unchecked: true })).status).toBe(200);
+
+    // Only the answered calls were counted (a give-back held during the outage has settled).
+    const settle = Date.now() + 5000;
+    let calls = (await server.operator.usage(issued.id)).calls;
+    while (calls !== successes && Date.now() < settle) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      calls = (await server.operator.usage(issued.id)).calls;
+    }
+    expect(calls).toBe(successes);
+  });
+
+  it('listens for changes again after it: a revocation still takes effect within a second', async () => {
+    const issued = await server.createKey({ plan: 'starter' });
+    expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
+    const other = connectDatabase(database.url, { poolSize: 1 });
+    try {
+      // The server's notification connection is back: its last statement was the LISTEN.
+      const deadline = Date.now() + 5000;
+      let listening = 0;
+      while (listening === 0 && Date.now() < deadline) {
+        const result = await other.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN quotes_key_changed%'`);
+        listening = result.rows[0]!.n;
+        if (listening === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(listening).toBe(1);
+      await createOperatorApi(other).revokeKey(issued.id);
+      const started = Date.now();
+      let status = 200;
+      while (status !== 403 && Date.now() - started < 1000) {
+        status = (await server.call('/v1/quotes-usage', { key: issued.key })).status;
+      }
+      expect(status).toBe(403);
+    } finally {
+      await other.close();
+    }
+  });
+});

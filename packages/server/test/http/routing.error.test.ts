@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { problemType } from '../support/testServer.js';
+
+let fixture: HttpFixture;
+let key: string;
+
+beforeAll(async () => {
+  fixture = await httpFixture({ corpus: false });
+  key = (await fixture.server.createKey({ plan: 'starter' })).key;
+});
+afterAll(() => fixture?.close());
+
+describe('paths and methods outside the contract', () => {
+  it('answer 404 not-found as problem details, before any key check', async () => {
+    for (const path of ['/v1', '/v1/quotes', '/v2/quotes-random', '/v1/quotes-random/extra', '/docs/assets/nothing.js']) {
+      const answer = await fixture.server.call(path);
+      expect([answer.status, problemType(answer)], path).toEqual([404, 'not-found']);
+    }
+  });
+
+  it('answer 405 method-not-allowed with Allow on a known path', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const answer = await fixture.server.call('/v1/quotes-filter', { method, key });
+      expect([answer.status, problemType(answer)]).toEqual([405, 'method-not-allowed']);
+      expect(answer.headers.get('allow')).toBe('GET');
+    }
+  });
+});
+
+describe('odd requests', () => {
+  it('HEAD on an operation is a 405 naming GET', async () => {
+    const answer = await fixture.server.call('/v1/quotes-random', { method: 'HEAD', key });
+    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'GET']);
+  });
+
+  it('a trailing slash reaches the operation', async () => {
+    expect((await fixture.server.call('/v1/quotes-usage/', { key, unchecked: true })).status).toBe(200);
+  });
+
+  it('broken percent-encoding is a 400 for the parameter, not a crash', async () => {
+    const answer = await fixture.server.call('/v1/quotes-filter?category=%E0%A4%A&mood=%', { key });
+    expect([answer.status, problemType(answer)]).toEqual([400, 'invalid-request']);
+    expect((answer.body as { errors: { parameter: string }[] }).errors.map((error) => error.parameter)).toEqual(['category', 'mood']);
+  });
+});
+
+describe('content types', () => {
+  it('are exactly application/json and application/problem+json, no charset', async () => {
+    const ok = await fixture.server.call('/v1/quotes-usage', { key });
+    expect(ok.contentType).toBe('application/json');
+    const problem = await fixture.server.call('/v1/quotes-usage');
+    expect(problem.contentType).toBe('application/problem+json');
+  });
+});
+
+describe('an empty corpus', () => {
+  it('gives no-match for a random quote and an empty page', async () => {
+    const random = await fixture.server.call('/v1/quotes-random', { key });
+    expect([random.status, problemType(random)]).toEqual([404, 'no-match']);
+    const page = await fixture.server.call('/v1/quotes-filter', { key });
+    expect(page.body).toEqual({ quotes: [], total: 0, limit: 10, offset: 0, has_more: false });
+  });
+});
+
+describe('probes', () => {
+  it('/healthz and /readyz answer without a key and are never counted', async () => {
+    const health = await fixture.server.call('/healthz', { unchecked: true });
+    expect([health.status, health.contentType]).toEqual([200, 'application/json']);
+    const ready = await fixture.server.call('/readyz', { unchecked: true });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready' });
+  });
+});

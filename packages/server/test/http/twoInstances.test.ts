@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { startTestServer, type TestServer } from '../support/testServer.js';
+
+// Two servers on one database, each with its own pool, caches and notification connection:
+// what two processes behind a load balancer would be.
+let database: TestDatabase;
+let secondPool: DatabaseHandle;
+let first: TestServer;
+let second: TestServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadFixtureCorpus(database);
+  secondPool = connectDatabase(database.url, { poolSize: 10 });
+  first = await startTestServer(database);
+  second = await startTestServer(secondPool);
+});
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+  await secondPool?.close();
+  await database?.drop();
+});
+
+async function untilStatus(server: TestServer, key: string, status: number, withinMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const answer = await server.call('/v1/quotes-usage', { key });
+    if (answer.status === status) return Date.now() - started;
+    if (Date.now() - started > withinMs) throw new Error(`still ${answer.status} after ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('two server instances on one database', () => {
+  it("share one key's allowance exactly", async () => {
+    const issued = await first.createKey({ plan: 'enterprise', monthlyCalls: 160 });
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? first : second).call('/v1/quotes-random?category=a', { key: issued.key })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(160);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(140);
+    // Both instances served part of it.
+    expect(answers.filter((answer, i) => i % 2 === 1 && answer.status === 200).length).toBeGreaterThan(0);
+    expect(answers.filter((answer, i) => i % 2 === 0 && answer.status === 200).length).toBeGreaterThan(0);
+    expect((await first.operator.usage(issued.id)).calls).toBe(160);
+  });
+
+  it('both refuse a revoked key within one second', async () => {
+    const issued = await first.createKey({ plan: 'starter' });
+    // Both have the key cached.
+    expect((await first.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
+    expect((await second.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
+    // Revoked through neither server: as the CLI does, from another process.
+    const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
+    await createOperatorApi(database).revokeKey(issued.id, 'compromised');
+    const [onFirst, onSecond] = await Promise.all([untilStatus(first, issued.key, 403, 1000), untilStatus(second, issued.key, 403, 1000)]);
+    expect(onFirst).toBeLessThan(1000);
+    expect(onSecond).toBeLessThan(1000);
+  });
+
+  it('both accept a renewed key again within one second', async () => {
+    const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
+    const operator = createOperatorApi(database);
+    const issued = await operator.createKey({ plan: 'starter', client: 'Renewal', expiresAt: new Date(Date.now() + 1500) });
+    expect((await first.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
+    expect((await second.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
+    await untilStatus(first, issued.key, 403, 3000);
+    await untilStatus(second, issued.key, 403, 3000);
+    await operator.renewKey(issued.id, new Date(Date.now() + 86_400_000));
+    await untilStatus(first, issued.key, 200, 1000);
+    await untilStatus(second, issued.key, 200, 1000);
+  });
+});

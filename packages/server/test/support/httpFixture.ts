@@ -1,0 +1,26 @@
+import type { Clock } from '../../src/domain/clock.js';
+import type { Logger } from '../../src/log.js';
+import { loadFixtureCorpus } from './fixtureCorpus.js';
+import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import { startTestServer, type TestServer } from './testServer.js';
+
+export interface HttpFixture {
+  database: TestDatabase;
+  server: TestServer;
+  close(): Promise<void>;
+}
+
+/** A fresh database with the fixture corpus and a server on it, on a free port. */
+export async function httpFixture(options: { clock?: Clock; logger?: Logger; corpus?: boolean } = {}): Promise<HttpFixture> {
+  const database = await createTestDatabase();
+  if (options.corpus !== false) await loadFixtureCorpus(database);
+  const server = await startTestServer(database, { clock: options.clock, logger: options.logger });
+  return {
+    database,
+    server,
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
