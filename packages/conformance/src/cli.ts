@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { taxonomy } from '@quotes/contract';
+import type { GivenKeys } from './target/keys.js';
+import { runConformance } from './session.js';
+import { defaultRuns, readSettings } from './settings.js';
+
+const usage = `Usage: npm run conformance -- [options]
+
+Runs the conformance suite (Dredd over every documented response, Ajv validation of every
+response seen, property-based generated requests) and prints a summary ending with
+"N passed, M failed". Exit code 0 only when nothing failed.
+
+Target
+  --base-url URL         a running deployment (e.g. staging). Without it: the real server
+                         started here on a fresh database (embedded PostgreSQL, or a new
+                         database on DATABASE_URL), with every key provisioned by the suite.
+Keys for --base-url (or CONFORMANCE_KEY_<NAME> variables, or --keys-file)
+  --key-trial KEY  --key-starter KEY  --key-professional KEY  --key-platform KEY
+  --key-enterprise KEY   active keys of each plan
+  --key-revoked KEY      a revoked key (the 403 revoked-api-key checks)
+  --key-expired KEY      an expired key (the 403 expired-api-key checks)
+  --key-exhausted KEY    an active key with this month's allowance used up (the 429 checks)
+  --keys-file FILE       JSON object of the same names: {"platform": "qk_...", "revoked": "qk_..."}
+                         (keeps keys out of the shell history and the process list)
+  A check that needs a key not given is skipped and listed as skipped, never passed.
+Layers
+  --layers LIST          dredd,properties (default both; schema validation of every response
+                         is always on)
+  --mock / --no-mock     also run Dredd against the Prism mock (default: on without
+                         --base-url, off with it)
+  --runs N               generated requests (default ${defaultRuns}; CONFORMANCE_RUNS)
+  --seed N               fast-check seed (default random, printed; CONFORMANCE_SEED)
+  --path P               fast-check replay path printed with a failure (CONFORMANCE_PATH)
+  --verbose              list passing checks too
+  --help
+
+Against a deployment, generated requests are real counted calls on the keys given: use keys
+with room in their allowance, and no one else's traffic on them during the run (the counter
+checks compare before and after each call).`;
+
+const keyNames = [...taxonomy.plans, 'revoked', 'expired', 'exhausted'];
+
+function fail(message: string): never {
+  process.stderr.write(`conformance: ${message}\n`);
+  process.exit(2);
+}
+
+function parseKeysFile(path: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    fail(`--keys-file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fail(`--keys-file ${path}: expected a JSON object of names to keys`);
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  for (const [name, value] of entries) {
+    if (!keyNames.includes(name)) fail(`--keys-file ${path}: unknown name "${name}" (expected ${keyNames.join(', ')})`);
+    if (typeof value !== 'string' || value === '') fail(`--keys-file ${path}: "${name}" must be a non-empty string`);
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+function wholeNumber(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^-?\d+$/.test(text)) fail(`${flag} must be a whole number, got "${text}"`);
+  return Number(text);
+}
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      'base-url': { type: 'string' },
+      'keys-file': { type: 'string' },
+      layers: { type: 'string' },
+      mock: { type: 'boolean' },
+      'no-mock': { type: 'boolean' },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean' },
+      ...Object.fromEntries(keyNames.map((name) => [`key-${name}`, { type: 'string' as const }])),
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+async function main(): Promise<void> {
+  let settings: ReturnType<typeof readSettings>;
+  try {
+    settings = readSettings();
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions();
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)} (see --help)`);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const options = values as Record<string, string | boolean | undefined>;
+  const baseUrl = typeof options['base-url'] === 'string' ? options['base-url'].replace(/\/+$/, '') : undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) fail(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+
+  const keys: Record<string, string> = { ...settings.keys };
+  if (typeof options['keys-file'] === 'string') Object.assign(keys, parseKeysFile(options['keys-file']));
+  for (const name of keyNames) {
+    const value = options[`key-${name}`];
+    if (typeof value === 'string') keys[name] = value;
+  }
+  const unknownKeys = Object.keys(keys).filter((name) => !keyNames.includes(name));
+  if (unknownKeys.length > 0) fail(`unknown key names ${unknownKeys.join(', ')} (expected ${keyNames.join(', ')})`);
+  if (!baseUrl && Object.keys(keys).length > 0) fail('keys are only used with --base-url; without it the suite provisions its own');
+  const given: GivenKeys = {
+    plans: Object.fromEntries(taxonomy.plans.filter((plan) => keys[plan]).map((plan) => [plan, keys[plan]])),
+    revoked: keys.revoked,
+    expired: keys.expired,
+    exhausted: keys.exhausted,
+  };
+
+  const layers = typeof options.layers === 'string' ? options.layers.split(',').map((layer) => layer.trim()) : ['dredd', 'properties'];
+  const unknownLayers = layers.filter((layer) => layer !== 'dredd' && layer !== 'properties');
+  if (unknownLayers.length > 0) fail(`--layers: unknown ${unknownLayers.join(', ')} (dredd, properties)`);
+  const runs = wholeNumber(options.runs as string | undefined, '--runs') ?? settings.runs;
+  if (runs < 1) fail('--runs must be at least 1');
+  const seed = wholeNumber(options.seed as string | undefined, '--seed') ?? settings.seed;
+  const path = (options.path as string | undefined) ?? settings.path;
+  const mock = options['no-mock'] ? false : options.mock === true || baseUrl === undefined;
+
+  const started = Date.now();
+  const log = (line: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
+  log(baseUrl ? `target: ${baseUrl}` : 'target: the real server on a fresh database');
+  log(`fast-check seed ${seed}, numRuns ${runs}`);
+  const report = await runConformance({
+    baseUrl,
+    keys: given,
+    dredd: layers.includes('dredd'),
+    properties: layers.includes('properties'),
+    mock,
+    propertyOptions: { numRuns: runs, seed, path },
+    local: { corpusSize: settings.corpusSize, corpusSeed: settings.corpusSeed, databaseUrl: settings.databaseUrl },
+    log,
+  });
+  report.note(`Total time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(`${report.format({ verbose: options.verbose === true })}\n`);
+  process.exitCode = report.count('failed') > 0 ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stdout.write('0 passed, 1 failed\n');
+  process.exitCode = 1;
+});

@@ -1,0 +1,59 @@
+import type { ObservedResponse, ValidationIssue } from '../validation/contractValidator.js';
+import type { ResponseLedger } from '../validation/responseLedger.js';
+
+export interface Exchange {
+  readonly request: string;
+  readonly response: ObservedResponse;
+  /** The parsed body when it is JSON, else undefined. */
+  readonly json: unknown;
+  /** What Layer 2 found wrong with this response. */
+  readonly issues: readonly ValidationIssue[];
+}
+
+/**
+ * The only way the suite talks HTTP to a target outside Dredd: every response is recorded in
+ * the ledger (and so validated against the contract) before the caller sees it.
+ */
+export class ObservedClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly ledger: ResponseLedger,
+    private readonly source: string,
+  ) {}
+
+  /**
+   * `pathAndQuery` is sent as written (a raw query string, so generated requests can carry `+`,
+   * repeated parameters or odd encodings exactly as a client would).
+   */
+  get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<Exchange> {
+    return this.request('GET', pathAndQuery, headers);
+  }
+
+  async request(method: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<Exchange> {
+    const url = `${this.baseUrl}${pathAndQuery}`;
+    const response = await fetch(url, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    const body = await response.text();
+    const observed: ObservedResponse = {
+      method,
+      path: new URL(url).pathname.slice(new URL(this.baseUrl).pathname.replace(/\/$/, '').length),
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body,
+    };
+    const request = `${method} ${pathAndQuery}${describeCredentials(headers)}`;
+    const issues = this.ledger.record(this.source, request, observed);
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      json = undefined;
+    }
+    return { request, response: observed, json, issues };
+  }
+}
+
+/** Which credential headers a request carried, never their values (keys stay out of reports). */
+function describeCredentials(headers: Record<string, string>): string {
+  const names = Object.keys(headers).filter((name) => /^(x-api-key|authorization)$/i.test(name));
+  return names.length > 0 ? ` [${names.join(', ')}]` : ' [no key]';
+}

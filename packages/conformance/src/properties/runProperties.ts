@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { contractOperations, operationById } from '../contract/operations.js';
+import type { Exchange, ObservedClient } from '../http/observedClient.js';
+import type { Report } from '../report/report.js';
+import { requestArb } from './arbitraries.js';
+import { checkAllowanceHeaders, checkFilterValues, checkPage, checkQuote, checkUsage } from './invariants.js';
+import { type Expectation, expectOutcome, type KeyState } from './oracle.js';
+import { type CredentialKind, describeRequest, type GeneratedRequest, type WireParameter, wireQuery } from './requestModel.js';
+
+/** An active key and the rules it lives by (from the contract's plan table, or learnt for per-key plans). */
+export interface KeyUnderTest {
+  readonly key: string;
+  readonly plan: string;
+  readonly monthlyCalls: number | null;
+  readonly maxLimit: number;
+  readonly filtersPerCall: number;
+  readonly faithFilter: boolean;
+}
+
+export interface PropertyKeys {
+  /** One active key per plan available. */
+  readonly active: readonly KeyUnderTest[];
+  /** Active, a few calls short of its allowance: the run crosses the 429 boundary. */
+  readonly nearlyExhausted?: KeyUnderTest;
+  /** Active, allowance used up. */
+  readonly exhausted?: KeyUnderTest;
+  readonly revoked?: string;
+  readonly expired?: string;
+}
+
+export interface PropertyOptions {
+  readonly numRuns: number;
+  readonly seed: number;
+  /** fast-check's replay path, printed with a failure. */
+  readonly path?: string;
+}
+
+export interface PropertyOutcome {
+  readonly runs: number;
+  readonly requests: number;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly failed: boolean;
+}
+
+type Body = Record<string, unknown>;
+
+function asBody(json: unknown): Body {
+  return json && typeof json === 'object' ? (json as Body) : {};
+}
+
+function credentialHeaders(key: string | undefined, transport: 'header' | 'bearer' | 'both'): Record<string, string> {
+  if (key === undefined) return {};
+  if (transport === 'header') return { 'X-API-Key': key };
+  if (transport === 'bearer') return { Authorization: `Bearer ${key}` };
+  return { 'X-API-Key': key, Authorization: `Bearer ${key}` };
+}
+
+/**
+ * Layer 3: generated requests against a live target, each judged against the contract: the
+ * status is the one the order of checks gives, error bodies carry the right problem type and
+ * name every bad parameter, bodies keep the semantic promises, and the key's counter moves by
+ * exactly the calls that count.
+ */
+export async function runRequestProperties(client: ObservedClient, keys: PropertyKeys, options: PropertyOptions, report: Report): Promise<PropertyOutcome> {
+  const layer = 'Layer 3 properties';
+  const operations = contractOperations();
+  const unknownKey = `qk_conformance_unknown_${randomBytes(12).toString('hex')}`;
+  const used = new Map<string, number>();
+  const statuses: Record<string, number> = {};
+  let requests = 0;
+
+  const get = async (path: string, headers: Record<string, string>): Promise<Exchange> => {
+    requests++;
+    return client.get(path, headers);
+  };
+
+  const keyed = [...keys.active, ...(keys.nearlyExhausted ? [keys.nearlyExhausted] : []), ...(keys.exhausted ? [keys.exhausted] : [])];
+  const usageOf = async (key: KeyUnderTest): Promise<{ exchange: Exchange; calls: number | undefined }> => {
+    const exchange = await get(operationById('getUsage').path, { 'X-API-Key': key.key });
+    const calls = asBody(exchange.json).calls_this_month;
+    return { exchange, calls: exchange.response.status === 200 && typeof calls === 'number' ? calls : undefined };
+  };
+  for (const key of keyed) {
+    const { exchange, calls } = await usageOf(key);
+    if (calls === undefined) {
+      report.fail(layer, `usage of the ${key.plan} key`, `GET quotes-usage answered ${exchange.response.status}: ${exchange.response.body.slice(0, 200)}`);
+      return { runs: 0, requests, statuses, failed: true };
+    }
+    used.set(key.key, calls);
+  }
+  const unlimited = keys.active.find((key) => key.monthlyCalls === null && key.faithFilter && key.filtersPerCall >= 5);
+
+  const kinds: Exclude<CredentialKind, 'active'>[] = ['missing', 'unknown'];
+  if (keys.active.length >= 2) kinds.push('conflicting');
+  if (keys.revoked) kinds.push('revoked');
+  if (keys.expired) kinds.push('expired');
+  if (keys.exhausted) kinds.push('exhausted');
+  if (keys.nearlyExhausted) kinds.push('nearlyExhausted');
+  const arbitrary = requestArb(operations, { plans: keys.active.map((key) => key.plan), kinds });
+
+  const keyFor = (request: GeneratedRequest): { key: KeyUnderTest | undefined; headers: Record<string, string> } => {
+    const { kind, plan, transport } = request.credential;
+    switch (kind) {
+      case 'active': {
+        const key = keys.active.find((candidate) => candidate.plan === plan);
+        return { key, headers: credentialHeaders(key?.key, transport) };
+      }
+      case 'nearlyExhausted':
+        return { key: keys.nearlyExhausted, headers: credentialHeaders(keys.nearlyExhausted?.key, transport) };
+      case 'exhausted':
+        return { key: keys.exhausted, headers: credentialHeaders(keys.exhausted?.key, transport) };
+      case 'revoked':
+        return { key: undefined, headers: credentialHeaders(keys.revoked, transport) };
+      case 'expired':
+        return { key: undefined, headers: credentialHeaders(keys.expired, transport) };
+      case 'unknown':
+        return { key: undefined, headers: credentialHeaders(unknownKey, transport) };
+      case 'conflicting':
+        return { key: undefined, headers: { 'X-API-Key': keys.active[0]!.key, Authorization: `Bearer ${keys.active[1]!.key}` } };
+      case 'missing':
+        return { key: undefined, headers: {} };
+    }
+  };
+
+  /** A 404 claims nothing matches: the list with the same filters must say total 0. */
+  const confirmNoMatch = async (parameters: readonly WireParameter[]): Promise<string[]> => {
+    if (!unlimited) return [];
+    const listPath = operationById('listQuotes').path;
+    const exchange = await get(`${listPath}${wireQuery([...parameters, { name: 'limit', value: '1', wire: 'limit=1' }])}`, { 'X-API-Key': unlimited.key });
+    if (exchange.response.status === 200) used.set(unlimited.key, (used.get(unlimited.key) ?? 0) + 1);
+    const total = asBody(exchange.json).total;
+    return exchange.response.status === 200 && total === 0 ? [] : [`404 no-match, but ${listPath} with the same filters answered ${exchange.response.status} total ${String(total)}`];
+  };
+
+  const judge = async (request: GeneratedRequest): Promise<void> => {
+    const operation = operationById(request.operationId);
+    const { key, headers } = keyFor(request);
+    const before = key ? (used.get(key.key) ?? 0) : 0;
+    const state: KeyState | undefined = key ? { ...key, used: before } : undefined;
+    const expectation: Expectation = expectOutcome(request, operation, state);
+    const now = new Date();
+    const exchange = await get(`${operation.path}${wireQuery(request.parameters)}`, headers);
+    const { status } = exchange.response;
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    const body = asBody(exchange.json);
+    const problems: string[] = exchange.issues.map((issue) => `schema (${issue.where}): ${issue.message}`);
+
+    if (status >= 500) problems.push(`server error ${status}`);
+    if (!expectation.statuses.includes(status)) {
+      problems.push(`expected ${expectation.statuses.join(' or ')} (${expectation.reason}), got ${status} ${String(body.type ?? '')}: ${String(body.detail ?? '')}`);
+    } else if (status >= 400) {
+      const type = expectation.problemTypes[status];
+      if (type && body.type !== type) problems.push(`problem type ${String(body.type)}, expected ${type} (${expectation.reason})`);
+      if (status === 400) {
+        const named = Array.isArray(body.errors) ? (body.errors as Body[]).map((error) => String(error.parameter)) : [];
+        const missing = expectation.badParameters.filter((name) => !named.includes(name));
+        if (missing.length > 0) problems.push(`errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`);
+        const sent = new Set(request.parameters.map((parameter) => parameter.name));
+        const phantom = named.filter((name) => !sent.has(name));
+        if (phantom.length > 0) problems.push(`errors names ${phantom.join(', ')}, which the request did not send`);
+      }
+    }
+
+    const counted = expectation.countedAt.includes(status);
+    const after = before + (counted ? 1 : 0);
+    if (key && (counted || status === 429)) {
+      problems.push(...checkAllowanceHeaders(exchange.response.headers, key.monthlyCalls, after, now, status).map((problem) => `headers: ${problem}`));
+    }
+    if (status === 200) {
+      if (request.operationId === 'getRandomQuote') problems.push(...checkQuote(body, expectation.filters, 'quote'));
+      if (request.operationId === 'listQuotes' && expectation.page) problems.push(...checkPage(body, expectation.page, expectation.filters));
+      if (request.operationId === 'listFilterValues') problems.push(...checkFilterValues(body));
+      if (request.operationId === 'getUsage' && key) problems.push(...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, now));
+    }
+    if (key) {
+      const { calls } = await usageOf(key);
+      if (calls !== after) problems.push(`the usage counter reads ${String(calls)}; it was ${before} and this call ${counted ? 'counts' : 'does not count'} (${status})`);
+      // Resynchronise, so one miscount is reported once rather than in every later run.
+      if (calls !== undefined) used.set(key.key, calls);
+    }
+    // After the counter check: the cross-check is itself a counted call, possibly on the same key.
+    if (status === 404 && request.operationId === 'getRandomQuote' && expectation.statuses.includes(404)) {
+      problems.push(...(await confirmNoMatch(request.parameters)));
+    }
+    if (problems.length > 0) {
+      throw new Error(`${describeRequest(request, operation.path)} -> ${status}\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    }
+  };
+
+  const property = fc.asyncProperty(arbitrary, judge);
+  const details = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, path: options.path });
+  const name = `${details.numRuns} generated requests pass (seed ${details.seed}, numRuns ${options.numRuns})`;
+  const replay = `replay: CONFORMANCE_SEED=${details.seed} CONFORMANCE_RUNS=${options.numRuns}${details.counterexamplePath ? ` CONFORMANCE_PATH=${details.counterexamplePath}` : ''}`;
+  if (details.failed) {
+    const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    report.fail(layer, name, `failed after ${details.numRuns} runs (shrunk ${details.numShrinks} times)\n${error}\n${replay}`);
+  } else {
+    report.pass(layer, name);
+  }
+  const distribution = Object.entries(statuses)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
+  report.note(`Layer 3: seed ${details.seed}, numRuns ${options.numRuns}, ${requests} HTTP requests; statuses of generated requests: ${distribution}`);
+  report.note(`Layer 3: ${replay}`);
+  return { runs: details.numRuns, requests, statuses, failed: details.failed };
+}

@@ -1,0 +1,73 @@
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+
+/** One named verdict of the suite. Skips always carry the reason, so none is silent. */
+export interface Check {
+  readonly layer: string;
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail?: string;
+}
+
+export class Report {
+  readonly checks: Check[] = [];
+  /** Lines worth printing whatever the verdicts (seeds, counts, timings). */
+  readonly notes: string[] = [];
+
+  add(check: Check): void {
+    this.checks.push(check);
+  }
+
+  pass(layer: string, name: string, detail?: string): void {
+    this.add({ layer, name, status: 'passed', detail });
+  }
+
+  fail(layer: string, name: string, detail: string): void {
+    this.add({ layer, name, status: 'failed', detail });
+  }
+
+  skip(layer: string, name: string, reason: string): void {
+    this.add({ layer, name, status: 'skipped', detail: reason });
+  }
+
+  note(line: string): void {
+    this.notes.push(line);
+  }
+
+  merge(other: Report): void {
+    this.checks.push(...other.checks);
+    this.notes.push(...other.notes);
+  }
+
+  count(status: CheckStatus): number {
+    return this.checks.filter((check) => check.status === status).length;
+  }
+
+  failures(): Check[] {
+    return this.checks.filter((check) => check.status === 'failed');
+  }
+
+  /** The printed summary; its last line is exactly `N passed, M failed`. */
+  format(options: { verbose?: boolean } = {}): string {
+    const lines: string[] = [];
+    const layers = [...new Set(this.checks.map((check) => check.layer))];
+    for (const layer of layers) {
+      const checks = this.checks.filter((check) => check.layer === layer);
+      const passed = checks.filter((check) => check.status === 'passed').length;
+      lines.push(`${layer}: ${passed}/${checks.length} passed`);
+      for (const check of checks) {
+        if (check.status === 'passed' && !options.verbose) continue;
+        const mark = check.status === 'passed' ? 'ok  ' : check.status === 'failed' ? 'FAIL' : 'SKIP';
+        lines.push(`  ${mark} ${check.name}${check.detail ? `: ${indent(check.detail)}` : ''}`);
+      }
+    }
+    if (this.notes.length > 0) lines.push('', ...this.notes);
+    const skipped = this.count('skipped');
+    if (skipped > 0) lines.push('', `${skipped} skipped (not checked; each reason is listed above)`);
+    lines.push('', `${this.count('passed')} passed, ${this.count('failed')} failed`);
+    return lines.join('\n');
+  }
+}
+
+function indent(text: string): string {
+  return text.replaceAll('\n', '\n        ');
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Real processes (Prism, Dredd, PostgreSQL, the server) on a shared 2-core machine.
+    testTimeout: 300_000,
+    hookTimeout: 180_000,
+  },
+});
