@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import type { ParameterError } from '../problems.js';
 import type { CallerResolution } from './callerAuthentication.js';
@@ -9,6 +10,17 @@ export interface BackendRequest {
   path: string;
   query: Record<string, string>;
   headers: Record<string, string | string[]>;
+}
+
+/**
+ * The only headers the contract reads are the two that may carry the key; openapi-backend copies
+ * and lower-cases every header it is given on every request, so it is given just these.
+ */
+function keyHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const picked: Record<string, string | string[]> = {};
+  if (headers['x-api-key'] !== undefined) picked['x-api-key'] = headers['x-api-key'];
+  if (headers.authorization !== undefined) picked.authorization = headers.authorization;
+  return picked;
 }
 
 /**
@@ -35,8 +47,7 @@ export class ApiExchange {
       method: request.method,
       path: queryStart >= 0 ? url.slice(0, queryStart) : url,
       query: {},
-      // Node never stores an undefined header value; the cast only narrows its typing.
-      headers: request.headers as Record<string, string | string[]>,
+      headers: keyHeadersOf(request.headers),
     };
   }
 
