@@ -82,10 +82,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       matchSetCacheBytes: options.matchSetCacheBytes ?? 64 * 1024 * 1024,
       random: options.random,
     });
-    const app = createApp(runtime, await createApiBackend(runtime));
-    const server = createServer(app);
-    const host = options.host ?? options.config?.HOST ?? '127.0.0.1';
-    const address = await listen(server, options.port ?? options.config?.PORT ?? 0, host);
+    const server = createServer();
+    let address: AddressInfo;
+    try {
+      server.on('request', createApp(runtime, await createApiBackend(runtime)));
+      address = await listen(server, options.port ?? options.config?.PORT ?? 0, options.host ?? options.config?.HOST ?? '127.0.0.1');
+    } catch (error) {
+      // The runtime holds the notification connection open: left running, the process would
+      // never exit after reporting, say, a port already in use.
+      await runtime.close().catch(() => undefined);
+      throw error;
+    }
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     let closing: Promise<void> | undefined;
     return {

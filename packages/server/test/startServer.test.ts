@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { startServer } from '../src/index.js';
@@ -15,6 +20,33 @@ describe('startServer from a configuration', () => {
       await server.close();
       expect(server.database.pool.ending || server.database.pool.ended).toBe(true);
     } finally {
+      await database.drop();
+    }
+  });
+
+  it('exits with one line when its port is taken, instead of hanging on its open connections', async () => {
+    const database = await createTestDatabase();
+    const blocker = createServer().listen(0, '127.0.0.1');
+    try {
+      await once(blocker, 'listening');
+      const port = (blocker.address() as AddressInfo).port;
+      // The real entry point, as npm start runs it: its exit code and stderr are the contract here.
+      const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+      const child = spawn(process.execPath, ['--import', 'tsx', main], {
+        env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'silent', CORPUS_SIZE: '0' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      clearTimeout(timer);
+      expect(code, stderr).toBe(1);
+      expect(stderr.trim()).toMatch(/^quotes server: cannot start: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+$/);
+    } finally {
+      blocker.close();
       await database.drop();
     }
   });
