@@ -8,8 +8,7 @@ import {
   type CorpusState,
   categoryCounts,
   matchingRanks,
-  type QuoteBody,
-  type QuoteSummaryBody,
+  type PageItems,
   quotesAtRanks,
   quotesInRankRange,
   readCorpusState,
@@ -30,7 +29,8 @@ export interface QuoteCatalogOptions {
 }
 
 export interface QuotePage {
-  quotes: QuoteSummaryBody[];
+  /** The page's QuoteSummary items, already JSON (see quoteQueries.ts). */
+  items: PageItems;
   total: number;
   hasMore: boolean;
 }
@@ -71,7 +71,8 @@ export class QuoteCatalog {
     return this.matchSets.bytes;
   }
 
-  async randomQuote(filter: ResolvedFilter): Promise<QuoteBody | undefined> {
+  /** A random matching quote as the contract's Quote JSON; undefined when nothing matches. */
+  async randomQuote(filter: ResolvedFilter): Promise<string | undefined> {
     return this.onCurrentCorpus(async (state) => {
       let rank: number;
       if (isUnfiltered(filter)) {
@@ -94,12 +95,12 @@ export class QuoteCatalog {
       const ranks = unfiltered ? undefined : await this.matchSet(filter, state);
       const total = ranks ? ranks.length : state.size;
       const { start, end, hasMore } = pageWindow(total, page);
-      if (start >= end) return { quotes: [], total, hasMore };
-      const quotes = ranks
+      if (start >= end) return { items: { json: '', count: 0 }, total, hasMore };
+      const items = ranks
         ? await quotesAtRanks(this.pool, Array.from(ranks.subarray(start, end)), state.version)
         : await quotesInRankRange(this.pool, start, end, state.version);
-      if (quotes.length !== end - start) throw new CorpusChanged();
-      return { quotes, total, hasMore };
+      if (items.count !== end - start) throw new CorpusChanged();
+      return { items, total, hasMore };
     });
   }
 

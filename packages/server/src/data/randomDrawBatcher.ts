@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import { type QuoteBody, quotesByRank } from './quoteQueries.js';
+import { quotesByRank } from './quoteQueries.js';
 
 interface Draw {
   readonly rank: number;
   readonly version: number;
-  resolve(quote: QuoteBody | undefined): void;
+  resolve(quote: string | undefined): void;
   reject(error: unknown): void;
 }
 
@@ -23,7 +23,8 @@ export class RandomDrawBatcher {
     private readonly maxInFlight = 4,
   ) {}
 
-  fetch(rank: number, version: number): Promise<QuoteBody | undefined> {
+  /** The quote at `rank` as the contract's JSON, or undefined when the corpus changed. */
+  fetch(rank: number, version: number): Promise<string | undefined> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ rank, version, resolve, reject });
       this.pump();

@@ -64,7 +64,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): Record<string,
         const filters = describeFilters(call.raw);
         throw new Problem('no-match', filters ? `No quote matches ${filters}.` : 'No quote matches: the corpus is empty.');
       }
-      return jsonResponse(quote);
+      return { status: 200, body: quote };
     });
   };
 
@@ -74,7 +74,9 @@ export function createOperationHandlers(runtime: ServiceRuntime): Record<string,
     const page = applyPageLimits(query, effectiveLimits(call.key.plan, call.key.overrides).maxLimit);
     return countedCall(runtime, call.key, async () => {
       const result = await runtime.catalog.page(call.filter, page);
-      return jsonResponse({ quotes: result.quotes, total: result.total, limit: page.limit, offset: page.offset, has_more: result.hasMore });
+      // The items arrive as JSON; the envelope is written around them in the contract's order.
+      const body = `{"quotes":[${result.items.json}],"total":${result.total},"limit":${page.limit},"offset":${page.offset},"has_more":${result.hasMore}}`;
+      return { status: 200, body };
     });
   };
 
