@@ -16,7 +16,7 @@ import type { ResolvedFilter } from '../domain/filterResolution.js';
  */
 const jsonString = (expression: string) => `to_json(${expression})::text`;
 const jsonObject = (fields: ReadonlyArray<readonly [string, string]>) =>
-  fields.map(([name, expression], index) => `'${index === 0 ? '{' : ','}"${name}":' || ${expression}`).join(' || ') + " || '}'";
+  `${fields.map(([name, expression], index) => `'${index === 0 ? '{' : ','}"${name}":' || ${expression}`).join(' || ')} || '}'`;
 const nullableString = (column: string) => `COALESCE(${jsonString(column)}, 'null')`;
 
 /** The contract's Quote (all nine fields), as JSON text. */
