@@ -40,10 +40,15 @@ export interface QuotesResult<T> {
   response: Response;
 }
 
+/** The filter values, and whether the server answered 304 (the client's kept copy is still current). */
+export interface FilterValuesResult extends QuotesResult<FilterValues> {
+  notModified: boolean;
+}
+
 interface Operations<R extends 'data' | 'result'> {
   getRandomQuote(query?: RandomQuoteQuery, options?: CallOptions): Promise<Out<R, Quote>>;
   listQuotes(query?: ListQuotesQuery, options?: CallOptions): Promise<Out<R, QuotePage>>;
-  listFilterValues(options?: CallOptions): Promise<Out<R, FilterValues>>;
+  listFilterValues(options?: CallOptions): Promise<R extends 'data' ? FilterValues : FilterValuesResult>;
   getUsage(options?: CallOptions): Promise<Out<R, Usage>>;
 }
 type Out<R extends 'data' | 'result', T> = R extends 'data' ? T : QuotesResult<T>;
@@ -95,10 +100,29 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
     ...(call?.signal ? { signal: call.signal } : {}),
   });
 
+  // The last filter values and their ETag: the next call revalidates them with If-None-Match, and a
+  // 304 (still counted, but no body to send) resolves to this copy.
+  let keptFilterValues: { etag: string; data: FilterValues } | undefined;
+  const listFilterValues = async (call: CallOptions | undefined): Promise<FilterValuesResult> => {
+    const callerSetCondition = Object.keys(call?.headers ?? {}).some((name) => name.toLowerCase() === 'if-none-match');
+    const kept = keptFilterValues;
+    const headers = kept && !callerSetCondition ? { 'If-None-Match': kept.etag, ...call?.headers } : call?.headers;
+    const outcome = await sdk.listFilterValues(request({ ...call, ...(headers ? { headers } : {}) }));
+    if (outcome.response?.status === 304) {
+      const current = callerSetCondition ? undefined : kept;
+      if (!current) throw new Error('quotes-categories answered 304 Not Modified to an If-None-Match this client did not send: it holds no copy to return; omit the header and the client revalidates by itself');
+      return { data: current.data, rateLimit: parseRateLimit(outcome.response.headers), response: outcome.response, notModified: true };
+    }
+    const result = await settle<FilterValues>(Promise.resolve(outcome as SdkOutcome<FilterValues>));
+    const etag = result.response.headers.get('etag');
+    keptFilterValues = etag ? { etag, data: result.data } : undefined;
+    return { ...result, notModified: false };
+  };
+
   const withMeta: Operations<'result'> = {
     getRandomQuote: (query, call) => settle(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
     listQuotes: (query, call) => settle(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
-    listFilterValues: (call) => settle(sdk.listFilterValues(request(call))),
+    listFilterValues,
     getUsage: (call) => settle(sdk.getUsage(request(call))),
   };
 

@@ -1,6 +1,7 @@
 export {
   type CallOptions,
   createQuotesClient,
+  type FilterValuesResult,
   type ListQuotesQuery,
   type QuotesClient,
   type QuotesClientOptions,

@@ -38,6 +38,28 @@ describe('every operation against the Prism mock', () => {
     expect(page).toEqual(contractExample('/v1/quotes-filter', '200'));
   });
 
+  it('listFilterValues revalidates its kept copy with If-None-Match, and a 304 resolves to that copy', async () => {
+    const recorder = recordingFetch();
+    const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test', fetch: recorder.fetch });
+    const first = await client.withMeta.listFilterValues();
+    expect(first.notModified).toBe(false);
+    const etag = first.response.headers.get('etag');
+    expect(etag).toMatch(/^"fv-/);
+    // Prism answers the documented 304 when asked to; the client must still hand back the values.
+    const second = await client.withMeta.listFilterValues({ headers: { Prefer: 'code=304' } });
+    expect(second.response.status).toBe(304);
+    expect(second.notModified).toBe(true);
+    expect(second.data).toEqual(contractExample('/v1/quotes-categories', '200'));
+    expect(second.rateLimit).toEqual(documentedAllowance);
+    expect(recorder.requests[0]!.headers.get('if-none-match')).toBeNull();
+    expect(recorder.requests[1]!.headers.get('if-none-match')).toBe(etag);
+  });
+
+  it('listFilterValues refuses a 304 to an If-None-Match it did not send, having nothing to return', async () => {
+    const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
+    await expect(client.listFilterValues({ headers: { 'If-None-Match': '"fv-x"', Prefer: 'code=304' } })).rejects.toThrow(/304 Not Modified/);
+  });
+
   it('listFilterValues resolves to the documented values', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     expect(await client.listFilterValues()).toEqual(contractExample('/v1/quotes-categories', '200'));

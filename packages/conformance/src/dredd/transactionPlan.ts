@@ -25,6 +25,8 @@ export interface DreddData {
   readonly matching?: Filters;
   /** Filters that match no quote. */
   readonly impossible?: Filters;
+  /** The current ETag of the filter values, for the 304 of quotes-categories. */
+  readonly filterValuesEtag?: string;
 }
 
 export interface ServerPlanOptions {
@@ -90,6 +92,14 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
       return needs('an active professional key (--key-professional)', keys.limited, purpose, (key) => ({
         uri: `${response.operation.path}${queryString({ ...filters, ...page })}`,
         headers: withKey(key),
+      }));
+    },
+    304: (response) => {
+      const purpose = 'If-None-Match with the current ETag -> not modified';
+      if (!data.filterValuesEtag) return { purpose, skip: 'the filter values carried no ETag to send back' };
+      return needs('an active professional key (--key-professional)', keys.limited, purpose, (key) => ({
+        uri: response.operation.path,
+        headers: { ...withKey(key), 'If-None-Match': data.filterValuesEtag! },
       }));
     },
     400: (response) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { taxonomy } from '@quotes/contract';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
@@ -28,6 +29,12 @@ export interface QuoteCatalogOptions {
   random?: () => number;
 }
 
+export interface FilterValuesBody {
+  readonly body: string;
+  /** A strong ETag, quoted, as the contract's ETag header has it. */
+  readonly etag: string;
+}
+
 export interface QuotePage {
   /** The page's QuoteSummary items, already JSON (see quoteQueries.ts). */
   items: PageItems;
@@ -46,7 +53,7 @@ export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
   private readonly matchSets: ByteBoundedLru<Int32Array>;
   private readonly loadingMatchSets = new Map<string, Promise<{ version: number; ranks: Int32Array }>>();
-  private filterValues: { version: number; body: string } | undefined;
+  private filterValues: FilterValuesBody & { version: number } | undefined;
   private readonly random: () => number;
   private readonly draws: RandomDrawBatcher;
 
@@ -104,10 +111,10 @@ export class QuoteCatalog {
     });
   }
 
-  /** The FilterValues body, serialised once per corpus version. */
-  async filterValuesBody(): Promise<string> {
+  /** The FilterValues body and its ETag, computed once per corpus version. */
+  async filterValuesBody(): Promise<FilterValuesBody> {
     const state = await this.corpusState();
-    if (this.filterValues?.version === state.version) return this.filterValues.body;
+    if (this.filterValues?.version === state.version) return this.filterValues;
     const { version, counts } = await categoryCounts(this.pool);
     const body = JSON.stringify({
       categories: [...taxonomy.categories].sort().map((name) => ({ name, count: counts[name] ?? 0 })),
@@ -117,8 +124,10 @@ export class QuoteCatalog {
       eras: taxonomy.eras,
       faith_traditions: taxonomy.faithTraditions,
     });
-    if (version === state.version) this.filterValues = { version, body };
-    return body;
+    // A hash of the body rather than the corpus version: every server on one database agrees.
+    const etag = `"fv-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+    if (version === state.version) this.filterValues = { version, body, etag };
+    return { body, etag };
   }
 
   private async onCurrentCorpus<T>(read: (state: CorpusState) => Promise<T>): Promise<T> {

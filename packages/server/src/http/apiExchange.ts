@@ -13,13 +13,18 @@ export interface BackendRequest {
 }
 
 /**
- * The only headers the contract reads are the two that may carry the key; openapi-backend copies
- * and lower-cases every header it is given on every request, so it is given just these.
+ * The only headers the contract reads: the two that may carry the key, and If-None-Match.
+ * openapi-backend copies and lower-cases every header it is given on every request, so it is
+ * given just these (openApiBackend.ts checks the contract names no other).
  */
-function keyHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+export const contractHeaders = ['x-api-key', 'authorization', 'if-none-match'] as const;
+
+function contractHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const picked: Record<string, string | string[]> = {};
-  if (headers['x-api-key'] !== undefined) picked['x-api-key'] = headers['x-api-key'];
-  if (headers.authorization !== undefined) picked.authorization = headers.authorization;
+  for (const name of contractHeaders) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = value;
+  }
   return picked;
 }
 
@@ -47,7 +52,7 @@ export class ApiExchange {
       method: request.method,
       path: queryStart >= 0 ? url.slice(0, queryStart) : url,
       query: {},
-      headers: keyHeadersOf(request.headers),
+      headers: contractHeadersOf(request.headers),
     };
   }
 

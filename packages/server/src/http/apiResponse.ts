@@ -24,6 +24,13 @@ function send(response: Response, status: number, contentType: string, body: str
 }
 
 export function sendApiResponse(response: Response, answer: ApiResponse): void {
+  if (answer.status === 304) {
+    // Not Modified has no body, so no Content-Type or Content-Length describing one.
+    response.statusCode = 304;
+    if (answer.headers) for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+    response.end();
+    return;
+  }
   send(response, answer.status, 'application/json', answer.body, answer.headers);
 }
 

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { type Context, type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
 import { Problem } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
-import type { ApiExchange } from './apiExchange.js';
+import { type ApiExchange, contractHeaders } from './apiExchange.js';
 import { createOperationHandlers, createSecurityHandler, unauthorizedHandler, validationFailHandler } from './operationHandlers.js';
 
 interface QueryShape {
@@ -25,16 +25,21 @@ function queryShapeOf(operation: Operation): QueryShape {
  * it routes, and it parses the request three times (before routing, after it, and again to
  * validate), each time copying it, lower-casing its headers, parsing cookies and compiling the
  * path template. The contract never changes in a running process, and its operations have only
- * static paths and query parameters, which ApiExchange has already parsed; so the list is built
+ * static paths, query parameters and a few headers, which ApiExchange has already parsed; so the list is built
  * once and parsing is a copy. Checked here, so a contract that grows path, header or cookie
  * parameters or a request body fails at start-up instead of being half-parsed.
  */
 function streamlineRouter(api: OpenAPIBackend): void {
   const operations = api.router.getOperations();
+  const forwarded = new Set<string>(contractHeaders);
   for (const operation of operations) {
-    const unsupported = (operation.parameters ?? []).find((parameter) => !('in' in parameter) || parameter.in !== 'query');
+    const unsupported = (operation.parameters ?? []).find(
+      (parameter) => !('in' in parameter) || !(parameter.in === 'query' || (parameter.in === 'header' && forwarded.has(parameter.name.toLowerCase()))),
+    );
     if (operation.path.includes('{') || unsupported || operation.requestBody) {
-      throw new Error(`${operation.operationId ?? operation.path}: the streamlined router handles static paths with query parameters only (see openApiBackend.ts)`);
+      throw new Error(
+        `${operation.operationId ?? operation.path}: the streamlined router handles static paths, query parameters and the headers ApiExchange forwards only (see openApiBackend.ts)`,
+      );
     }
   }
   api.router.getOperations = () => operations;

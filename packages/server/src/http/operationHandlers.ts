@@ -11,6 +11,7 @@ import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiExchange } from './apiExchange.js';
 import { type ApiResponse, jsonResponse } from './apiResponse.js';
 import { authenticateCaller } from './callerAuthentication.js';
+import { ifNoneMatchMatches } from './conditionalRequest.js';
 import { countedCall } from './countedCall.js';
 import { mergeParameterErrors, parameterErrorsFromSchema, type SchemaError } from './requestScreening.js';
 
@@ -80,9 +81,14 @@ export function createOperationHandlers(runtime: ServiceRuntime): Record<string,
     });
   };
 
-  const listFilterValues: ExchangeHandler = async (_context, exchange) => {
+  const listFilterValues: ExchangeHandler = async (context, exchange) => {
     const key = await authenticatedKey(exchange);
-    return countedCall(runtime, key, async (): Promise<ApiResponse> => ({ status: 200, body: await runtime.catalog.filterValuesBody() }));
+    return countedCall(runtime, key, async (): Promise<ApiResponse> => {
+      const { body, etag } = await runtime.catalog.filterValuesBody();
+      const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+      if (ifNoneMatchMatches(context.request.headers['if-none-match'], etag)) return { status: 304, body: '', headers };
+      return { status: 200, body, headers };
+    });
   };
 
   const getUsage: ExchangeHandler = async (_context, exchange) => {

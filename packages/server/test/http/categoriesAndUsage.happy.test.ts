@@ -62,6 +62,58 @@ describe('quotes-categories', () => {
   });
 });
 
+describe('quotes-categories revalidation (ETag / If-None-Match)', () => {
+  const categories = '/v1/quotes-categories';
+
+  it('answers 304 with no body for its own ETag, weak or in a list or *, and counts it', async () => {
+    const key = (await fixture.server.createKey({ plan: 'starter' })).key;
+    const first = await fixture.server.call(categories, { key });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"fv-[A-Za-z0-9_-]{22}"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"fv-other", ${etag}`, '*']) {
+      const again = await fixture.server.call(categories, { key, headers: { 'If-None-Match': ifNoneMatch } });
+      expect(again.status, ifNoneMatch).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    const last = await fixture.server.call(categories, { key, headers: { 'If-None-Match': etag } });
+    // 1 + 4 + this one: every 304 was a counted call, with its allowance headers.
+    expect(last.headers.get('x-ratelimit-remaining')).toBe(String(10000 - 6));
+  });
+
+  it('answers 200 with the body for any other ETag, or an unusable header', async () => {
+    const key = (await fixture.server.createKey({ plan: 'starter' })).key;
+    for (const ifNoneMatch of ['"fv-AAAAAAAAAAAAAAAAAAAAAA"', 'garbage', '""', `"${'x'.repeat(5000)}"`]) {
+      const answer = await fixture.server.call(categories, { key, headers: { 'If-None-Match': ifNoneMatch } });
+      expect(answer.status, ifNoneMatch.slice(0, 40)).toBe(200);
+      expect((answer.body as FilterValues).total_categories).toBe(43);
+    }
+  });
+
+  it('gives a new ETag when a new corpus changes the counts, and the old one no longer matches', async () => {
+    const key = (await fixture.server.createKey({ plan: 'platform' })).key;
+    const before = (await fixture.server.call(categories, { key })).headers.get('etag')!;
+    await loadFixtureCorpus(fixture.database, fixtureRows(2));
+    const deadline = Date.now() + 2000;
+    let answer = await fixture.server.call(categories, { key, headers: { 'If-None-Match': before } });
+    while (answer.status === 304 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer = await fixture.server.call(categories, { key, headers: { 'If-None-Match': before } });
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('etag')).not.toBe(before);
+    await loadFixtureCorpus(fixture.database);
+    // The same corpus again gives the same body, hence the same ETag.
+    const deadline2 = Date.now() + 2000;
+    let restored = await fixture.server.call(categories, { key, headers: { 'If-None-Match': before } });
+    while (restored.status !== 304 && Date.now() < deadline2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      restored = await fixture.server.call(categories, { key, headers: { 'If-None-Match': before } });
+    }
+    expect(restored.status).toBe(304);
+  });
+});
+
 describe('quotes-usage', () => {
   it("reports the key's calls this month and is free", async () => {
     const issued = await fixture.server.createKey({ plan: 'starter', client: 'Lanternfish Books' });
