@@ -25,16 +25,23 @@ function queryShapeOf(operation: Operation): QueryShape {
  * it routes, and it parses the request three times (before routing, after it, and again to
  * validate), each time copying it, lower-casing its headers, parsing cookies and compiling the
  * path template. The contract never changes in a running process, and its operations have only
- * static paths, query parameters and a few headers, which ApiExchange has already parsed; so the list is built
+ * static paths, query parameters and a few plain-string headers, which ApiExchange has already parsed; so the list is built
  * once and parsing is a copy. Checked here, so a contract that grows path, header or cookie
  * parameters or a request body fails at start-up instead of being half-parsed.
  */
+/** A schema nothing can fail: `type: string` with no constraint (a header the server only compares). */
+function isPlainString(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && Object.keys(schema).every((key) => key === 'type') && (schema as { type?: unknown }).type === 'string';
+}
+
 function streamlineRouter(api: OpenAPIBackend): void {
   const operations = api.router.getOperations();
   const forwarded = new Set<string>(contractHeaders);
   for (const operation of operations) {
     const unsupported = (operation.parameters ?? []).find(
-      (parameter) => !('in' in parameter) || !(parameter.in === 'query' || (parameter.in === 'header' && forwarded.has(parameter.name.toLowerCase()))),
+      (parameter) =>
+        !('in' in parameter) ||
+        !(parameter.in === 'query' || (parameter.in === 'header' && forwarded.has(parameter.name.toLowerCase()) && isPlainString(parameter.schema))),
     );
     if (operation.path.includes('{') || unsupported || operation.requestBody) {
       throw new Error(
@@ -69,8 +76,9 @@ export async function createApiBackend(runtime: ServiceRuntime): Promise<OpenAPI
     definition: cloneContract() as unknown as Document,
     strict: true,
     coerceTypes: true,
-    // Operations without parameters have nothing to validate (their query is ignored, see ApiExchange).
-    validate: (context: Context) => (context.operation?.parameters?.length ?? 0) > 0,
+    // Only query parameters can fail validation: operations without them (their query is ignored,
+    // see ApiExchange) skip it, and header parameters are plain strings (checked at start-up).
+    validate: (context: Context) => (context.operation?.parameters ?? []).some((parameter) => 'in' in parameter && parameter.in === 'query'),
     ajvOpts: { allErrors: true },
     customizeAjv: (ajv) => {
       addFormats.default(ajv);
