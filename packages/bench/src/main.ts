@@ -70,7 +70,10 @@ async function createKey(databaseUrl: string, plan: string): Promise<string> {
 
 /** A category + mood (+ era) combination whose matching set is large enough for offset 500 to land inside it. */
 async function pickFilteredPaths(baseUrl: string, key: string): Promise<{ list: string; random: string }> {
+  // `parent` matches two categories (Family & Parenting, Parenting & Children): over 550 quotes at 150,000.
   const candidates = [
+    ['parent', 'reflective', 'contemporary'],
+    ['parent', 'reflective', 'modern'],
     ['life', 'reflective', 'modern'],
     ['love', 'uplifting', 'contemporary'],
     ['wisdom', 'reflective', 'ancient'],
