@@ -30,3 +30,27 @@ export function loadContract(): ContractDocument {
 export function cloneContract(): ContractDocument {
   return structuredClone(loadContract());
 }
+
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, { example?: unknown }>;
+}
+
+/**
+ * The example the contract documents for one response of a GET operation (following a
+ * `#/components/responses/...` reference): what the mock serves, and what a floor or a test
+ * compares against.
+ */
+export function responseExample(path: string, status: string): unknown {
+  const contract = loadContract();
+  const operation = contract.paths[path]?.get as unknown as { responses: Record<string, ResponseObject> } | undefined;
+  let response = operation?.responses[status];
+  if (response?.$ref) {
+    const name = response.$ref.replace('#/components/responses/', '');
+    response = (contract.components.responses as Record<string, ResponseObject>)[name];
+  }
+  const content = response?.content ?? {};
+  const media = content['application/json'] ?? content['application/problem+json'];
+  if (media?.example === undefined) throw new Error(`no single example for ${path} ${status}`);
+  return media.example;
+}

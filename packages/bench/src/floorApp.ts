@@ -1,15 +1,12 @@
 import express from 'express';
-import { loadContract } from '@quotes/contract';
+import { responseExample } from '@quotes/contract';
 
 /**
  * The framework's floor: a bare Express 5 app on the same Node answering every GET with one
  * fixed quote (the contract's own example). Nothing the real server does can be cheaper.
  * Run as its own process so it gets a core the way the server does.
  */
-const contract = loadContract() as unknown as {
-  paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example: unknown }> }> } }>;
-};
-const fixedQuote = JSON.stringify(contract.paths['/v1/quotes-random']?.get.responses['200']?.content['application/json']?.example);
+const fixedQuote = JSON.stringify(responseExample('/v1/quotes-random', '200'));
 
 const app = express();
 app.disable('x-powered-by');

@@ -1,7 +1,8 @@
 import { type RunningMock, startMock } from '@quotes/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuotesClient, iterateQuotes, type QuotePage, QuotesProblemError } from '../src/index.js';
-import { contractExample, recordingFetch } from './helpers.js';
+import { recordingFetch } from './helpers.js';
+import { responseExample } from '@quotes/contract';
 
 let mock: RunningMock;
 
@@ -28,14 +29,14 @@ describe('every operation against the Prism mock', () => {
   it('getRandomQuote resolves to the documented quote', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     const quote = await client.getRandomQuote({ category: 'grief' });
-    expect(quote).toEqual(contractExample('/v1/quotes-random', '200'));
+    expect(quote).toEqual(responseExample('/v1/quotes-random', '200'));
     expect(quote.faith_tradition).toBeNull();
   });
 
   it('listQuotes resolves to the documented page', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     const page: QuotePage = await client.listQuotes({ mood: 'poignant', limit: 2, offset: 0 });
-    expect(page).toEqual(contractExample('/v1/quotes-filter', '200'));
+    expect(page).toEqual(responseExample('/v1/quotes-filter', '200'));
   });
 
   it('listFilterValues revalidates its kept copy with If-None-Match, and a 304 resolves to that copy', async () => {
@@ -49,7 +50,7 @@ describe('every operation against the Prism mock', () => {
     const second = await client.withMeta.listFilterValues({ headers: { Prefer: 'code=304' } });
     expect(second.response.status).toBe(304);
     expect(second.notModified).toBe(true);
-    expect(second.data).toEqual(contractExample('/v1/quotes-categories', '200'));
+    expect(second.data).toEqual(responseExample('/v1/quotes-categories', '200'));
     expect(second.rateLimit).toEqual(documentedAllowance);
     expect(recorder.requests[0]!.headers.get('if-none-match')).toBeNull();
     expect(recorder.requests[1]!.headers.get('if-none-match')).toBe(etag);
@@ -62,18 +63,18 @@ describe('every operation against the Prism mock', () => {
 
   it('listFilterValues resolves to the documented values', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
-    expect(await client.listFilterValues()).toEqual(contractExample('/v1/quotes-categories', '200'));
+    expect(await client.listFilterValues()).toEqual(responseExample('/v1/quotes-categories', '200'));
   });
 
   it('getUsage resolves to the documented usage', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
-    expect(await client.getUsage()).toEqual(contractExample('/v1/quotes-usage', '200'));
+    expect(await client.getUsage()).toEqual(responseExample('/v1/quotes-usage', '200'));
   });
 
   it('withMeta exposes the allowance headers of counted calls, and none for quotes-usage', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     const random = await client.withMeta.getRandomQuote();
-    expect(random.data).toEqual(contractExample('/v1/quotes-random', '200'));
+    expect(random.data).toEqual(responseExample('/v1/quotes-random', '200'));
     expect(random.rateLimit).toEqual(documentedAllowance);
     expect(random.response.status).toBe(200);
 
@@ -100,7 +101,7 @@ describe('what goes on the wire', () => {
   it('sends the key as a Bearer token when asked to', async () => {
     const { fetch, requests } = recordingFetch();
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_bearer', sendKeyAs: 'bearer', fetch });
-    expect(await client.getUsage()).toEqual(contractExample('/v1/quotes-usage', '200'));
+    expect(await client.getUsage()).toEqual(responseExample('/v1/quotes-usage', '200'));
     expect(requests[0]!.headers.get('authorization')).toBe('Bearer qk_bearer');
     expect(requests[0]!.headers.get('x-api-key')).toBeNull();
   });
@@ -130,7 +131,7 @@ describe('problems', () => {
     expect(error.type).toBe('urn:quotes:problem:allowance-exhausted');
     expect(error.retryAfterSeconds).toBe(691200);
     expect(error.rateLimit).toEqual(documentedAllowance);
-    expect(error.detail).toBe((contractExample('/v1/quotes-random', '429') as { detail: string }).detail);
+    expect(error.detail).toBe((responseExample('/v1/quotes-random', '429') as { detail: string }).detail);
   });
 
   it('client-level headers apply to every call and per-call headers win', async () => {

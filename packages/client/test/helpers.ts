@@ -1,26 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadContract } from '@quotes/contract';
-
-interface ResponseObject {
-  $ref?: string;
-  content?: Record<string, { example?: unknown }>;
-}
-
-/** The example the contract documents for one response, read from the contract itself. */
-export function contractExample(path: string, status: string): unknown {
-  const contract = loadContract();
-  const operation = contract.paths[path]?.get as unknown as { responses: Record<string, ResponseObject> };
-  let response = operation.responses[status];
-  if (response?.$ref) {
-    const name = response.$ref.replace('#/components/responses/', '');
-    response = (contract.components.responses as Record<string, ResponseObject>)[name];
-  }
-  const content = response?.content ?? {};
-  const media = content['application/json'] ?? content['application/problem+json'];
-  if (media?.example === undefined) throw new Error(`no single example for ${path} ${status}`);
-  return media.example;
-}
 
 /** A fetch that goes over the network unchanged and remembers what was sent. */
 export function recordingFetch(): { fetch: typeof globalThis.fetch; requests: Request[] } {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { contractExample, groupAlive } from './helpers.js';
+import { freePort, groupAlive } from './helpers.js';
+import { responseExample } from '@quotes/contract';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -19,7 +19,7 @@ describe('npm run mock', () => {
     const exited = once(child, 'exit');
     try {
       const body = await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000);
-      expect(body).toEqual(contractExample('/v1/quotes-categories', '200'));
+      expect(body).toEqual(responseExample('/v1/quotes-categories', '200'));
       // The same reference page as the server, at the same path.
       const docs = await fetch(`http://127.0.0.1:${port}/docs`);
       expect(docs.status).toBe(200);
@@ -61,12 +61,4 @@ async function pollJson(url: string, timeoutMs: number): Promise<unknown> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -1,24 +1,4 @@
-import { loadContract } from '@quotes/contract';
-
-interface ResponseObject {
-  $ref?: string;
-  content?: Record<string, { example?: unknown }>;
-}
-
-/** The example the contract documents for one response, read from the contract itself. */
-export function contractExample(path: string, status: string): unknown {
-  const contract = loadContract();
-  const operation = contract.paths[path]?.get as unknown as { responses: Record<string, ResponseObject> };
-  let response = operation.responses[status];
-  if (response?.$ref) {
-    const name = response.$ref.replace('#/components/responses/', '');
-    response = (contract.components.responses as Record<string, ResponseObject>)[name];
-  }
-  const content = response?.content ?? {};
-  const media = content['application/json'] ?? content['application/problem+json'];
-  if (media?.example === undefined) throw new Error(`no single example for ${path} ${status}`);
-  return media.example;
-}
+import { createServer } from 'node:net';
 
 /** True while any process of the group led by `pid` is alive. */
 export function groupAlive(pid: number): boolean {
@@ -28,4 +8,13 @@ export function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A port free on 127.0.0.1 a moment ago, for a process that must be told its port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, startMock } from '../src/index.js';
-import { contractExample, groupAlive } from './helpers.js';
+import { freePort, groupAlive } from './helpers.js';
+import { responseExample } from '@quotes/contract';
 
 const KEY = { 'X-API-Key': 'qk_any_value_works' };
 
@@ -29,7 +30,7 @@ describe('startMock', () => {
     const response = await fetch(`${mock.url}${path}`, { headers: KEY });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual(contractExample(path, '200'));
+    expect(await response.json()).toEqual(responseExample(path, '200'));
   });
 
   it('accepts the key as a Bearer token too', async () => {
@@ -57,7 +58,7 @@ describe('startMock', () => {
     const response = await fetch(`${mock.url}/v1/quotes-random`, { headers: { ...KEY, Prefer: 'code=429' } });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('691200');
-    expect(await response.json()).toEqual(contractExample('/v1/quotes-random', '429'));
+    expect(await response.json()).toEqual(responseExample('/v1/quotes-random', '429'));
   });
 
   it('answers Prefer: code=403 with the first documented example, and a named one on request', async () => {
@@ -73,7 +74,7 @@ describe('startMock', () => {
   it('answers Prefer: code=404 on quotes-random with the no-match problem', async () => {
     const response = await fetch(`${mock.url}/v1/quotes-random`, { headers: { ...KEY, Prefer: 'code=404' } });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual(contractExample('/v1/quotes-random', '404'));
+    expect(await response.json()).toEqual(responseExample('/v1/quotes-random', '404'));
   });
 
   it('validates query parameters against the contract', async () => {
@@ -108,11 +109,3 @@ describe('startMock lifecycle', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
