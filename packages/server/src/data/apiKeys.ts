@@ -1,5 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, NewApiKey } from '../db/schema.js';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import type { ApiKeysTable, Database, NewApiKey } from '../db/schema.js';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
 import { keyChangedChannel } from './notificationChannels.js';
 
@@ -99,32 +99,22 @@ async function announceKeyChange(trx: Transaction<Database>, id: string): Promis
   await sql`SELECT pg_notify(${keyChangedChannel}, ${id})`.execute(trx);
 }
 
-/** Revokes an active key; false when the key is unknown or already revoked. */
-export async function revokeKey(db: Kysely<Database>, id: string, reason: string | null, at: Date): Promise<boolean> {
+/** Changes an active key and tells every server, in one transaction; false when no active key has that id. */
+async function updateActiveKey(db: Kysely<Database>, id: string, changes: Updateable<ApiKeysTable>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('api_keys')
-      .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })
-      .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
+    const result = await trx.updateTable('api_keys').set(changes).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
     await announceKeyChange(trx, id);
     return true;
   });
 }
 
+/** Revokes an active key; false when the key is unknown or already revoked. */
+export function revokeKey(db: Kysely<Database>, id: string, reason: string | null, at: Date): Promise<boolean> {
+  return updateActiveKey(db, id, { status: 'revoked', revoked_at: at, revoked_reason: reason });
+}
+
 /** Sets a new expiry on an active key; false when the key is unknown or revoked. */
-export async function renewKey(db: Kysely<Database>, id: string, until: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('api_keys')
-      .set({ expires_at: until })
-      .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    await announceKeyChange(trx, id);
-    return true;
-  });
+export function renewKey(db: Kysely<Database>, id: string, until: Date): Promise<boolean> {
+  return updateActiveKey(db, id, { expires_at: until });
 }
