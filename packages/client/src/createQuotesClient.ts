@@ -62,9 +62,8 @@ export interface QuotesClient extends Operations<'data'> {
   readonly withMeta: Operations<'result'>;
 }
 
-type SdkOutcome<T> =
-  | { data: T; error: undefined; response: Response }
-  | { data: undefined; error: unknown; response: Response };
+// The generated client leaves `response` undefined when the request never got one (network error).
+type SdkOutcome<T> = ({ data: T; error: undefined } | { data: undefined; error: unknown }) & { response?: Response };
 
 async function settle<T>(pending: Promise<SdkOutcome<T>>): Promise<QuotesResult<T>> {
   const outcome = await pending;
@@ -120,10 +119,10 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
   };
 
   const withMeta: Operations<'result'> = {
-    getRandomQuote: (query, call) => settle(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
-    listQuotes: (query, call) => settle(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
+    getRandomQuote: (query, call) => settle<Quote>(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
+    listQuotes: (query, call) => settle<QuotePage>(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
     listFilterValues,
-    getUsage: (call) => settle(sdk.getUsage(request(call))),
+    getUsage: (call) => settle<Usage>(sdk.getUsage(request(call))),
   };
 
   return {

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the Migrator works on any schema, as kysely documents.
-import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type MigrationResultSet, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.js';
 
 function migratorFor(db: Kysely<any>): Migrator {

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as plansKeysUsage from './20261123T0900_plans_keys_usage.js';
 import * as quotes from './20261123T0901_quotes.js';
 import * as monthlyUsageLastGrant from './20261123T1000_monthly_usage_last_grant.js';
