@@ -1,2 +1,8 @@
-export { contractPath, loadContract, cloneContract, responseExample, type ContractDocument } from './contractDocument.js';
+export {
+  contractPath,
+  loadContract,
+  cloneContract,
+  responseExample,
+  type ContractDocument,
+} from './contractDocument.js';
 export { taxonomy, lengthOfText, problemTypePrefix, type Taxonomy } from './taxonomy.js';

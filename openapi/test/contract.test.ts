@@ -41,8 +41,14 @@ describe('the contract', () => {
 
   it('has an example on every parameter and every response media type', () => {
     const doc = loadContract() as unknown as {
-      components: { parameters: Record<string, { example?: unknown }>; responses: Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }> };
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>;
+      components: {
+        parameters: Record<string, { example?: unknown }>;
+        responses: Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }>;
+      };
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>
+      >;
     };
     for (const [name, parameter] of Object.entries(doc.components.parameters)) {
       expect(parameter.example, `parameter ${name}`).toBeDefined();
@@ -50,7 +56,9 @@ describe('the contract', () => {
     const mediaTypes = [
       ...Object.values(doc.components.responses).flatMap((r) => Object.entries(r.content ?? {})),
       ...Object.values(doc.paths).flatMap((item) =>
-        Object.values(item).flatMap((op) => Object.values(op.responses).flatMap((r) => Object.entries(r.content ?? {}))),
+        Object.values(item).flatMap((op) =>
+          Object.values(op.responses).flatMap((r) => Object.entries(r.content ?? {})),
+        ),
       ),
     ];
     for (const [type, media] of mediaTypes) {

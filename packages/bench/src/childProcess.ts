@@ -15,7 +15,10 @@ export async function startNodeProcess(
   ready: () => Promise<boolean>,
   timeoutMs = 120_000,
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -47,7 +50,10 @@ export async function startNodeProcess(
 
 /** Runs a node script to completion and returns its stdout; a failure carries its stderr. */
 export async function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -39,7 +39,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const args = [autocannonBin, '--json', '--no-progress', '-c', String(options.connections)];
   if (options.amount !== undefined) args.push('-a', String(options.amount));
   else args.push('-d', String(options.durationSeconds));
-  if (options.warmupSeconds > 0) args.push('--warmup', '[', '-c', String(options.connections), '-d', String(options.warmupSeconds), ']');
+  if (options.warmupSeconds > 0)
+    args.push('--warmup', '[', '-c', String(options.connections), '-d', String(options.warmupSeconds), ']');
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
   args.push(options.url);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });

@@ -64,7 +64,11 @@ async function freshDatabase(adminUrl: string, name: string): Promise<string> {
 }
 
 async function createKey(databaseUrl: string, plan: string): Promise<string> {
-  const output = await runNodeScript(adminCli, ['keys', 'create', '--client', `bench ${plan}`, '--plan', plan, '--json'], { DATABASE_URL: databaseUrl });
+  const output = await runNodeScript(
+    adminCli,
+    ['keys', 'create', '--client', `bench ${plan}`, '--plan', plan, '--json'],
+    { DATABASE_URL: databaseUrl },
+  );
   return (JSON.parse(output) as { key: string }).key;
 }
 
@@ -102,8 +106,16 @@ async function measure(
   // Interleaved, in a rotating order, so machine drift hits all three alike.
   for (const name of order) {
     const target = targets[name];
-    results[name] = await runLoad({ url: `${target.base}${scenario.path}`, headers: target.headers, connections, durationSeconds, warmupSeconds });
-    log(`  ${scenario.id.padEnd(16)} ${name.padEnd(6)} ${Math.round(results[name].requestsPerSecond)} req/s, p99 ${results[name].latencyP99Ms} ms, errors ${results[name].errors}`);
+    results[name] = await runLoad({
+      url: `${target.base}${scenario.path}`,
+      headers: target.headers,
+      connections,
+      durationSeconds,
+      warmupSeconds,
+    });
+    log(
+      `  ${scenario.id.padEnd(16)} ${name.padEnd(6)} ${Math.round(results[name].requestsPerSecond)} req/s, p99 ${results[name].latencyP99Ms} ms, errors ${results[name].errors}`,
+    );
   }
   return results;
 }
@@ -115,10 +127,16 @@ async function main(): Promise<void> {
 
   const cluster = process.env.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: join(await mkdtemp(join(tmpdir(), 'quotes-bench-pg-')), 'data'), port: await freePort(), persistent: false });
+    : await startEmbeddedPostgres({
+        dataDir: join(await mkdtemp(join(tmpdir(), 'quotes-bench-pg-')), 'data'),
+        port: await freePort(),
+        persistent: false,
+      });
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
   const floorPort = await freePort();
-  const floor = await startNodeProcess(floorScript, [], { PORT: String(floorPort) }, () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-random`));
+  const floor = await startNodeProcess(floorScript, [], { PORT: String(floorPort) }, () =>
+    answers(`http://127.0.0.1:${floorPort}/v1/quotes-random`),
+  );
   const mock = await startMock({ port: 0 });
   const report: BenchReport = { startedAt, machine, connections, durationSeconds, measurements: [], peakRss: {} };
   try {
@@ -132,8 +150,11 @@ async function main(): Promise<void> {
       log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       const platformKey = await createKey(databaseUrl, 'platform');
       const serverPort = await freePort();
-      const server = await startNodeProcess(serverMain, [], { ...env, PORT: String(serverPort), LOG_LEVEL: 'warn' }, () =>
-        answers(`http://127.0.0.1:${serverPort}/readyz`),
+      const server = await startNodeProcess(
+        serverMain,
+        [],
+        { ...env, PORT: String(serverPort), LOG_LEVEL: 'warn' },
+        () => answers(`http://127.0.0.1:${serverPort}/readyz`),
       );
       try {
         const serverBase = `http://127.0.0.1:${serverPort}`;
@@ -150,19 +171,57 @@ async function main(): Promise<void> {
         ];
         const all = scenarios(filtered.list, filtered.random);
         for (const [index, scenario] of all.entries()) {
-          const results = await measure(targets, scenario, rotations[index % rotations.length] ?? ['server', 'floor', 'mock']);
-          report.measurements.push({ corpusSize: size, keyPlan: 'platform', scenario, ...results } satisfies ScenarioMeasurement);
+          const results = await measure(
+            targets,
+            scenario,
+            rotations[index % rotations.length] ?? ['server', 'floor', 'mock'],
+          );
+          report.measurements.push({
+            corpusSize: size,
+            keyPlan: 'platform',
+            scenario,
+            ...results,
+          } satisfies ScenarioMeasurement);
         }
         // Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
         const professionalKey = await createKey(databaseUrl, 'professional');
         const scenario = all[0] as Scenario;
         const [counted, floorResult, mockResult] = [
-          await runLoad({ url: `${serverBase}${scenario.path}`, headers: { 'X-API-Key': professionalKey }, connections, durationSeconds, warmupSeconds: 0, amount: 45_000 }),
-          await runLoad({ url: `${targets.floor.base}${scenario.path}`, connections, durationSeconds, warmupSeconds: 0, amount: 45_000 }),
-          await runLoad({ url: `${mock.url}${scenario.path}`, headers: targets.mock.headers, connections, durationSeconds, warmupSeconds: 0, amount: 45_000 }),
+          await runLoad({
+            url: `${serverBase}${scenario.path}`,
+            headers: { 'X-API-Key': professionalKey },
+            connections,
+            durationSeconds,
+            warmupSeconds: 0,
+            amount: 45_000,
+          }),
+          await runLoad({
+            url: `${targets.floor.base}${scenario.path}`,
+            connections,
+            durationSeconds,
+            warmupSeconds: 0,
+            amount: 45_000,
+          }),
+          await runLoad({
+            url: `${mock.url}${scenario.path}`,
+            headers: targets.mock.headers,
+            connections,
+            durationSeconds,
+            warmupSeconds: 0,
+            amount: 45_000,
+          }),
         ];
-        log(`  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`);
-        report.measurements.push({ corpusSize: size, keyPlan: 'professional', scenario, server: counted, floor: floorResult, mock: mockResult });
+        log(
+          `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
+        );
+        report.measurements.push({
+          corpusSize: size,
+          keyPlan: 'professional',
+          scenario,
+          server: counted,
+          floor: floorResult,
+          mock: mockResult,
+        });
       } finally {
         // Read before stopping: the high-water mark goes with the process.
         report.peakRss[size] = await peakRssBytes(server.pid);

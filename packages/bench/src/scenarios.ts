@@ -15,8 +15,18 @@ export function scenarios(filteredListPath: string, randomFilteredPath: string):
   return [
     { id: 'random', title: 'quotes-random, no filter', path: '/v1/quotes-random', floorTarget: 0.6 },
     { id: 'random-filtered', title: 'quotes-random, category + mood', path: randomFilteredPath, floorTarget: 0.6 },
-    { id: 'filter-3', title: 'quotes-filter, category + mood + era, limit 50, offset 500', path: filteredListPath, floorTarget: 0.5 },
-    { id: 'filter-deep', title: 'quotes-filter, no filter, limit 100, offset 140,000', path: '/v1/quotes-filter?limit=100&offset=140000', floorTarget: 0.3 },
+    {
+      id: 'filter-3',
+      title: 'quotes-filter, category + mood + era, limit 50, offset 500',
+      path: filteredListPath,
+      floorTarget: 0.5,
+    },
+    {
+      id: 'filter-deep',
+      title: 'quotes-filter, no filter, limit 100, offset 140,000',
+      path: '/v1/quotes-filter?limit=100&offset=140000',
+      floorTarget: 0.3,
+    },
     { id: 'categories', title: 'quotes-categories', path: '/v1/quotes-categories', floorTarget: 0.8 },
     { id: 'usage', title: 'quotes-usage', path: '/v1/quotes-usage', floorTarget: null },
   ];

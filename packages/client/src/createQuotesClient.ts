@@ -109,8 +109,16 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
     const outcome = await sdk.listFilterValues(request({ ...call, ...(headers ? { headers } : {}) }));
     if (outcome.response?.status === 304) {
       const current = callerSetCondition ? undefined : kept;
-      if (!current) throw new Error('quotes-categories answered 304 Not Modified to an If-None-Match this client did not send: it holds no copy to return; omit the header and the client revalidates by itself');
-      return { data: current.data, rateLimit: parseRateLimit(outcome.response.headers), response: outcome.response, notModified: true };
+      if (!current)
+        throw new Error(
+          'quotes-categories answered 304 Not Modified to an If-None-Match this client did not send: it holds no copy to return; omit the header and the client revalidates by itself',
+        );
+      return {
+        data: current.data,
+        rateLimit: parseRateLimit(outcome.response.headers),
+        response: outcome.response,
+        notModified: true,
+      };
     }
     const result = await settle<FilterValues>(Promise.resolve(outcome as SdkOutcome<FilterValues>));
     const etag = result.response.headers.get('etag');
@@ -119,7 +127,8 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
   };
 
   const withMeta: Operations<'result'> = {
-    getRandomQuote: (query, call) => settle<Quote>(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
+    getRandomQuote: (query, call) =>
+      settle<Quote>(sdk.getRandomQuote({ ...request(call), ...(query ? { query } : {}) })),
     listQuotes: (query, call) => settle<QuotePage>(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
     listFilterValues,
     getUsage: (call) => settle<Usage>(sdk.getUsage(request(call))),

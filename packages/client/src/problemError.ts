@@ -22,7 +22,10 @@ export class QuotesProblemError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly rateLimit: RateLimit | undefined;
 
-  constructor(problem: Problem | (Omit<Problem, 'type'> & { type: QuotesProblemType }), headers: Headers = new Headers()) {
+  constructor(
+    problem: Problem | (Omit<Problem, 'type'> & { type: QuotesProblemType }),
+    headers: Headers = new Headers(),
+  ) {
     super(`${problem.status} ${problem.title}: ${problem.detail}`);
     this.status = problem.status;
     this.type = problem.type;

@@ -58,7 +58,9 @@ describe('every operation against the Prism mock', () => {
 
   it('listFilterValues refuses a 304 to an If-None-Match it did not send, having nothing to return', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
-    await expect(client.listFilterValues({ headers: { 'If-None-Match': '"fv-x"', Prefer: 'code=304' } })).rejects.toThrow(/304 Not Modified/);
+    await expect(
+      client.listFilterValues({ headers: { 'If-None-Match': '"fv-x"', Prefer: 'code=304' } }),
+    ).rejects.toThrow(/304 Not Modified/);
   });
 
   it('listFilterValues resolves to the documented values', async () => {
@@ -145,7 +147,9 @@ describe('problems', () => {
       expect(error.status).toBe(403);
       expect(error.type).toBe('urn:quotes:problem:revoked-api-key');
     }
-    const noMatch = await rejection(() => client.getRandomQuote({ era: 'Ancient' }, { headers: { Prefer: 'code=404' } }));
+    const noMatch = await rejection(() =>
+      client.getRandomQuote({ era: 'Ancient' }, { headers: { Prefer: 'code=404' } }),
+    );
     expect(noMatch.status).toBe(404);
     expect(noMatch.type).toBe('urn:quotes:problem:no-match');
   });

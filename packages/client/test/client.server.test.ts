@@ -1,7 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EmbeddedDatabase, ensureDefaultCorpus, freePort, parseConfig, type RunningServer, startEmbeddedPostgres, startServer } from '@quotes/server';
+import {
+  type EmbeddedDatabase,
+  ensureDefaultCorpus,
+  freePort,
+  parseConfig,
+  type RunningServer,
+  startEmbeddedPostgres,
+  startServer,
+} from '@quotes/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuotesClient, iterateQuotes, QuotesProblemError } from '../src/index.js';
 
@@ -13,7 +21,12 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'quotes-client-pg-'));
-  cluster = await startEmbeddedPostgres({ dataDir: join(dataDir, 'data'), port: await freePort(), persistent: false, fast: true });
+  cluster = await startEmbeddedPostgres({
+    dataDir: join(dataDir, 'data'),
+    port: await freePort(),
+    persistent: false,
+    fast: true,
+  });
   server = await startServer({ config: parseConfig({ DATABASE_URL: cluster.adminUrl, PORT: '0' }) });
   await ensureDefaultCorpus(server.database, { size: 3000, seed: 7 });
 }, 120_000);
@@ -24,7 +37,10 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-const clientFor = async (plan: 'trial' | 'professional' | 'platform', sendKeyAs: 'x-api-key' | 'bearer' = 'x-api-key') => {
+const clientFor = async (
+  plan: 'trial' | 'professional' | 'platform',
+  sendKeyAs: 'x-api-key' | 'bearer' = 'x-api-key',
+) => {
   const issued = await server.operator.createKey({ client: `Client test (${plan})`, plan });
   return createQuotesClient({ baseUrl: server.url, apiKey: issued.key, sendKeyAs });
 };
@@ -67,7 +83,9 @@ describe('the typed client against the real server', () => {
 
   it("surfaces the server's refusals as typed problems", async () => {
     const trial = await clientFor('trial');
-    const planLimit = await trial.getRandomQuote({ category: 'grief', mood: 'poignant' }).catch((error: unknown) => error);
+    const planLimit = await trial
+      .getRandomQuote({ category: 'grief', mood: 'poignant' })
+      .catch((error: unknown) => error);
     expect(planLimit).toBeInstanceOf(QuotesProblemError);
     expect(planLimit).toMatchObject({ status: 403, type: 'urn:quotes:problem:plan-limit' });
 

@@ -41,7 +41,12 @@ export async function startServer(
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const contentType = status >= 400 ? 'application/problem+json' : 'application/json';
   response.writeHead(status, { 'Content-Type': contentType, ...headers });
   response.end(JSON.stringify(body));

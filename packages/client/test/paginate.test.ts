@@ -32,7 +32,12 @@ afterEach(async () => {
 async function pagingServer(behaviour: Behaviour = {}): Promise<TestServer> {
   server = await startServer((url, request, response) => {
     if (url.pathname !== '/v1/quotes-filter' || !request.headers['x-api-key']) {
-      sendJson(response, 400, { type: 'urn:quotes:problem:invalid-request', title: 'Unexpected', status: 400, detail: url.href });
+      sendJson(response, 400, {
+        type: 'urn:quotes:problem:invalid-request',
+        title: 'Unexpected',
+        status: 400,
+        detail: url.href,
+      });
       return;
     }
     const offset = Number(url.searchParams.get('offset') ?? 0);
@@ -41,7 +46,12 @@ async function pagingServer(behaviour: Behaviour = {}): Promise<TestServer> {
       sendJson(
         response,
         429,
-        { type: 'urn:quotes:problem:allowance-exhausted', title: 'Monthly allowance used up', status: 429, detail: 'used up' },
+        {
+          type: 'urn:quotes:problem:allowance-exhausted',
+          title: 'Monthly allowance used up',
+          status: 429,
+          detail: 'used up',
+        },
         { 'Retry-After': '60' },
       );
       return;

@@ -17,13 +17,20 @@ describe('QuotesProblemError from responses that are not problem details', () =>
     const client = createQuotesClient({ baseUrl: server.url, apiKey: 'qk_x' });
     const error = await client.getUsage().catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(QuotesProblemError);
-    expect(error).toMatchObject({ status: 502, type: 'about:blank', title: 'Bad Gateway', detail: '<h1>Bad gateway</h1>' });
+    expect(error).toMatchObject({
+      status: 502,
+      type: 'about:blank',
+      title: 'Bad Gateway',
+      detail: '<h1>Bad gateway</h1>',
+    });
   });
 
   it('the HTTP status wins over a status field in the body', async () => {
     server = await startServer((_url, _request, response) => {
       response.writeHead(503, { 'Content-Type': 'application/problem+json' });
-      response.end(JSON.stringify({ type: 'urn:quotes:problem:service-unavailable', title: 'Down', status: 200, detail: 'x' }));
+      response.end(
+        JSON.stringify({ type: 'urn:quotes:problem:service-unavailable', title: 'Down', status: 200, detail: 'x' }),
+      );
     });
     const client = createQuotesClient({ baseUrl: server.url, apiKey: 'qk_x' });
     const error = (await client.listFilterValues().catch((thrown: unknown) => thrown)) as QuotesProblemError;
@@ -42,7 +49,9 @@ describe('header parsing', () => {
 
   it('ignores values that are not plain non-negative integers', () => {
     expect(parseRateLimit(new Headers({ 'X-RateLimit-Limit': '1e3', 'X-RateLimit-Remaining': '-1' }))).toBeUndefined();
-    expect(parseRateLimit(new Headers({ 'X-RateLimit-Limit': '', 'X-RateLimit-Remaining': ' 7 ' }))).toEqual({ remaining: 7 });
+    expect(parseRateLimit(new Headers({ 'X-RateLimit-Limit': '', 'X-RateLimit-Remaining': ' 7 ' }))).toEqual({
+      remaining: 7,
+    });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

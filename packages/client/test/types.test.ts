@@ -24,7 +24,16 @@ describe('types follow the contract', () => {
 
   it('takes only the documented query parameters', () => {
     expectTypeOf(client.listQuotes).parameter(0).toEqualTypeOf<
-      { category?: string; mood?: string; length?: string; era?: string; faith?: string; limit?: number; offset?: number } | undefined
+      | {
+          category?: string;
+          mood?: string;
+          length?: string;
+          era?: string;
+          faith?: string;
+          limit?: number;
+          offset?: number;
+        }
+      | undefined
     >();
     // @ts-expect-error a misspelt filter must not compile
     void (() => client.getRandomQuote({ catgory: 'grief' }));

@@ -98,7 +98,8 @@ hooks.afterEach((transaction, done) => {
     if (shape.expectErrorParameters) {
       const named = body && Array.isArray(body.errors) ? body.errors.map((error) => error.parameter) : [];
       const missing = shape.expectErrorParameters.filter((parameter) => !named.includes(parameter));
-      if (missing.length > 0) transaction.fail = `errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`;
+      if (missing.length > 0)
+        transaction.fail = `errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`;
     }
   }
   if (shape.outage && fixture.controlUrl) return control('end', done, transaction);

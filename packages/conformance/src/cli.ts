@@ -54,7 +54,8 @@ function parseKeysFile(path: string): Record<string, string> {
   } catch (error) {
     fail(`--keys-file ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fail(`--keys-file ${path}: expected a JSON object of names to keys`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    fail(`--keys-file ${path}: expected a JSON object of names to keys`);
   const entries = Object.entries(parsed as Record<string, unknown>);
   for (const [name, value] of entries) {
     if (!keyNames.includes(name)) fail(`--keys-file ${path}: unknown name "${name}" (expected ${keyNames.join(', ')})`);
@@ -109,7 +110,8 @@ async function main(): Promise<void> {
   }
   const options = values as Record<string, string | boolean | undefined>;
   const baseUrl = typeof options['base-url'] === 'string' ? options['base-url'].replace(/\/+$/, '') : undefined;
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) fail(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl))
+    fail(`--base-url must be an http(s) URL, got "${baseUrl}"`);
 
   const keys: Record<string, string> = { ...settings.keys };
   if (typeof options['keys-file'] === 'string') Object.assign(keys, parseKeysFile(options['keys-file']));
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
   }
   const unknownKeys = Object.keys(keys).filter((name) => !keyNames.includes(name));
   if (unknownKeys.length > 0) fail(`unknown key names ${unknownKeys.join(', ')} (expected ${keyNames.join(', ')})`);
-  if (!baseUrl && Object.keys(keys).length > 0) fail('keys are only used with --base-url; without it the suite provisions its own');
+  if (!baseUrl && Object.keys(keys).length > 0)
+    fail('keys are only used with --base-url; without it the suite provisions its own');
   const given: GivenKeys = {
     plans: Object.fromEntries(taxonomy.plans.filter((plan) => keys[plan]).map((plan) => [plan, keys[plan]])),
     revoked: keys.revoked,
@@ -127,7 +130,10 @@ async function main(): Promise<void> {
     exhausted: keys.exhausted,
   };
 
-  const layers = typeof options.layers === 'string' ? options.layers.split(',').map((layer) => layer.trim()) : ['dredd', 'properties'];
+  const layers =
+    typeof options.layers === 'string'
+      ? options.layers.split(',').map((layer) => layer.trim())
+      : ['dredd', 'properties'];
   const unknownLayers = layers.filter((layer) => layer !== 'dredd' && layer !== 'properties');
   if (unknownLayers.length > 0) fail(`--layers: unknown ${unknownLayers.join(', ')} (dredd, properties)`);
   const runs = wholeNumber(options.runs as string | undefined, '--runs') ?? settings.runs;

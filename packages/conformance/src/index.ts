@@ -1,5 +1,11 @@
 /** The conformance suite as a library: the CLI (cli.ts) and the tests compose these. */
-export { contractOperations, countedStatuses, documentedResponses, type DocumentedResponse, type OperationSpec } from './contract/operations.js';
+export {
+  contractOperations,
+  countedStatuses,
+  documentedResponses,
+  type DocumentedResponse,
+  type OperationSpec,
+} from './contract/operations.js';
 export { type PlanRules, planRules } from './contract/plans.js';
 export { assessDreddRun } from './dredd/assessDreddRun.js';
 export { type DreddRun, type OutageControl, runDredd } from './dredd/runDredd.js';

@@ -42,7 +42,9 @@ export class ConformanceSession {
     try {
       const keys = await provisionLocalKeys(target.operator);
       const data = await discoverData(new ObservedClient(target.url, ledger, 'discovery'), keys.dredd.limited);
-      log(`keys: ${keys.properties.active.length} active plan keys and revoked, expired, used-up, nearly-used-up keys provisioned through the operator API`);
+      log(
+        `keys: ${keys.properties.active.length} active plan keys and revoked, expired, used-up, nearly-used-up keys provisioned through the operator API`,
+      );
       log(`outages for the 503s: ${target.outageKind}`);
       return new ConformanceSession(target.url, keys, data, ledger, target.outage, () => target.close(), log);
     } catch (error) {
@@ -52,7 +54,11 @@ export class ConformanceSession {
   }
 
   /** A deployment the suite does not control: keys are given, and what they cannot reach is skipped out loud. */
-  static async remote(baseUrl: string, given: GivenKeys, log: (line: string) => void = () => undefined): Promise<ConformanceSession> {
+  static async remote(
+    baseUrl: string,
+    given: GivenKeys,
+    log: (line: string) => void = () => undefined,
+  ): Promise<ConformanceSession> {
     const ledger = new ResponseLedger(new ContractValidator());
     const report = new Report();
     const client = new ObservedClient(baseUrl, ledger, 'keys');
@@ -91,7 +97,12 @@ export class ConformanceSession {
   async properties(options: PropertyOptions): Promise<Report> {
     const report = new Report();
     const started = Date.now();
-    await runRequestProperties(new ObservedClient(this.baseUrl, this.ledger, 'properties'), this.keys.properties, options, report);
+    await runRequestProperties(
+      new ObservedClient(this.baseUrl, this.ledger, 'properties'),
+      this.keys.properties,
+      options,
+      report,
+    );
     this.log(`properties: ${options.numRuns} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     report.note(`Layer 3: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     this.report.merge(report);
@@ -153,15 +164,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     if (options.dredd) await session.dredd();
     else session.report.skip('Layer 1 Dredd (server)', 'Dredd', 'not asked for (--layers)');
     await session.protocol();
-    if (!options.properties) session.report.skip('Layer 3 properties', 'generated requests', 'not asked for (--layers)');
-    else if (session.keys.properties.active.length === 0) session.report.skip('Layer 3 properties', 'generated requests', 'needs at least one active key (--key-<plan>)');
+    if (!options.properties)
+      session.report.skip('Layer 3 properties', 'generated requests', 'not asked for (--layers)');
+    else if (session.keys.properties.active.length === 0)
+      session.report.skip('Layer 3 properties', 'generated requests', 'needs at least one active key (--key-<plan>)');
     else {
       const missing = [
         ['a revoked key', session.keys.properties.revoked, '--key-revoked'],
         ['an expired key', session.keys.properties.expired, '--key-expired'],
         ['a used-up allowance', session.keys.properties.exhausted, '--key-exhausted'],
       ].filter(([, key]) => !key);
-      for (const [what, , flag] of missing) session.report.skip('Layer 3 properties', `requests with ${what}`, `no ${flag} given`);
+      for (const [what, , flag] of missing)
+        session.report.skip('Layer 3 properties', `requests with ${what}`, `no ${flag} given`);
       await session.properties(options.propertyOptions);
     }
     session.schema();

@@ -24,13 +24,15 @@ function integer(environment: NodeJS.ProcessEnv, name: string, fallback: number,
   const text = environment[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
   return value;
 }
 
 export function readSettings(environment: NodeJS.ProcessEnv = process.env): SuiteSettings {
   const databaseUrl = environment.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
   return Object.freeze({
     runs: integer(environment, 'CONFORMANCE_RUNS', defaultRuns, 1, 10_000_000),
     seed: integer(environment, 'CONFORMANCE_SEED', randomInt(2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),

@@ -80,11 +80,18 @@ describe('the Dredd layer fails when it should', () => {
   });
 
   it('fails the run when the contract documents a response no hook reaches', async () => {
-    const contract = cloneContract() as unknown as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+    const contract = cloneContract() as unknown as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
     const usage = contract.paths['/v1/quotes-usage']!.get;
     usage.responses['409'] = {
       description: 'A response added to the contract without teaching the suite to reach it.',
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: { type: 'urn:quotes:problem:not-found', title: 't', status: 409, detail: 'd' } } },
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/Problem' },
+          example: { type: 'urn:quotes:problem:not-found', title: 't', status: 409, detail: 'd' },
+        },
+      },
     };
     const dir = await scratchDir('quotes-grown-contract-');
     const contractPath = join(dir, 'quotes.yaml');

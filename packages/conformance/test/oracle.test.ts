@@ -11,10 +11,25 @@ import type { GeneratedRequest, WireParameter } from '../src/properties/requestM
 const rules = planRules();
 const keyOf = (plan: string, used = 0): KeyState => {
   const rule = rules.get(plan)!;
-  return { plan, monthlyCalls: rule.monthlyCalls, maxLimit: rule.maxLimit, filtersPerCall: rule.filtersPerCall, faithFilter: rule.faithFilter, used };
+  return {
+    plan,
+    monthlyCalls: rule.monthlyCalls,
+    maxLimit: rule.maxLimit,
+    filtersPerCall: rule.filtersPerCall,
+    faithFilter: rule.faithFilter,
+    used,
+  };
 };
-const parameter = (name: string, value: string | null): WireParameter => ({ name, value, wire: value === null ? name : `${name}=${encodeURIComponent(value)}` });
-const request = (operationId: GeneratedRequest['operationId'], parameters: WireParameter[], plan = 'platform'): GeneratedRequest => ({
+const parameter = (name: string, value: string | null): WireParameter => ({
+  name,
+  value,
+  wire: value === null ? name : `${name}=${encodeURIComponent(value)}`,
+});
+const request = (
+  operationId: GeneratedRequest['operationId'],
+  parameters: WireParameter[],
+  plan = 'platform',
+): GeneratedRequest => ({
   operationId,
   credential: { kind: 'active', plan, transport: 'header' },
   parameters,
@@ -39,9 +54,19 @@ describe('reading the rules out of the contract', () => {
 describe('the oracle follows the contract’s order of checks', () => {
   it('key problems first, whatever the parameters', () => {
     const bad = [parameter('era', 'Jurassic')];
-    const kinds = { missing: 'missing-api-key', unknown: 'invalid-api-key', conflicting: 'conflicting-api-keys', revoked: 'revoked-api-key', expired: 'expired-api-key' } as const;
+    const kinds = {
+      missing: 'missing-api-key',
+      unknown: 'invalid-api-key',
+      conflicting: 'conflicting-api-keys',
+      revoked: 'revoked-api-key',
+      expired: 'expired-api-key',
+    } as const;
     for (const [kind, type] of Object.entries(kinds)) {
-      const outcome = expectOutcome({ operationId: 'getRandomQuote', credential: { kind: kind as never, transport: 'header' }, parameters: bad }, random, undefined);
+      const outcome = expectOutcome(
+        { operationId: 'getRandomQuote', credential: { kind: kind as never, transport: 'header' }, parameters: bad },
+        random,
+        undefined,
+      );
       expect(Object.values(outcome.problemTypes)).toEqual([`${problemTypePrefix}${type}`]);
     }
   });
@@ -62,48 +87,102 @@ describe('the oracle follows the contract’s order of checks', () => {
       keyOf('trial'),
     );
     expect(outcome.statuses).toEqual([400]);
-    expect([...outcome.badParameters].sort()).toEqual(['Category', 'category', 'era', 'length', 'limit', 'mood', 'offset']);
+    expect([...outcome.badParameters].sort()).toEqual([
+      'Category',
+      'category',
+      'era',
+      'length',
+      'limit',
+      'mood',
+      'offset',
+    ]);
   });
 
   it('then the plan: filters per call and faith', () => {
-    expect(expectOutcome(request('getRandomQuote', [parameter('category', 'grief'), parameter('mood', 'dark')], 'trial'), random, keyOf('trial')).statuses).toEqual([403]);
-    expect(expectOutcome(request('getRandomQuote', [parameter('faith', 'buddhist')], 'starter'), random, keyOf('starter')).statuses).toEqual([403]);
+    expect(
+      expectOutcome(
+        request('getRandomQuote', [parameter('category', 'grief'), parameter('mood', 'dark')], 'trial'),
+        random,
+        keyOf('trial'),
+      ).statuses,
+    ).toEqual([403]);
+    expect(
+      expectOutcome(request('getRandomQuote', [parameter('faith', 'buddhist')], 'starter'), random, keyOf('starter'))
+        .statuses,
+    ).toEqual([403]);
     // limit and offset are not filters.
-    expect(expectOutcome(request('listQuotes', [parameter('category', 'grief'), parameter('limit', '5'), parameter('offset', '0')], 'trial'), list, keyOf('trial')).statuses).toEqual([200]);
+    expect(
+      expectOutcome(
+        request(
+          'listQuotes',
+          [parameter('category', 'grief'), parameter('limit', '5'), parameter('offset', '0')],
+          'trial',
+        ),
+        list,
+        keyOf('trial'),
+      ).statuses,
+    ).toEqual([200]);
   });
 
   it('then the allowance, then the operation', () => {
     expect(expectOutcome(request('getRandomQuote', [], 'trial'), random, keyOf('trial', 1000)).statuses).toEqual([429]);
-    expect(expectOutcome(request('getUsage', [], 'trial'), operationById('getUsage'), keyOf('trial', 1000)).statuses).toEqual([200]);
-    expect(expectOutcome(request('getRandomQuote', [], 'trial'), random, keyOf('trial', 999)).statuses).toEqual([200, 404]);
+    expect(
+      expectOutcome(request('getUsage', [], 'trial'), operationById('getUsage'), keyOf('trial', 1000)).statuses,
+    ).toEqual([200]);
+    expect(expectOutcome(request('getRandomQuote', [], 'trial'), random, keyOf('trial', 999)).statuses).toEqual([
+      200, 404,
+    ]);
   });
 
   it('matches case-insensitively, by substring for category and mood, with + for spaces', () => {
-    const outcome = expectOutcome(request('listQuotes', [parameter('category', 'PARENT'), parameter('era', 'early modern')]), list, keyOf('platform'));
+    const outcome = expectOutcome(
+      request('listQuotes', [parameter('category', 'PARENT'), parameter('era', 'early modern')]),
+      list,
+      keyOf('platform'),
+    );
     expect([...(outcome.filters.categories ?? [])].sort()).toEqual(['Family & Parenting', 'Parenting & Children']);
     expect(outcome.filters.era).toBe('Early Modern');
     expect(outcome.page).toEqual({ limit: 10, offset: 0 });
-    expect(expectOutcome(request('listQuotes', [parameter('limit', '1000')], 'trial'), list, keyOf('trial')).page?.limit).toBe(10);
+    expect(
+      expectOutcome(request('listQuotes', [parameter('limit', '1000')], 'trial'), list, keyOf('trial')).page?.limit,
+    ).toBe(10);
   });
 
   it('gives a definite answer for every generated request', async () => {
     await fc.assert(
-      fc.property(requestArb(contractOperations(), { plans: [...taxonomy.plans], kinds: ['missing', 'unknown', 'revoked'] }), (generated) => {
-        const plan = generated.credential.plan ?? 'platform';
-        const outcome = expectOutcome(generated, operationById(generated.operationId), keyOf(plan === 'enterprise' ? 'platform' : plan));
-        expect(outcome.statuses.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        requestArb(contractOperations(), { plans: [...taxonomy.plans], kinds: ['missing', 'unknown', 'revoked'] }),
+        (generated) => {
+          const plan = generated.credential.plan ?? 'platform';
+          const outcome = expectOutcome(
+            generated,
+            operationById(generated.operationId),
+            keyOf(plan === 'enterprise' ? 'platform' : plan),
+          );
+          expect(outcome.statuses.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 });
 
 describe('the semantic invariants catch what a schema cannot', () => {
-  const quote = { id: 'q_1', text: 'Short and sweet.', author: 'A', category: 'Grief & Loss', mood: 'dark,poignant', era: 'Modern', length: 'Short' };
+  const quote = {
+    id: 'q_1',
+    text: 'Short and sweet.',
+    author: 'A',
+    category: 'Grief & Loss',
+    mood: 'dark,poignant',
+    era: 'Modern',
+    length: 'Short',
+  };
 
   it('length against the text, moods known, filters satisfied', () => {
     expect(checkQuote(quote, { categories: new Set(['Grief & Loss']), moods: new Set(['dark']) }, 'q')).toEqual([]);
-    expect(checkQuote({ ...quote, length: 'Long' }, {}, 'q')).toEqual([expect.stringContaining('text has 16 characters')]);
+    expect(checkQuote({ ...quote, length: 'Long' }, {}, 'q')).toEqual([
+      expect.stringContaining('text has 16 characters'),
+    ]);
     expect(checkQuote({ ...quote, text: '😀'.repeat(99) }, {}, 'q')).toEqual([]);
     expect(checkQuote({ ...quote, mood: 'dark,dark' }, {}, 'q')).toEqual([expect.stringContaining('repeats')]);
     expect(checkQuote(quote, { categories: new Set(['Hope & Optimism']) }, 'q')).toHaveLength(1);
@@ -114,9 +193,13 @@ describe('the semantic invariants catch what a schema cannot', () => {
     const page = { quotes: [quote, { ...quote, id: 'q_2' }], total: 5, limit: 2, offset: 2, has_more: true };
     expect(checkPage(page, { limit: 2, offset: 2 }, {})).toEqual([]);
     expect(checkPage({ ...page, has_more: false }, { limit: 2, offset: 2 }, {})).toHaveLength(1);
-    expect(checkPage({ ...page, quotes: [quote, quote] }, { limit: 2, offset: 2 }, {})).toEqual([expect.stringContaining('twice')]);
+    expect(checkPage({ ...page, quotes: [quote, quote] }, { limit: 2, offset: 2 }, {})).toEqual([
+      expect.stringContaining('twice'),
+    ]);
     expect(checkPage({ ...page, total: 3 }, { limit: 2, offset: 2 }, {})).not.toEqual([]);
-    expect(checkPage({ quotes: [], total: 5, limit: 2, offset: 9, has_more: false }, { limit: 2, offset: 9 }, {})).toEqual([]);
+    expect(
+      checkPage({ quotes: [], total: 5, limit: 2, offset: 9, has_more: false }, { limit: 2, offset: 9 }, {}),
+    ).toEqual([]);
   });
 
   it('allowance headers and usage agree with the count', () => {
@@ -135,7 +218,14 @@ describe('the semantic invariants catch what a schema cannot', () => {
     expect(checkAllowanceHeaders(headers, null, 10, now, 200)).toEqual([expect.stringContaining('unlimited key got')]);
     expect(checkAllowanceHeaders({ 'x-ratelimit-reset': reset }, null, 10, now, 200)).toEqual([]);
     expect(checkAllowanceHeaders(headers, 1000, 10, now, 429)).toEqual([expect.stringContaining('Retry-After')]);
-    const usage = { tier: 'trial', calls_this_month: 10, call_limit: 1000, calls_remaining: 990, usage_pct: 1, resets_at: '2026-12-01T00:00:00Z' };
+    const usage = {
+      tier: 'trial',
+      calls_this_month: 10,
+      call_limit: 1000,
+      calls_remaining: 990,
+      usage_pct: 1,
+      resets_at: '2026-12-01T00:00:00Z',
+    };
     expect(checkUsage(usage, { plan: 'trial', limit: 1000, used: 10 }, now)).toEqual([]);
     expect(checkUsage(usage, { plan: 'trial', limit: 1000, used: 11 }, now)).toHaveLength(2);
   });

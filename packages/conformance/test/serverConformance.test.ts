@@ -43,7 +43,9 @@ describe('the real server on a fresh database', () => {
   });
 
   it(`Layer 3: ${settings.runs} generated requests keep the contract (seed ${settings.seed})`, async () => {
-    console.log(`fast-check seed ${settings.seed}, numRuns ${settings.runs} (replay: CONFORMANCE_SEED=${settings.seed} CONFORMANCE_RUNS=${settings.runs})`);
+    console.log(
+      `fast-check seed ${settings.seed}, numRuns ${settings.runs} (replay: CONFORMANCE_SEED=${settings.seed} CONFORMANCE_RUNS=${settings.runs})`,
+    );
     expectClean(await session.properties({ numRuns: settings.runs, seed: settings.seed, path: settings.path }));
   });
 
@@ -63,7 +65,12 @@ describe('the suite fails a server that breaks the contract', () => {
     try {
       const ledger = new ResponseLedger(new ContractValidator());
       const report = new Report();
-      await runRequestProperties(new ObservedClient(proxy.url, ledger, 'tampered'), session.keys.properties, { numRuns: 150, seed: 1 }, report);
+      await runRequestProperties(
+        new ObservedClient(proxy.url, ledger, 'tampered'),
+        session.keys.properties,
+        { numRuns: 150, seed: 1 },
+        report,
+      );
       ledger.addTo(report, 'Layer 2 schema (tampered)');
       return { report, ledger };
     } finally {
@@ -76,7 +83,12 @@ describe('the suite fails a server that breaks the contract', () => {
       path === '/v1/quotes-filter' && status === 200 ? { ...(body as Body), next_page: null } : body,
     );
     expect(ledger.failures().length).toBeGreaterThan(0);
-    expect(report.failures().map((check) => check.detail).join('\n')).toContain('must NOT have additional properties (next_page)');
+    expect(
+      report
+        .failures()
+        .map((check) => check.detail)
+        .join('\n'),
+    ).toContain('must NOT have additional properties (next_page)');
   });
 
   it('a quote whose length does not follow its text', async () => {
@@ -87,14 +99,28 @@ describe('the suite fails a server that breaks the contract', () => {
     });
     // Still a valid Length, so only the semantic invariant can see it.
     expect(ledger.failures()).toEqual([]);
-    expect(report.failures().map((check) => check.detail).join('\n')).toMatch(/length is (Long|Short) but the text has/);
+    expect(
+      report
+        .failures()
+        .map((check) => check.detail)
+        .join('\n'),
+    ).toMatch(/length is (Long|Short) but the text has/);
   });
 
   it('a usage counter that moved by one call too many', async () => {
     const { report } = await againstTampered((path, status, body) =>
-      path === '/v1/quotes-usage' && status === 200 ? { ...(body as Body), calls_this_month: Number((body as Body).calls_this_month) + 1 } : body,
+      path === '/v1/quotes-usage' && status === 200
+        ? { ...(body as Body), calls_this_month: Number((body as Body).calls_this_month) + 1 }
+        : body,
     );
     // Whichever disagreement surfaces first: the counter itself, or the allowance headers computed from it.
-    expect(report.failures().map((check) => check.detail).join('\n')).toMatch(/calls_this_month is \d+, the suite counted|the usage counter reads|X-RateLimit-Remaining is \d+, expected/);
+    expect(
+      report
+        .failures()
+        .map((check) => check.detail)
+        .join('\n'),
+    ).toMatch(
+      /calls_this_month is \d+, the suite counted|the usage counter reads|X-RateLimit-Remaining is \d+, expected/,
+    );
   });
 });

@@ -105,7 +105,8 @@ function forwardTo(upstream: URL): (req: IncomingMessage & { originalUrl?: strin
  */
 export async function createDocsFront(options: DocsFrontOptions): Promise<RunningDocsFront> {
   const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:') throw new Error(`createDocsFront: upstream must be http://, got ${options.upstream}`);
+  if (upstream.protocol !== 'http:')
+    throw new Error(`createDocsFront: upstream must be http://, got ${options.upstream}`);
 
   const app = express();
   app.disable('x-powered-by');

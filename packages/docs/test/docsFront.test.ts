@@ -114,9 +114,13 @@ describe('createDocsFront', () => {
     // fetch() refuses to set Connection, so this one goes through node:http.
     const echo = await new Promise<Echo>((resolve, reject) => {
       http
-        .get(`${front.url}/echo`, { headers: { Connection: 'keep-alive, X-Hop', 'X-Hop': 'secret', 'X-Kept': 'yes' } }, (response) => {
-          readRest(response).then((text) => resolve(JSON.parse(text) as Echo), reject);
-        })
+        .get(
+          `${front.url}/echo`,
+          { headers: { Connection: 'keep-alive, X-Hop', 'X-Hop': 'secret', 'X-Kept': 'yes' } },
+          (response) => {
+            readRest(response).then((text) => resolve(JSON.parse(text) as Echo), reject);
+          },
+        )
         .once('error', reject);
     });
     const names = echo.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase());

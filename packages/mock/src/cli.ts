@@ -13,10 +13,12 @@ if (!/^\d+$/.test(portText) || Number(portText) > 65_535) {
 
 try {
   const prism = await startMock({ host: '127.0.0.1', port: 0 });
-  const front = await createDocsFront({ upstream: prism.url, port: Number(portText), host }).catch(async (error: unknown) => {
-    await prism.stop();
-    throw error;
-  });
+  const front = await createDocsFront({ upstream: prism.url, port: Number(portText), host }).catch(
+    async (error: unknown) => {
+      await prism.stop();
+      throw error;
+    },
+  );
   console.log(`Mock of the Quote Retrieval Service on ${front.url} (reference page: ${front.url}/docs)`);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

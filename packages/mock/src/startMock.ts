@@ -82,7 +82,10 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   };
   for (const stream of [child.stdout, child.stderr]) {
     const collect = collector();
-    stream?.setEncoding('utf8').on('data', collect).on('end', () => collect(null));
+    stream
+      ?.setEncoding('utf8')
+      .on('data', collect)
+      .on('end', () => collect(null));
   }
 
   const stop = async (): Promise<void> => {
@@ -110,7 +113,11 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
       };
       child.once('error', fail);
       void exited.then(() =>
-        fail(new Error(`Prism exited (code ${child.exitCode}, signal ${child.signalCode}) before listening:\n${tail.join('\n')}`)),
+        fail(
+          new Error(
+            `Prism exited (code ${child.exitCode}, signal ${child.signalCode}) before listening:\n${tail.join('\n')}`,
+          ),
+        ),
       );
     });
     await waitUntilAnswering(url, exited, timeoutMs);
@@ -135,7 +142,8 @@ async function waitUntilAnswering(url: string, exited: Promise<void>, timeoutMs:
       await response.body?.cancel();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`Prism at ${url} did not answer within ${timeoutMs} ms`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`Prism at ${url} did not answer within ${timeoutMs} ms`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

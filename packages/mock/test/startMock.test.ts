@@ -21,17 +21,15 @@ describe('startMock', () => {
     expect(mock.url).not.toMatch(/:0$/);
   });
 
-  it.each([
-    ['/v1/quotes-random'],
-    ['/v1/quotes-filter'],
-    ['/v1/quotes-categories'],
-    ['/v1/quotes-usage'],
-  ])('answers %s with a key with the contract example', async (path) => {
-    const response = await fetch(`${mock.url}${path}`, { headers: KEY });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual(responseExample(path, '200'));
-  });
+  it.each([['/v1/quotes-random'], ['/v1/quotes-filter'], ['/v1/quotes-categories'], ['/v1/quotes-usage']])(
+    'answers %s with a key with the contract example',
+    async (path) => {
+      const response = await fetch(`${mock.url}${path}`, { headers: KEY });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual(responseExample(path, '200'));
+    },
+  );
 
   it('accepts the key as a Bearer token too', async () => {
     const response = await fetch(`${mock.url}/v1/quotes-random`, { headers: { Authorization: 'Bearer qk_x' } });
@@ -66,7 +64,9 @@ describe('startMock', () => {
     expect(first.status).toBe(403);
     expect(await first.json()).toMatchObject({ type: 'urn:quotes:problem:plan-limit' });
 
-    const named = await fetch(`${mock.url}/v1/quotes-usage`, { headers: { ...KEY, Prefer: 'code=403, example=expired' } });
+    const named = await fetch(`${mock.url}/v1/quotes-usage`, {
+      headers: { ...KEY, Prefer: 'code=403, example=expired' },
+    });
     expect(named.status).toBe(403);
     expect(await named.json()).toMatchObject({ type: 'urn:quotes:problem:expired-api-key' });
   });

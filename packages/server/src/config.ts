@@ -18,7 +18,12 @@ const environmentSchema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(150_000),
-  CORPUS_SEED: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(20261123),
+  CORPUS_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(20261123),
 });
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;

@@ -6,7 +6,13 @@ export { migrateToLatest, migrationStatus } from './db/migrator.js';
 export { type OpenedDatabase, openDatabase } from './db/openDatabase.js';
 export type { Clock } from './domain/clock.js';
 // The corpus loaders, for suites that prepare their own database (conformance, benchmarks).
-export { type CorpusLoadReport, type CorpusRow, ensureDefaultCorpus, generateCorpus, replaceCorpus } from './corpus/index.js';
+export {
+  type CorpusLoadReport,
+  type CorpusRow,
+  ensureDefaultCorpus,
+  generateCorpus,
+  replaceCorpus,
+} from './corpus/index.js';
 export { createLogger, type Logger } from './log.js';
 export { freePort } from './net/freePort.js';
 export {

@@ -29,9 +29,16 @@ function serialiseError(error: Error): object {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const settings = { level: options.level, redact: { paths: redactedPaths, censor: '[redacted]' }, serializers: { err: serialiseError } };
+  const settings = {
+    level: options.level,
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: { err: serialiseError },
+  };
   if (options.pretty && !options.destination) {
-    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } } });
+    return pino({
+      ...settings,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } },
+    });
   }
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }

@@ -81,7 +81,11 @@ async function main(): Promise<void> {
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
-    await ensureDefaultCorpus(database, { size: config.CORPUS_SIZE, seed: config.CORPUS_SEED, log: (line) => log.info(line) });
+    await ensureDefaultCorpus(database, {
+      size: config.CORPUS_SIZE,
+      seed: config.CORPUS_SEED,
+      log: (line) => log.info(line),
+    });
     if (stopping) return;
     server = await startServer({ database, port: config.PORT, host: config.HOST, logger: log });
     log.info({ url: server.url, database: database.kind }, 'listening');
@@ -95,6 +99,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`quotes server: ${error instanceof ConfigError ? '' : 'cannot start: '}${message.split('\n')[0]}\n`);
+  process.stderr.write(
+    `quotes server: ${error instanceof ConfigError ? '' : 'cannot start: '}${message.split('\n')[0]}\n`,
+  );
   process.exitCode = 1;
 });

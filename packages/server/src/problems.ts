@@ -63,7 +63,11 @@ export class Problem extends Error {
   /** Response headers the problem carries (Allow on 405, allowance headers on 429 and 404). */
   readonly headers: Record<string, string>;
 
-  constructor(kind: ProblemKind, detail: string, options: { errors?: ParameterError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    kind: ProblemKind,
+    detail: string,
+    options: { errors?: ParameterError[]; headers?: Record<string, string> } = {},
+  ) {
     super(detail);
     this.name = 'Problem';
     this.kind = kind;
@@ -92,5 +96,8 @@ export function invalidRequest(errors: ParameterError[]): Problem {
 }
 
 export const problemStatuses: Readonly<Record<ProblemKind, number>> = Object.freeze(
-  Object.fromEntries(Object.entries(problemKinds).map(([kind, value]) => [kind, value.status])) as Record<ProblemKind, number>,
+  Object.fromEntries(Object.entries(problemKinds).map(([kind, value]) => [kind, value.status])) as Record<
+    ProblemKind,
+    number
+  >,
 );

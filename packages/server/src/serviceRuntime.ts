@@ -30,8 +30,14 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   let notifications: DatabaseNotifications | undefined;
   const live = () => notifications?.live ?? false;
   const keys = new KeyCache(database.db, live);
-  const catalog = new QuoteCatalog(database.pool, { cacheBytes: options.matchSetCacheBytes, notificationsLive: live, random: options.random });
-  const counter = new MonthlyCounter(database.pool, (error) => log.warn({ err: error }, 'give-back of a counted call postponed'));
+  const catalog = new QuoteCatalog(database.pool, {
+    cacheBytes: options.matchSetCacheBytes,
+    notificationsLive: live,
+    random: options.random,
+  });
+  const counter = new MonthlyCounter(database.pool, (error) =>
+    log.warn({ err: error }, 'give-back of a counted call postponed'),
+  );
   notifications = new DatabaseNotifications(database.url, {
     onKeyChanged: (keyId) => keys.invalidate(keyId),
     onCorpusChanged: () => catalog.invalidate(),

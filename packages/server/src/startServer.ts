@@ -86,7 +86,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     let address: AddressInfo;
     try {
       server.on('request', createApp(runtime, await createApiBackend(runtime)));
-      address = await listen(server, options.port ?? options.config?.PORT ?? 0, options.host ?? options.config?.HOST ?? '127.0.0.1');
+      address = await listen(
+        server,
+        options.port ?? options.config?.PORT ?? 0,
+        options.host ?? options.config?.HOST ?? '127.0.0.1',
+      );
     } catch (error) {
       // The runtime holds the notification connection open: left running, the process would
       // never exit after reporting, say, a port already in use.

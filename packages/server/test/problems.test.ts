@@ -4,7 +4,11 @@ import { invalidRequest, Problem, problemStatuses, problemTypeUri } from '../src
 
 describe('problem types', () => {
   it("are exactly the contract's ProblemType enum", () => {
-    expect(Object.keys(problemStatuses).map((kind) => problemTypeUri(kind as never)).sort()).toEqual([...taxonomy.problemTypes].sort());
+    expect(
+      Object.keys(problemStatuses)
+        .map((kind) => problemTypeUri(kind as never))
+        .sort(),
+    ).toEqual([...taxonomy.problemTypes].sort());
   });
 
   it("carry the statuses the contract's ProblemType description gives", () => {

@@ -44,7 +44,9 @@ describe('startServer from a configuration', () => {
       const [code] = (await once(child, 'exit')) as [number | null];
       clearTimeout(timer);
       expect(code, stderr).toBe(1);
-      expect(stderr.trim()).toMatch(/^quotes server: cannot start: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+$/);
+      expect(stderr.trim()).toMatch(
+        /^quotes server: cannot start: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+$/,
+      );
     } finally {
       blocker.close();
       await database.drop();

@@ -120,7 +120,11 @@ export function operationById(operationId: string, operations = contractOperatio
   return found;
 }
 
-export function operationByPath(method: string, path: string, operations = contractOperations()): OperationSpec | undefined {
+export function operationByPath(
+  method: string,
+  path: string,
+  operations = contractOperations(),
+): OperationSpec | undefined {
   return operations.find((operation) => operation.path === path && operation.method === method.toUpperCase());
 }
 
@@ -157,5 +161,7 @@ export function countedStatuses(operation: OperationSpec): readonly number[] {
   const counted = /Counts against the allowance when answered ([^.]+)\./.exec(operation.description);
   if (counted?.[1]) return (counted[1].match(/\d{3}/g) ?? []).map(Number);
   if (/Free: never counted/.test(operation.description)) return [];
-  throw new Error(`openapi/quotes.yaml: ${operation.operationId}'s description does not say whether it counts against the allowance`);
+  throw new Error(
+    `openapi/quotes.yaml: ${operation.operationId}'s description does not say whether it counts against the allowance`,
+  );
 }

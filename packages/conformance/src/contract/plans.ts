@@ -26,7 +26,10 @@ export function planRules(document: ContractDocument = loadContract()): Readonly
   const description = String((document.info as { description?: string }).description ?? '');
   const rules = new Map<string, PlanRules>();
   for (const line of description.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     const plan = cells[0];
     if (cells.length < 5 || plan === undefined || !taxonomy.plans.includes(plan)) continue;
     const [, calls = '', filters = '', page = '', faith = ''] = cells;

@@ -15,7 +15,9 @@ export interface AssessOptions {
 }
 
 function warnings(output: string): string {
-  const lines = output.split('\n').filter((line) => /^(warn|error)/.test(line) && !/API description parser warning/.test(line));
+  const lines = output
+    .split('\n')
+    .filter((line) => /^(warn|error)/.test(line) && !/API description parser warning/.test(line));
   return lines.slice(0, 8).join('\n');
 }
 
@@ -30,32 +32,52 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
   const expectedNames = options.expected.map((response) => response.transactionName);
 
   if (!run.hooks) {
-    report.fail(layer, 'hooks loaded', `the hook file did not load, so no transaction was shaped (Dredd only warns about this)\n${warnings(run.output)}`);
+    report.fail(
+      layer,
+      'hooks loaded',
+      `the hook file did not load, so no transaction was shaped (Dredd only warns about this)\n${warnings(run.output)}`,
+    );
   } else if (!run.hooks.finished) {
-    report.fail(layer, 'hooks ran to the end', `Dredd stopped before its afterAll hook (exit ${run.exitCode})\n${warnings(run.output)}`);
+    report.fail(
+      layer,
+      'hooks ran to the end',
+      `Dredd stopped before its afterAll hook (exit ${run.exitCode})\n${warnings(run.output)}`,
+    );
   } else {
     report.pass(layer, 'hooks loaded and ran to the end');
   }
 
   if (!run.stats) {
-    report.fail(layer, 'Dredd statistics', `no "complete:" line in Dredd's output (exit ${run.exitCode})\n${run.output.slice(-1500)}`);
+    report.fail(
+      layer,
+      'Dredd statistics',
+      `no "complete:" line in Dredd's output (exit ${run.exitCode})\n${run.output.slice(-1500)}`,
+    );
   } else {
     const { passes, failures, errors, skipped, total } = run.stats;
     const allowedSkips = expectedNames.filter((name) => options.transactions[name]?.skip).length;
     const problems: string[] = [];
-    if (total !== expectedNames.length) problems.push(`${total} transactions, the contract documents ${expectedNames.length} responses`);
+    if (total !== expectedNames.length)
+      problems.push(`${total} transactions, the contract documents ${expectedNames.length} responses`);
     if (failures + errors > 0) problems.push(`${failures} failing, ${errors} errors`);
     if (skipped !== allowedSkips) problems.push(`${skipped} skipped, ${allowedSkips} skips were planned`);
     if (passes !== total - allowedSkips) problems.push(`${passes} passing of ${total}`);
     if (run.exitCode !== 0) problems.push(`dredd exited with ${run.exitCode}`);
     const summary = `${passes} passing, ${failures} failing, ${errors} errors, ${skipped} skipped, ${total} total in ${(run.durationMs / 1000).toFixed(1)} s`;
-    if (problems.length > 0) report.fail(layer, 'every documented response executed and passed', `${problems.join('; ')} (${summary})`);
+    if (problems.length > 0)
+      report.fail(layer, 'every documented response executed and passed', `${problems.join('; ')} (${summary})`);
     else report.pass(layer, 'every documented response executed and passed', summary);
   }
 
   if (run.hooks) {
-    for (const name of run.hooks.unshaped) report.fail(layer, `shape for ${name}`, 'Dredd produced this transaction but nothing reaches it');
-    for (const name of run.hooks.unused) report.fail(layer, `shape for ${name}`, 'planned, but Dredd produced no such transaction (renamed operation or summary?)');
+    for (const name of run.hooks.unshaped)
+      report.fail(layer, `shape for ${name}`, 'Dredd produced this transaction but nothing reaches it');
+    for (const name of run.hooks.unused)
+      report.fail(
+        layer,
+        `shape for ${name}`,
+        'planned, but Dredd produced no such transaction (renamed operation or summary?)',
+      );
     const results = new Map(run.hooks.transactions.map((transaction) => [transaction.name, transaction]));
     for (const name of expectedNames) {
       const shape = options.transactions[name];
@@ -70,13 +92,17 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
 
   if (run.recoveries.length > 0) {
     const times = run.recoveries.map((ms) => `${ms} ms`).join(', ');
-    report.note(`Dredd (${options.label}): ${run.recoveries.length} database outages; the database restarted and the server answered again within ${times} of each outage ending`);
+    report.note(
+      `Dredd (${options.label}): ${run.recoveries.length} database outages; the database restarted and the server answered again within ${times} of each outage ending`,
+    );
   }
 
   if (options.ledger) {
     for (const record of run.records) {
       const [path = ''] = record.request.uri.split('?');
-      const headers = Object.fromEntries(Object.entries(record.response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(record.response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+      );
       options.ledger.record(`dredd ${options.label}`, `GET ${record.request.uri}`, {
         method: record.request.method,
         path,

@@ -37,7 +37,11 @@ export interface DreddFixture {
 export interface RecordedTransaction {
   readonly name: string;
   readonly request: { readonly method: string; readonly uri: string; readonly headerNames: readonly string[] };
-  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  };
 }
 
 /** What the hooks report at the end of the run. */

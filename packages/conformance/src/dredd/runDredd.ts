@@ -59,12 +59,21 @@ function dreddBin(): string {
 export function parseDreddStats(output: string): DreddStats | null {
   const match = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(output);
   if (!match) return null;
-  const [passes, failures, errors, skipped, total] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const [passes, failures, errors, skipped, total] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { passes, failures, errors, skipped, total };
 }
 
 /** The endpoint the hooks call to take the database down for a 503 transaction and back up after. */
-async function startControlServer(outage: OutageControl, recoveries: number[]): Promise<{ url: string; close(): Promise<void> }> {
+async function startControlServer(
+  outage: OutageControl,
+  recoveries: number[],
+): Promise<{ url: string; close(): Promise<void> }> {
   let down = false;
   const server: Server = createServer((request, response) => {
     const action = request.method === 'POST' ? /^\/outage\/(start|end)$/.exec(request.url ?? '')?.[1] : undefined;
@@ -143,14 +152,24 @@ export async function runDredd(options: DreddRunOptions): Promise<DreddRun> {
         resolve({ exitCode: code, output: stripVTControlCharacters(Buffer.concat(chunks).toString('utf8')) });
       });
     });
-    const hooks = existsSync(fixture.reportPath) ? (JSON.parse(await readFile(fixture.reportPath, 'utf8')) as HooksReport) : null;
+    const hooks = existsSync(fixture.reportPath)
+      ? (JSON.parse(await readFile(fixture.reportPath, 'utf8')) as HooksReport)
+      : null;
     const records = existsSync(fixture.recordPath)
       ? (await readFile(fixture.recordPath, 'utf8'))
           .split('\n')
           .filter(Boolean)
           .map((line) => JSON.parse(line) as RecordedTransaction)
       : [];
-    return { exitCode, stats: parseDreddStats(output), output, hooks, records, durationMs: Date.now() - started, recoveries };
+    return {
+      exitCode,
+      stats: parseDreddStats(output),
+      output,
+      hooks,
+      records,
+      durationMs: Date.now() - started,
+      recoveries,
+    };
   } finally {
     await control?.close();
     await rm(workDir, { recursive: true, force: true });

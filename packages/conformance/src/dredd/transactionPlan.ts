@@ -67,7 +67,12 @@ function withKey(key: string): Record<string, string> {
 
 type Reacher = (response: DocumentedResponse) => TransactionShape;
 
-function needs(what: string, value: string | undefined, purpose: string, shape: (value: string) => Omit<TransactionShape, 'purpose'>): TransactionShape {
+function needs(
+  what: string,
+  value: string | undefined,
+  purpose: string,
+  shape: (value: string) => Omit<TransactionShape, 'purpose'>,
+): TransactionShape {
   return value === undefined ? { purpose, skip: `needs ${what}` } : { purpose, ...shape(value) };
 }
 
@@ -84,11 +89,15 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
     200: (response) => {
       const filters = data.matching ? filtersFor(response, data.matching) : {};
       if (filterNames(response).length > 0 && !data.matching) {
-        return { purpose: 'limited-plan key, filters matching a quote', skip: 'no filter combination matching a quote was found' };
+        return {
+          purpose: 'limited-plan key, filters matching a quote',
+          skip: 'no filter combination matching a quote was found',
+        };
       }
       const page: Filters = hasParameter(response, 'limit') ? { limit: '5', offset: '0' } : {};
       const count = Object.keys(filters).length;
-      const purpose = count > 0 ? `limited-plan key, ${count} filters matching a quote` : 'limited-plan key (every allowance header)';
+      const purpose =
+        count > 0 ? `limited-plan key, ${count} filters matching a quote` : 'limited-plan key (every allowance header)';
       return needs('an active professional key (--key-professional)', keys.limited, purpose, (key) => ({
         uri: `${response.operation.path}${queryString({ ...filters, ...page })}`,
         headers: withKey(key),
@@ -119,16 +128,27 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
     401: (response) => {
       const variant = unauthorizedIndex++ % 4;
       const uri = response.operation.path;
-      if (variant === 0) return { purpose: 'no key -> missing-api-key', uri, expectProblemType: problem('missing-api-key') };
+      if (variant === 0)
+        return { purpose: 'no key -> missing-api-key', uri, expectProblemType: problem('missing-api-key') };
       if (variant === 1) {
-        return { purpose: 'unknown key -> invalid-api-key', uri, headers: withKey(options.unknownKey), expectProblemType: problem('invalid-api-key') };
+        return {
+          purpose: 'unknown key -> invalid-api-key',
+          uri,
+          headers: withKey(options.unknownKey),
+          expectProblemType: problem('invalid-api-key'),
+        };
       }
       if (variant === 2) {
-        return needs('two active keys (--key-professional and one more)', keys.limited && keys.other, 'two different keys -> conflicting-api-keys', () => ({
-          uri,
-          headers: { 'X-API-Key': keys.limited!, Authorization: `Bearer ${keys.other!}` },
-          expectProblemType: problem('conflicting-api-keys'),
-        }));
+        return needs(
+          'two active keys (--key-professional and one more)',
+          keys.limited && keys.other,
+          'two different keys -> conflicting-api-keys',
+          () => ({
+            uri,
+            headers: { 'X-API-Key': keys.limited!, Authorization: `Bearer ${keys.other!}` },
+            expectProblemType: problem('conflicting-api-keys'),
+          }),
+        );
       }
       return {
         purpose: 'unknown key as Bearer -> invalid-api-key',
@@ -143,12 +163,21 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
       if (names.length >= 2 && !planLimitShown) {
         planLimitShown = true;
         const two = Object.fromEntries(names.slice(0, 2).map((name) => [name, data.matching?.[name] ?? '']));
-        if (!data.matching) return { purpose: 'trial key with 2 filters -> plan-limit', skip: 'no filter combination matching a quote was found' };
-        return needs('an active trial key (--key-trial)', keys.oneFilter, 'trial key with 2 filters -> plan-limit', (key) => ({
-          uri: `${response.operation.path}${queryString(two)}`,
-          headers: withKey(key),
-          expectProblemType: problem('plan-limit'),
-        }));
+        if (!data.matching)
+          return {
+            purpose: 'trial key with 2 filters -> plan-limit',
+            skip: 'no filter combination matching a quote was found',
+          };
+        return needs(
+          'an active trial key (--key-trial)',
+          keys.oneFilter,
+          'trial key with 2 filters -> plan-limit',
+          (key) => ({
+            uri: `${response.operation.path}${queryString(two)}`,
+            headers: withKey(key),
+            expectProblemType: problem('plan-limit'),
+          }),
+        );
       }
       const revoked = keyStateIndex++ % 2 === 0;
       return revoked
@@ -164,23 +193,40 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
           }));
     },
     404: (response) => {
-      if (!data.impossible) return { purpose: 'filters matching no quote -> no-match', skip: 'no filter combination matching nothing was found' };
-      return needs('an active professional key (--key-professional)', keys.limited, 'filters matching no quote -> no-match', (key) => ({
-        uri: `${response.operation.path}${queryString(filtersFor(response, data.impossible!))}`,
-        headers: withKey(key),
-        expectProblemType: problem('no-match'),
-      }));
+      if (!data.impossible)
+        return {
+          purpose: 'filters matching no quote -> no-match',
+          skip: 'no filter combination matching nothing was found',
+        };
+      return needs(
+        'an active professional key (--key-professional)',
+        keys.limited,
+        'filters matching no quote -> no-match',
+        (key) => ({
+          uri: `${response.operation.path}${queryString(filtersFor(response, data.impossible!))}`,
+          headers: withKey(key),
+          expectProblemType: problem('no-match'),
+        }),
+      );
     },
     429: (response) =>
-      needs('a key with its allowance used up (--key-exhausted)', keys.exhausted, 'allowance used up -> allowance-exhausted', (key) => ({
-        uri: response.operation.path,
-        headers: withKey(key),
-        expectProblemType: problem('allowance-exhausted'),
-      })),
+      needs(
+        'a key with its allowance used up (--key-exhausted)',
+        keys.exhausted,
+        'allowance used up -> allowance-exhausted',
+        (key) => ({
+          uri: response.operation.path,
+          headers: withKey(key),
+          expectProblemType: problem('allowance-exhausted'),
+        }),
+      ),
     503: (response) => {
       const purpose = 'database stopped for this call -> service-unavailable';
       if (!options.canCauseOutage) {
-        return { purpose, skip: 'needs control of the target database: only checked on a server this suite starts itself' };
+        return {
+          purpose,
+          skip: 'needs control of the target database: only checked on a server this suite starts itself',
+        };
       }
       return needs('an active professional key (--key-professional)', keys.limited, purpose, (key) => ({
         uri: response.operation.path,
@@ -192,7 +238,10 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
   };
 }
 
-function plan(expected: readonly DocumentedResponse[], reachers: Record<number, Reacher>): Record<string, TransactionShape> {
+function plan(
+  expected: readonly DocumentedResponse[],
+  reachers: Record<number, Reacher>,
+): Record<string, TransactionShape> {
   const shapes: Record<string, TransactionShape> = {};
   for (const response of expected) {
     const reach = reachers[response.status];
@@ -202,7 +251,10 @@ function plan(expected: readonly DocumentedResponse[], reachers: Record<number, 
 }
 
 /** Shapes for a real server: each documented response reached the way a client would reach it. */
-export function planServerTransactions(expected: readonly DocumentedResponse[], options: ServerPlanOptions): Record<string, TransactionShape> {
+export function planServerTransactions(
+  expected: readonly DocumentedResponse[],
+  options: ServerPlanOptions,
+): Record<string, TransactionShape> {
   return plan(expected, serverReachers(options));
 }
 

@@ -1,7 +1,14 @@
 import { taxonomy } from '@quotes/contract';
 import fc from 'fast-check';
 import type { OperationSpec } from '../contract/operations.js';
-import type { CredentialKind, GeneratedCredential, GeneratedRequest, KeyTransport, QuoteOperationId, WireParameter } from './requestModel.js';
+import type {
+  CredentialKind,
+  GeneratedCredential,
+  GeneratedRequest,
+  KeyTransport,
+  QuoteOperationId,
+  WireParameter,
+} from './requestModel.js';
 
 /**
  * Requests generated from the contract: parameter names and value sets come from the operations
@@ -19,7 +26,8 @@ export function encodeValue(value: string, encoding: Encoding): string {
   // Only what must be escaped (URL parsers drop tabs and newlines rather than encode them); fetch
   // percent-encodes the non-ASCII characters left as they are.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be escaped.
-  return value.replace(/[%&=#+\u0000-\u001f\u007f]/g, (character) => encodeURIComponent(character)).replaceAll(' ', '+');
+  const escaped = value.replace(/[%&=#+\u0000-\u001f\u007f]/g, (character) => encodeURIComponent(character));
+  return escaped.replaceAll(' ', '+');
 }
 
 const encodingArb: fc.Arbitrary<Encoding> = fc.constantFrom('percent', 'plus', 'loose');
@@ -30,9 +38,13 @@ function caseVariant(text: string): fc.Arbitrary<string> {
     fc.constant(text),
     fc.constant(text.toLowerCase()),
     fc.constant(text.toUpperCase()),
-    fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((flips) =>
-      [...text].map((character, index) => (flips[index] ? character.toUpperCase() : character.toLowerCase())).join(''),
-    ),
+    fc
+      .array(fc.boolean(), { minLength: text.length, maxLength: text.length })
+      .map((flips) =>
+        [...text]
+          .map((character, index) => (flips[index] ? character.toUpperCase() : character.toLowerCase()))
+          .join(''),
+      ),
   );
 }
 
@@ -48,7 +60,19 @@ function substringOf(values: readonly string[]): fc.Arbitrary<string> {
 }
 
 const nonAscii = fc.constantFrom('é', 'Grief é', 'Ωmega', '日本の知恵', '😀', 'ñandú', 'Жизнь', 'hope\u00a0optimism');
-const unknownWords = fc.constantFrom('jurassic', 'zzz', 'griefx', 'hope & despair', 'wisdom-philosophy', 'null', 'undefined', '*', '%', '_', "' OR 1=1 --");
+const unknownWords = fc.constantFrom(
+  'jurassic',
+  'zzz',
+  'griefx',
+  'hope & despair',
+  'wisdom-philosophy',
+  'null',
+  'undefined',
+  '*',
+  '%',
+  '_',
+  "' OR 1=1 --",
+);
 /** Random text without `+` (its reading is left open) and without leading or trailing spaces. */
 const randomText = fc
   .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
@@ -115,7 +139,8 @@ function valueFor(operation: OperationSpec, name: string, clean: boolean): fc.Ar
     case 'faith':
       return textValue(taxonomy.faithTraditions, false, clean);
     default:
-      if (schema.type === 'integer') return integerText(Number(schema.minimum ?? 0), Number(schema.maximum ?? 1000), clean);
+      if (schema.type === 'integer')
+        return integerText(Number(schema.minimum ?? 0), Number(schema.maximum ?? 1000), clean);
       return randomText;
   }
 }
@@ -127,12 +152,29 @@ function wire(name: string, value: string | null, encoding: Encoding): WireParam
 
 /** Deliberate faults layered on an otherwise generated request. */
 function faults(declared: readonly string[]): fc.Arbitrary<WireParameter[]> {
-  const unknownName = fc.oneof(
-    // Case variants and misspellings of real names: a misspelt filter must never be ignored.
-    fc.constantFrom(...declared).chain(caseVariant).filter((name) => !declared.includes(name)),
-    fc.constantFrom('categroy', 'moods', 'q', 'sort', 'page', 'api_key', 'key', 'filter', 'faith_tradition', 'limit', 'offset'),
-    fc.stringMatching(/^[a-z_]{1,12}$/),
-  ).filter((name) => !declared.includes(name));
+  const unknownName = fc
+    .oneof(
+      // Case variants and misspellings of real names: a misspelt filter must never be ignored.
+      fc
+        .constantFrom(...declared)
+        .chain(caseVariant)
+        .filter((name) => !declared.includes(name)),
+      fc.constantFrom(
+        'categroy',
+        'moods',
+        'q',
+        'sort',
+        'page',
+        'api_key',
+        'key',
+        'filter',
+        'faith_tradition',
+        'limit',
+        'offset',
+      ),
+      fc.stringMatching(/^[a-z_]{1,12}$/),
+    )
+    .filter((name) => !declared.includes(name));
   const unknown = fc
     .tuple(unknownName, fc.option(fc.oneof(fc.constant(''), randomText), { nil: null }), encodingArb)
     .map(([name, value, encoding]) => wire(name, value, encoding));
@@ -149,13 +191,21 @@ function faults(declared: readonly string[]): fc.Arbitrary<WireParameter[]> {
 }
 
 function parametersFor(operation: OperationSpec): fc.Arbitrary<WireParameter[]> {
-  const declared = operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+  const declared = operation.parameters
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => parameter.name);
   if (declared.length === 0) return fc.constant([]);
   const given = (clean: boolean) =>
     fc
       .subarray(declared, { minLength: 0, maxLength: declared.length })
       .chain((names) =>
-        fc.tuple(...names.map((name) => fc.tuple(valueFor(operation, name, clean), encodingArb).map(([value, encoding]) => wire(name, value, encoding)))),
+        fc.tuple(
+          ...names.map((name) =>
+            fc
+              .tuple(valueFor(operation, name, clean), encodingArb)
+              .map(([value, encoding]) => wire(name, value, encoding)),
+          ),
+        ),
       );
   // Half the requests keep to values the contract accepts, so the 200s and their invariants are
   // exercised as often as the rejections.
@@ -193,7 +243,9 @@ function credentialArb(options: CredentialOptions): fc.Arbitrary<GeneratedCreden
     { weight: 3, arbitrary: fc.constant('bearer' as const) },
     { weight: 1, arbitrary: fc.constant('both' as const) },
   );
-  const active = fc.tuple(fc.constantFrom(...options.plans), transport).map(([plan, via]) => ({ kind: 'active' as const, plan, transport: via }));
+  const active = fc
+    .tuple(fc.constantFrom(...options.plans), transport)
+    .map(([plan, via]) => ({ kind: 'active' as const, plan, transport: via }));
   if (options.kinds.length === 0) return active;
   const other = fc.tuple(fc.constantFrom(...options.kinds), transport).map(([kind, via]) => ({ kind, transport: via }));
   return fc.oneof({ weight: 8, arbitrary: active }, { weight: 2, arbitrary: other });
@@ -203,12 +255,17 @@ function credentialArb(options: CredentialOptions): fc.Arbitrary<GeneratedCreden
  * Requests across the given operations: mostly the two quote operations with parameters, some
  * calls of the parameterless ones, credentials across plans and key states.
  */
-export function requestArb(operations: readonly OperationSpec[], credentials: CredentialOptions): fc.Arbitrary<GeneratedRequest> {
+export function requestArb(
+  operations: readonly OperationSpec[],
+  credentials: CredentialOptions,
+): fc.Arbitrary<GeneratedRequest> {
   const weighted = operations.map((operation) => ({
     weight: operation.parameters.length > 0 ? 10 : 1,
-    arbitrary: fc
-      .tuple(parametersFor(operation), credentialArb(credentials))
-      .map(([parameters, credential]) => ({ operationId: operation.operationId as QuoteOperationId, credential, parameters })),
+    arbitrary: fc.tuple(parametersFor(operation), credentialArb(credentials)).map(([parameters, credential]) => ({
+      operationId: operation.operationId as QuoteOperationId,
+      credential,
+      parameters,
+    })),
   }));
   return fc.oneof(...weighted);
 }

@@ -13,29 +13,44 @@ export function checkQuote(quote: Body, filters: ResolvedFilters, where: string)
   const text = String(quote.text);
   const expectedLength = lengthOfText(text);
   if (quote.length !== expectedLength) {
-    problems.push(`${where}: length is ${String(quote.length)} but the text has ${[...text].length} characters (${expectedLength})`);
+    problems.push(
+      `${where}: length is ${String(quote.length)} but the text has ${[...text].length} characters (${expectedLength})`,
+    );
   }
   const moods = String(quote.mood).split(',');
   const unknown = moods.filter((mood) => !taxonomy.moods.includes(mood));
-  if (unknown.length > 0) problems.push(`${where}: mood ${JSON.stringify(quote.mood)} has unknown moods ${unknown.join(', ')}`);
-  if (new Set(moods).size !== moods.length) problems.push(`${where}: mood ${JSON.stringify(quote.mood)} repeats a mood`);
+  if (unknown.length > 0)
+    problems.push(`${where}: mood ${JSON.stringify(quote.mood)} has unknown moods ${unknown.join(', ')}`);
+  if (new Set(moods).size !== moods.length)
+    problems.push(`${where}: mood ${JSON.stringify(quote.mood)} repeats a mood`);
   if (filters.categories && !filters.categories.has(String(quote.category))) {
-    problems.push(`${where}: category ${String(quote.category)} is not one the filter matches (${[...filters.categories].join(', ')})`);
+    problems.push(
+      `${where}: category ${String(quote.category)} is not one the filter matches (${[...filters.categories].join(', ')})`,
+    );
   }
   if (filters.moods && !moods.some((mood) => filters.moods?.has(mood))) {
-    problems.push(`${where}: mood ${String(quote.mood)} has none of the filtered moods (${[...filters.moods].join(', ')})`);
+    problems.push(
+      `${where}: mood ${String(quote.mood)} has none of the filtered moods (${[...filters.moods].join(', ')})`,
+    );
   }
-  if (filters.length && quote.length !== filters.length) problems.push(`${where}: length ${String(quote.length)}, filter asked ${filters.length}`);
-  if (filters.era && quote.era !== filters.era) problems.push(`${where}: era ${String(quote.era)}, filter asked ${filters.era}`);
+  if (filters.length && quote.length !== filters.length)
+    problems.push(`${where}: length ${String(quote.length)}, filter asked ${filters.length}`);
+  if (filters.era && quote.era !== filters.era)
+    problems.push(`${where}: era ${String(quote.era)}, filter asked ${filters.era}`);
   // Only the full Quote carries faith_tradition; list items (QuoteSummary) do not.
   if (filters.faith && 'faith_tradition' in quote && quote.faith_tradition !== filters.faith) {
     problems.push(`${where}: faith_tradition ${String(quote.faith_tradition)}, filter asked ${filters.faith}`);
   }
   if ('secondary_category' in quote && quote.secondary_category !== null) {
-    if (!taxonomy.categories.includes(String(quote.secondary_category))) problems.push(`${where}: secondary_category ${String(quote.secondary_category)} is not a category`);
+    if (!taxonomy.categories.includes(String(quote.secondary_category)))
+      problems.push(`${where}: secondary_category ${String(quote.secondary_category)} is not a category`);
     if (quote.secondary_category === quote.category) problems.push(`${where}: secondary_category equals category`);
   }
-  if ('faith_tradition' in quote && quote.faith_tradition !== null && !taxonomy.faithTraditions.includes(String(quote.faith_tradition))) {
+  if (
+    'faith_tradition' in quote &&
+    quote.faith_tradition !== null &&
+    !taxonomy.faithTraditions.includes(String(quote.faith_tradition))
+  ) {
     problems.push(`${where}: faith_tradition ${String(quote.faith_tradition)} is not a faith tradition`);
   }
   return problems;
@@ -45,12 +60,19 @@ export function checkPage(body: Body, page: { limit: number; offset: number }, f
   const problems: string[] = [];
   const quotes = (body.quotes ?? []) as Body[];
   const total = Number(body.total);
-  if (body.limit !== page.limit) problems.push(`limit is ${String(body.limit)}, expected ${page.limit} (the request's, clamped to the plan's largest page)`);
+  if (body.limit !== page.limit)
+    problems.push(
+      `limit is ${String(body.limit)}, expected ${page.limit} (the request's, clamped to the plan's largest page)`,
+    );
   if (body.offset !== page.offset) problems.push(`offset is ${String(body.offset)}, expected ${page.offset}`);
   const expectedCount = Math.max(0, Math.min(page.limit, total - page.offset));
-  if (quotes.length !== expectedCount) problems.push(`${quotes.length} quotes on the page; total ${total}, offset ${page.offset}, limit ${page.limit} make ${expectedCount}`);
+  if (quotes.length !== expectedCount)
+    problems.push(
+      `${quotes.length} quotes on the page; total ${total}, offset ${page.offset}, limit ${page.limit} make ${expectedCount}`,
+    );
   const hasMore = page.offset + quotes.length < total;
-  if (body.has_more !== hasMore) problems.push(`has_more is ${String(body.has_more)}; offset + quotes.length < total is ${hasMore}`);
+  if (body.has_more !== hasMore)
+    problems.push(`has_more is ${String(body.has_more)}; offset + quotes.length < total is ${hasMore}`);
   const ids = quotes.map((quote) => quote.id);
   if (new Set(ids).size !== ids.length) problems.push('a quote appears twice on one page');
   quotes.forEach((quote, index) => {
@@ -89,16 +111,23 @@ export function checkAllowanceHeaders(
   const untilReset = (next.getTime() - now.getTime()) / 1000;
   const resetHeader = headers['x-ratelimit-reset'];
   if (resetHeader === undefined) problems.push('X-RateLimit-Reset is missing');
-  else if (Number(resetHeader) !== reset) problems.push(`X-RateLimit-Reset is ${resetHeader}, the next 1st 00:00 UTC is ${reset}`);
+  else if (Number(resetHeader) !== reset)
+    problems.push(`X-RateLimit-Reset is ${resetHeader}, the next 1st 00:00 UTC is ${reset}`);
   const limitFields = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
   if (limit === null) {
     const invented = limitFields.filter((name) => headers[name] !== undefined);
-    if (invented.length > 0) problems.push(`an unlimited key got ${invented.join(', ')} (the contract omits them rather than invent a number)`);
+    if (invented.length > 0)
+      problems.push(
+        `an unlimited key got ${invented.join(', ')} (the contract omits them rather than invent a number)`,
+      );
   } else {
     const remaining = Math.max(0, limit - usedAfter);
-    if (headers['x-ratelimit-limit'] !== String(limit)) problems.push(`X-RateLimit-Limit is ${headers['x-ratelimit-limit']}, the key's allowance is ${limit}`);
+    if (headers['x-ratelimit-limit'] !== String(limit))
+      problems.push(`X-RateLimit-Limit is ${headers['x-ratelimit-limit']}, the key's allowance is ${limit}`);
     if (headers['x-ratelimit-remaining'] !== String(remaining)) {
-      problems.push(`X-RateLimit-Remaining is ${headers['x-ratelimit-remaining']}, expected ${remaining} (${usedAfter} of ${limit} used)`);
+      problems.push(
+        `X-RateLimit-Remaining is ${headers['x-ratelimit-remaining']}, expected ${remaining} (${usedAfter} of ${limit} used)`,
+      );
     }
     const policy = /^"monthly";q=(\d+);w=(\d+)$/.exec(headers['ratelimit-policy'] ?? '');
     const monthSeconds = (next.getTime() - start.getTime()) / 1000;
@@ -114,23 +143,31 @@ export function checkAllowanceHeaders(
   }
   if (status === 429) {
     const retryAfter = headers['retry-after'];
-    if (retryAfter === undefined || !near(Number(retryAfter), untilReset)) problems.push(`Retry-After is ${retryAfter}, expected ≈${Math.round(untilReset)} s (until the reset)`);
+    if (retryAfter === undefined || !near(Number(retryAfter), untilReset))
+      problems.push(`Retry-After is ${retryAfter}, expected ≈${Math.round(untilReset)} s (until the reset)`);
   }
   return problems;
 }
 
-export function checkUsage(body: Body, expected: { plan: string; limit: number | null; used: number }, now: Date): string[] {
+export function checkUsage(
+  body: Body,
+  expected: { plan: string; limit: number | null; used: number },
+  now: Date,
+): string[] {
   const problems: string[] = [];
   const { limit, used } = expected;
   if (body.tier !== expected.plan) problems.push(`tier is ${String(body.tier)}, the key's plan is ${expected.plan}`);
-  if (body.calls_this_month !== used) problems.push(`calls_this_month is ${String(body.calls_this_month)}, the suite counted ${used}`);
+  if (body.calls_this_month !== used)
+    problems.push(`calls_this_month is ${String(body.calls_this_month)}, the suite counted ${used}`);
   if (body.call_limit !== limit) problems.push(`call_limit is ${String(body.call_limit)}, expected ${limit}`);
   const remaining = limit === null ? null : Math.max(0, limit - used);
-  if (body.calls_remaining !== remaining) problems.push(`calls_remaining is ${String(body.calls_remaining)}, expected ${remaining}`);
+  if (body.calls_remaining !== remaining)
+    problems.push(`calls_remaining is ${String(body.calls_remaining)}, expected ${remaining}`);
   const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, Math.floor((used * 100) / limit));
   if (body.usage_pct !== percent) problems.push(`usage_pct is ${String(body.usage_pct)}, expected ${percent}`);
   const { next } = allowanceMonth(now);
-  if (Date.parse(String(body.resets_at)) !== next.getTime()) problems.push(`resets_at is ${String(body.resets_at)}, expected ${next.toISOString()}`);
+  if (Date.parse(String(body.resets_at)) !== next.getTime())
+    problems.push(`resets_at is ${String(body.resets_at)}, expected ${next.toISOString()}`);
   return problems;
 }
 
@@ -140,18 +177,24 @@ export function checkFilterValues(body: Body): string[] {
   const names = categories.map((category) => String(category.name));
   const sorted = [...names].sort();
   if (names.join('|') !== sorted.join('|')) problems.push('categories are not sorted by name');
-  if (new Set(names).size !== taxonomy.categories.length || !taxonomy.categories.every((name) => names.includes(name))) {
+  if (
+    new Set(names).size !== taxonomy.categories.length ||
+    !taxonomy.categories.every((name) => names.includes(name))
+  ) {
     problems.push(`categories are not exactly the ${taxonomy.categories.length} of the taxonomy`);
   }
-  if (body.total_categories !== categories.length) problems.push(`total_categories is ${String(body.total_categories)}, the list has ${categories.length}`);
+  if (body.total_categories !== categories.length)
+    problems.push(`total_categories is ${String(body.total_categories)}, the list has ${categories.length}`);
   const same = (field: string, values: readonly string[]) => {
-    if (JSON.stringify(body[field]) !== JSON.stringify(values)) problems.push(`${field} is ${JSON.stringify(body[field])}, the contract lists ${JSON.stringify(values)}`);
+    if (JSON.stringify(body[field]) !== JSON.stringify(values))
+      problems.push(`${field} is ${JSON.stringify(body[field])}, the contract lists ${JSON.stringify(values)}`);
   };
   // Eras in the contract's (chronological) order; the others as the enums list them.
   same('eras', taxonomy.eras);
   const asSet = (field: string, values: readonly string[]) => {
     const list = (body[field] ?? []) as string[];
-    if (list.length !== values.length || !values.every((value) => list.includes(value))) problems.push(`${field} is ${JSON.stringify(list)}, the contract has ${JSON.stringify(values)}`);
+    if (list.length !== values.length || !values.every((value) => list.includes(value)))
+      problems.push(`${field} is ${JSON.stringify(list)}, the contract has ${JSON.stringify(values)}`);
   };
   asSet('moods', taxonomy.moods);
   asSet('lengths', taxonomy.lengths);

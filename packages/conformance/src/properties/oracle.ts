@@ -77,7 +77,11 @@ function bounds(operation: OperationSpec, name: string): { min: number; max: num
  * The contract's answer to a generated request, following its "Order of checks": key, key state,
  * request validity, plan rules, allowance, then the operation.
  */
-export function expectOutcome(request: GeneratedRequest, operation: OperationSpec, key: KeyState | undefined): Expectation {
+export function expectOutcome(
+  request: GeneratedRequest,
+  operation: OperationSpec,
+  key: KeyState | undefined,
+): Expectation {
   const counted = countedStatuses(operation);
   const base = { badParameters: [] as string[], countedAt: [] as number[], filters: {} as ResolvedFilters };
   const fail = (status: number, kind: string, reason: string, extra: Partial<Expectation> = {}): Expectation => ({
@@ -104,9 +108,14 @@ export function expectOutcome(request: GeneratedRequest, operation: OperationSpe
   }
   if (!key) throw new Error(`no key state for a ${request.credential.kind} credential`);
 
-  const declared = new Map(operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => [parameter.name, parameter]));
+  const declared = new Map(
+    operation.parameters
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => [parameter.name, parameter]),
+  );
   const occurrences = new Map<string, number>();
-  for (const parameter of request.parameters) occurrences.set(parameter.name, (occurrences.get(parameter.name) ?? 0) + 1);
+  for (const parameter of request.parameters)
+    occurrences.set(parameter.name, (occurrences.get(parameter.name) ?? 0) + 1);
 
   const bad = new Set<string>();
   const filters: { -readonly [K in keyof ResolvedFilters]: ResolvedFilters[K] } = {};
@@ -114,7 +123,13 @@ export function expectOutcome(request: GeneratedRequest, operation: OperationSpe
   let offset: number | undefined;
   for (const parameter of request.parameters) {
     const { name, value } = parameter;
-    if (!declared.has(name) || (occurrences.get(name) ?? 0) > 1 || value === null || value === '' || parameter.malformed) {
+    if (
+      !declared.has(name) ||
+      (occurrences.get(name) ?? 0) > 1 ||
+      value === null ||
+      value === '' ||
+      parameter.malformed
+    ) {
       bad.add(name);
       continue;
     }
@@ -155,9 +170,12 @@ export function expectOutcome(request: GeneratedRequest, operation: OperationSpe
   }
 
   // "limit and offset are not filters": every other parameter given is one.
-  const given = request.parameters.map((parameter) => parameter.name).filter((name) => name !== 'limit' && name !== 'offset');
+  const given = request.parameters
+    .map((parameter) => parameter.name)
+    .filter((name) => name !== 'limit' && name !== 'offset');
   if (given.includes('faith') && !key.faithFilter) return fail(403, 'plan-limit', `faith on ${key.plan}`);
-  if (given.length > key.filtersPerCall) return fail(403, 'plan-limit', `${given.length} filters on ${key.plan} (${key.filtersPerCall} allowed)`);
+  if (given.length > key.filtersPerCall)
+    return fail(403, 'plan-limit', `${given.length} filters on ${key.plan} (${key.filtersPerCall} allowed)`);
 
   if (counted.length > 0 && key.monthlyCalls !== null && key.used >= key.monthlyCalls) {
     return fail(429, 'allowance-exhausted', `${key.used} of ${key.monthlyCalls} calls used`);

@@ -46,6 +46,7 @@ export function wireQuery(parameters: readonly WireParameter[]): string {
 
 /** A short, readable form for failure reports (no keys). */
 export function describeRequest(request: GeneratedRequest, path: string): string {
-  const who = request.credential.kind === 'active' ? `${request.credential.plan} key` : `${request.credential.kind} key`;
+  const who =
+    request.credential.kind === 'active' ? `${request.credential.plan} key` : `${request.credential.kind} key`;
   return `GET ${path}${wireQuery(request.parameters)} (${who} via ${request.credential.transport})`;
 }

@@ -6,7 +6,13 @@ import type { Report } from '../report/report.js';
 import { requestArb } from './arbitraries.js';
 import { checkAllowanceHeaders, checkFilterValues, checkPage, checkQuote, checkUsage } from './invariants.js';
 import { type Expectation, expectOutcome, type KeyState } from './oracle.js';
-import { type CredentialKind, describeRequest, type GeneratedRequest, type WireParameter, wireQuery } from './requestModel.js';
+import {
+  type CredentialKind,
+  describeRequest,
+  type GeneratedRequest,
+  type WireParameter,
+  wireQuery,
+} from './requestModel.js';
 
 /** An active key and the rules it lives by (from the contract's plan table, or learnt for per-key plans). */
 export interface KeyUnderTest {
@@ -62,7 +68,12 @@ function credentialHeaders(key: string | undefined, transport: 'header' | 'beare
  * name every bad parameter, bodies keep the semantic promises, and the key's counter moves by
  * exactly the calls that count.
  */
-export async function runRequestProperties(client: ObservedClient, keys: PropertyKeys, options: PropertyOptions, report: Report): Promise<PropertyOutcome> {
+export async function runRequestProperties(
+  client: ObservedClient,
+  keys: PropertyKeys,
+  options: PropertyOptions,
+  report: Report,
+): Promise<PropertyOutcome> {
   const layer = 'Layer 3 properties';
   const operations = contractOperations();
   const unknownKey = `qk_conformance_unknown_${randomBytes(12).toString('hex')}`;
@@ -75,7 +86,11 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
     return client.get(path, headers);
   };
 
-  const keyed = [...keys.active, ...(keys.nearlyExhausted ? [keys.nearlyExhausted] : []), ...(keys.exhausted ? [keys.exhausted] : [])];
+  const keyed = [
+    ...keys.active,
+    ...(keys.nearlyExhausted ? [keys.nearlyExhausted] : []),
+    ...(keys.exhausted ? [keys.exhausted] : []),
+  ];
   const usageOf = async (key: KeyUnderTest): Promise<{ exchange: Exchange; calls: number | undefined }> => {
     const exchange = await get(operationById('getUsage').path, { 'X-API-Key': key.key });
     const calls = asBody(exchange.json).calls_this_month;
@@ -84,7 +99,11 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
   for (const key of keyed) {
     const { exchange, calls } = await usageOf(key);
     if (calls === undefined) {
-      report.fail(layer, `usage of the ${key.plan} key`, `GET quotes-usage answered ${exchange.response.status}: ${exchange.response.body.slice(0, 200)}`);
+      report.fail(
+        layer,
+        `usage of the ${key.plan} key`,
+        `GET quotes-usage answered ${exchange.response.status}: ${exchange.response.body.slice(0, 200)}`,
+      );
       return { runs: 0, requests, statuses, failed: true };
     }
     used.set(key.key, calls);
@@ -117,7 +136,10 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
       case 'unknown':
         return { key: undefined, headers: credentialHeaders(unknownKey, transport) };
       case 'conflicting':
-        return { key: undefined, headers: { 'X-API-Key': keys.active[0]!.key, Authorization: `Bearer ${keys.active[1]!.key}` } };
+        return {
+          key: undefined,
+          headers: { 'X-API-Key': keys.active[0]!.key, Authorization: `Bearer ${keys.active[1]!.key}` },
+        };
       case 'missing':
         return { key: undefined, headers: {} };
     }
@@ -127,10 +149,17 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
   const confirmNoMatch = async (parameters: readonly WireParameter[]): Promise<string[]> => {
     if (!unlimited) return [];
     const listPath = operationById('listQuotes').path;
-    const exchange = await get(`${listPath}${wireQuery([...parameters, { name: 'limit', value: '1', wire: 'limit=1' }])}`, { 'X-API-Key': unlimited.key });
+    const exchange = await get(
+      `${listPath}${wireQuery([...parameters, { name: 'limit', value: '1', wire: 'limit=1' }])}`,
+      { 'X-API-Key': unlimited.key },
+    );
     if (exchange.response.status === 200) used.set(unlimited.key, (used.get(unlimited.key) ?? 0) + 1);
     const total = asBody(exchange.json).total;
-    return exchange.response.status === 200 && total === 0 ? [] : [`404 no-match, but ${listPath} with the same filters answered ${exchange.response.status} total ${String(total)}`];
+    return exchange.response.status === 200 && total === 0
+      ? []
+      : [
+          `404 no-match, but ${listPath} with the same filters answered ${exchange.response.status} total ${String(total)}`,
+        ];
   };
 
   const judge = async (request: GeneratedRequest): Promise<void> => {
@@ -148,14 +177,18 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
 
     if (status >= 500) problems.push(`server error ${status}`);
     if (!expectation.statuses.includes(status)) {
-      problems.push(`expected ${expectation.statuses.join(' or ')} (${expectation.reason}), got ${status} ${String(body.type ?? '')}: ${String(body.detail ?? '')}`);
+      problems.push(
+        `expected ${expectation.statuses.join(' or ')} (${expectation.reason}), got ${status} ${String(body.type ?? '')}: ${String(body.detail ?? '')}`,
+      );
     } else if (status >= 400) {
       const type = expectation.problemTypes[status];
-      if (type && body.type !== type) problems.push(`problem type ${String(body.type)}, expected ${type} (${expectation.reason})`);
+      if (type && body.type !== type)
+        problems.push(`problem type ${String(body.type)}, expected ${type} (${expectation.reason})`);
       if (status === 400) {
         const named = Array.isArray(body.errors) ? (body.errors as Body[]).map((error) => String(error.parameter)) : [];
         const missing = expectation.badParameters.filter((name) => !named.includes(name));
-        if (missing.length > 0) problems.push(`errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`);
+        if (missing.length > 0)
+          problems.push(`errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`);
         const sent = new Set(request.parameters.map((parameter) => parameter.name));
         const phantom = named.filter((name) => !sent.has(name));
         if (phantom.length > 0) problems.push(`errors names ${phantom.join(', ')}, which the request did not send`);
@@ -165,17 +198,26 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
     const counted = expectation.countedAt.includes(status);
     const after = before + (counted ? 1 : 0);
     if (key && (counted || status === 429)) {
-      problems.push(...checkAllowanceHeaders(exchange.response.headers, key.monthlyCalls, after, now, status).map((problem) => `headers: ${problem}`));
+      problems.push(
+        ...checkAllowanceHeaders(exchange.response.headers, key.monthlyCalls, after, now, status).map(
+          (problem) => `headers: ${problem}`,
+        ),
+      );
     }
     if (status === 200) {
       if (request.operationId === 'getRandomQuote') problems.push(...checkQuote(body, expectation.filters, 'quote'));
-      if (request.operationId === 'listQuotes' && expectation.page) problems.push(...checkPage(body, expectation.page, expectation.filters));
+      if (request.operationId === 'listQuotes' && expectation.page)
+        problems.push(...checkPage(body, expectation.page, expectation.filters));
       if (request.operationId === 'listFilterValues') problems.push(...checkFilterValues(body));
-      if (request.operationId === 'getUsage' && key) problems.push(...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, now));
+      if (request.operationId === 'getUsage' && key)
+        problems.push(...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, now));
     }
     if (key) {
       const { calls } = await usageOf(key);
-      if (calls !== after) problems.push(`the usage counter reads ${String(calls)}; it was ${before} and this call ${counted ? 'counts' : 'does not count'} (${status})`);
+      if (calls !== after)
+        problems.push(
+          `the usage counter reads ${String(calls)}; it was ${before} and this call ${counted ? 'counts' : 'does not count'} (${status})`,
+        );
       // Resynchronise, so one miscount is reported once rather than in every later run.
       if (calls !== undefined) used.set(key.key, calls);
     }
@@ -184,7 +226,9 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
       problems.push(...(await confirmNoMatch(request.parameters)));
     }
     if (problems.length > 0) {
-      throw new Error(`${describeRequest(request, operation.path)} -> ${status}\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+      throw new Error(
+        `${describeRequest(request, operation.path)} -> ${status}\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      );
     }
   };
 
@@ -193,8 +237,13 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
   const name = `${details.numRuns} generated requests pass (seed ${details.seed}, numRuns ${options.numRuns})`;
   const replay = `replay: CONFORMANCE_SEED=${details.seed} CONFORMANCE_RUNS=${options.numRuns}${details.counterexamplePath ? ` CONFORMANCE_PATH=${details.counterexamplePath}` : ''}`;
   if (details.failed) {
-    const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    report.fail(layer, name, `failed after ${details.numRuns} runs (shrunk ${details.numShrinks} times)\n${error}\n${replay}`);
+    const error =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    report.fail(
+      layer,
+      name,
+      `failed after ${details.numRuns} runs (shrunk ${details.numShrinks} times)\n${error}\n${replay}`,
+    );
   } else {
     report.pass(layer, name);
   }
@@ -202,7 +251,9 @@ export async function runRequestProperties(client: ObservedClient, keys: Propert
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([status, count]) => `${status}: ${count}`)
     .join(', ');
-  report.note(`Layer 3: seed ${details.seed}, numRuns ${options.numRuns}, ${requests} HTTP requests; statuses of generated requests: ${distribution}`);
+  report.note(
+    `Layer 3: seed ${details.seed}, numRuns ${options.numRuns}, ${requests} HTTP requests; statuses of generated requests: ${distribution}`,
+  );
   report.note(`Layer 3: ${replay}`);
   return { runs: details.numRuns, requests, statuses, failed: details.failed };
 }

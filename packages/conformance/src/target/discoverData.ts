@@ -47,7 +47,13 @@ export async function discoverData(client: ObservedClient, key: string | undefin
     for (const faith of [...taxonomy.faithTraditions].reverse()) {
       for (const era of taxonomy.eras) {
         if (++probes > maxProbes) break search;
-        const candidate = { category, mood: taxonomy.moods[probes % taxonomy.moods.length] ?? '', length: taxonomy.lengths.at(-1) ?? '', era, faith };
+        const candidate = {
+          category,
+          mood: taxonomy.moods[probes % taxonomy.moods.length] ?? '',
+          length: taxonomy.lengths.at(-1) ?? '',
+          era,
+          faith,
+        };
         if ((await total(candidate)).total === 0) {
           impossible = candidate;
           break search;

@@ -19,7 +19,11 @@ function rulesOf(plan: string, rules: ReadonlyMap<string, PlanRules>): PlanRules
   return found;
 }
 
-function underTest(key: string, rule: PlanRules, overrides: { monthlyCalls?: number | null; maxLimit?: number } = {}): KeyUnderTest {
+function underTest(
+  key: string,
+  rule: PlanRules,
+  overrides: { monthlyCalls?: number | null; maxLimit?: number } = {},
+): KeyUnderTest {
   return {
     key,
     plan: rule.plan,
@@ -41,8 +45,15 @@ const nearlyExhaustedLeft = 12;
  * the suite prepared: one active key per plan, and keys revoked, expired, used up and nearly
  * used up.
  */
-export async function provisionLocalKeys(operator: OperatorApi, rules: ReadonlyMap<string, PlanRules> = planRules()): Promise<SuiteKeys> {
-  const create = async (client: string, plan: string, extra: { expiresAt?: Date; monthlyCalls?: number; maxLimit?: number } = {}) => {
+export async function provisionLocalKeys(
+  operator: OperatorApi,
+  rules: ReadonlyMap<string, PlanRules> = planRules(),
+): Promise<SuiteKeys> {
+  const create = async (
+    client: string,
+    plan: string,
+    extra: { expiresAt?: Date; monthlyCalls?: number; maxLimit?: number } = {},
+  ) => {
     const issued = await operator.createKey({ client, plan, email: 'conformance@example.test', ...extra });
     return issued;
   };
@@ -50,17 +61,25 @@ export async function provisionLocalKeys(operator: OperatorApi, rules: ReadonlyM
   for (const plan of taxonomy.plans) {
     const rule = rulesOf(plan, rules);
     if (rule.perKey) {
-      const issued = await create(`conformance ${plan}`, plan, { monthlyCalls: enterpriseCalls, maxLimit: enterpriseMaxLimit });
+      const issued = await create(`conformance ${plan}`, plan, {
+        monthlyCalls: enterpriseCalls,
+        maxLimit: enterpriseMaxLimit,
+      });
       active.push(underTest(issued.key, rule, { monthlyCalls: enterpriseCalls, maxLimit: enterpriseMaxLimit }));
     } else {
       active.push(underTest((await create(`conformance ${plan}`, plan)).key, rule));
     }
   }
 
-  const limitedPlan = [...rules.values()].find((rule) => rule.monthlyCalls !== null && !rule.perKey && rule.faithFilter && rule.filtersPerCall >= 5);
+  const limitedPlan = [...rules.values()].find(
+    (rule) => rule.monthlyCalls !== null && !rule.perKey && rule.faithFilter && rule.filtersPerCall >= 5,
+  );
   const oneFilterPlan = [...rules.values()].find((rule) => rule.filtersPerCall === 1);
-  const stateful = [...rules.values()].find((rule) => rule.monthlyCalls !== null && !rule.perKey && rule.filtersPerCall > 1);
-  if (!limitedPlan || !oneFilterPlan || !stateful) throw new Error('the plan table no longer has the plans the Dredd transactions rely on');
+  const stateful = [...rules.values()].find(
+    (rule) => rule.monthlyCalls !== null && !rule.perKey && rule.filtersPerCall > 1,
+  );
+  if (!limitedPlan || !oneFilterPlan || !stateful)
+    throw new Error('the plan table no longer has the plans the Dredd transactions rely on');
 
   const limited = await create('conformance dredd limited', limitedPlan.plan);
   const oneFilter = await create('conformance dredd one filter', oneFilterPlan.plan);
@@ -73,7 +92,14 @@ export async function provisionLocalKeys(operator: OperatorApi, rules: ReadonlyM
   await operator.setUsage(nearly.id, oneFilterPlan.monthlyCalls! - nearlyExhaustedLeft);
 
   return {
-    dredd: { limited: limited.key, oneFilter: oneFilter.key, other: oneFilter.key, revoked: revoked.key, expired: expired.key, exhausted: exhausted.key },
+    dredd: {
+      limited: limited.key,
+      oneFilter: oneFilter.key,
+      other: oneFilter.key,
+      revoked: revoked.key,
+      expired: expired.key,
+      exhausted: exhausted.key,
+    },
     properties: {
       active,
       nearlyExhausted: underTest(nearly.key, oneFilterPlan),
@@ -99,7 +125,12 @@ type Body = Record<string, unknown>;
  * Checks that each given key really is what it was given as (its plan, its state) and learns
  * what the contract leaves per key (an enterprise key's allowance and largest page).
  */
-export async function describeGivenKeys(client: ObservedClient, given: GivenKeys, report: Report, rules: ReadonlyMap<string, PlanRules> = planRules()): Promise<SuiteKeys> {
+export async function describeGivenKeys(
+  client: ObservedClient,
+  given: GivenKeys,
+  report: Report,
+  rules: ReadonlyMap<string, PlanRules> = planRules(),
+): Promise<SuiteKeys> {
   const layer = 'Keys';
   const usagePath = operationById('getUsage').path;
   const usage = async (key: string) => {
@@ -111,7 +142,11 @@ export async function describeGivenKeys(client: ObservedClient, given: GivenKeys
     if (!key) continue;
     const { status, body } = await usage(key);
     if (status !== 200 || body.tier !== plan) {
-      report.fail(layer, `--key-${plan}`, `expected an active ${plan} key; quotes-usage answered ${status} ${String(body.tier ?? body.type ?? '')}`);
+      report.fail(
+        layer,
+        `--key-${plan}`,
+        `expected an active ${plan} key; quotes-usage answered ${status} ${String(body.tier ?? body.type ?? '')}`,
+      );
       continue;
     }
     const rule = rulesOf(plan, rules);
@@ -143,9 +178,17 @@ export async function describeGivenKeys(client: ObservedClient, given: GivenKeys
     const plan = String(body.tier);
     if (status === 200 && body.calls_remaining === 0 && rules.has(plan)) {
       exhausted = underTest(given.exhausted, rulesOf(plan, rules), { monthlyCalls: body.call_limit as number });
-      report.pass(layer, '--key-exhausted', `${plan} key, ${String(body.calls_this_month)} of ${String(body.call_limit)} calls used`);
+      report.pass(
+        layer,
+        '--key-exhausted',
+        `${plan} key, ${String(body.calls_this_month)} of ${String(body.call_limit)} calls used`,
+      );
     } else {
-      report.fail(layer, '--key-exhausted', `expected a key with no calls left; quotes-usage answered ${status}, calls_remaining ${String(body.calls_remaining)}`);
+      report.fail(
+        layer,
+        '--key-exhausted',
+        `expected a key with no calls left; quotes-usage answered ${status}, calls_remaining ${String(body.calls_remaining)}`,
+      );
     }
   }
   const find = (predicate: (key: KeyUnderTest) => boolean) => active.find(predicate)?.key;

@@ -133,7 +133,9 @@ export async function startLocalTarget(options: LocalTargetOptions): Promise<Loc
     await migrateToLatest(database.handle.db);
     const started = Date.now();
     await ensureDefaultCorpus(database.handle, { size: options.corpusSize, seed: options.corpusSeed });
-    log(`corpus: ${options.corpusSize} generated quotes (seed ${options.corpusSeed}) loaded in ${Date.now() - started} ms`);
+    log(
+      `corpus: ${options.corpusSize} generated quotes (seed ${options.corpusSeed}) loaded in ${Date.now() - started} ms`,
+    );
     server = await startServer({ database: database.handle, port: 0 });
     const running = server;
     log(`server: ${running.url}`);
@@ -146,7 +148,8 @@ export async function startLocalTarget(options: LocalTargetOptions): Promise<Loc
         await response.body?.cancel();
         return response.status;
       }
-      return (await new ObservedClient(running.url, options.ledger, 'recovery probe').get(usagePath, headers)).response.status;
+      return (await new ObservedClient(running.url, options.ledger, 'recovery probe').get(usagePath, headers)).response
+        .status;
     };
     return {
       url: running.url,
@@ -156,7 +159,8 @@ export async function startLocalTarget(options: LocalTargetOptions): Promise<Loc
         start: () => database.stop(),
         async end() {
           await database.start();
-          probeKey ??= (await running.operator.createKey({ client: 'conformance recovery probe', plan: 'platform' })).key;
+          probeKey ??= (await running.operator.createKey({ client: 'conformance recovery probe', plan: 'platform' }))
+            .key;
           await waitForRecovery(probe, probeKey, 30_000);
         },
       },

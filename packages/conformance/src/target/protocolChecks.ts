@@ -8,7 +8,11 @@ import type { Report } from '../report/report.js';
  * `not-found` and other methods on a known path 405 `method-not-allowed` with an Allow header,
  * both as problem details (the ledger validates their bodies).
  */
-export async function runProtocolChecks(client: ObservedClient, key: string | undefined, report: Report): Promise<void> {
+export async function runProtocolChecks(
+  client: ObservedClient,
+  key: string | undefined,
+  report: Report,
+): Promise<void> {
   const layer = 'Layer 2 off-contract answers';
   const headers: Record<string, string> = key ? { 'X-API-Key': key } : {};
   const [operation] = contractOperations();

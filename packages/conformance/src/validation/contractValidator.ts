@@ -72,7 +72,9 @@ export class ContractValidator {
   private validatorFor(key: string, schema: unknown): ValidateFunction {
     let validate = this.compiled.get(key);
     if (!validate) {
-      const converted = JSON.parse(JSON.stringify(toJsonSchema(schema)).replaceAll('"#/definitions/', `"${contractId}#/definitions/`));
+      const converted = JSON.parse(
+        JSON.stringify(toJsonSchema(schema)).replaceAll('"#/definitions/', `"${contractId}#/definitions/`),
+      );
       validate = this.ajv.compile(converted);
       this.compiled.set(key, validate);
     }
@@ -83,12 +85,21 @@ export class ContractValidator {
   private validateProblem(response: ObservedResponse, issues: ValidationIssue[]): void {
     const contentType = response.headers['content-type'];
     if (contentType !== problemMediaType) {
-      issues.push({ where: 'content-type', message: `Content-Type is ${JSON.stringify(contentType)}, expected ${problemMediaType}` });
+      issues.push({
+        where: 'content-type',
+        message: `Content-Type is ${JSON.stringify(contentType)}, expected ${problemMediaType}`,
+      });
     }
     this.validateJsonBody(response, problemMediaType, { $ref: '#/components/schemas/Problem' }, 'Problem', issues);
   }
 
-  private validateJsonBody(response: ObservedResponse, mediaType: string, schema: unknown, key: string, issues: ValidationIssue[]): void {
+  private validateJsonBody(
+    response: ObservedResponse,
+    mediaType: string,
+    schema: unknown,
+    key: string,
+    issues: ValidationIssue[],
+  ): void {
     let body: unknown;
     try {
       body = JSON.parse(response.body);
@@ -101,12 +112,25 @@ export class ContractValidator {
       for (const message of describeErrors(validate.errors)) issues.push({ where: 'body', message });
     }
     // RFC 9457: the body's status is the HTTP status it was sent with.
-    if (mediaType === problemMediaType && body && typeof body === 'object' && (body as { status?: unknown }).status !== response.status) {
-      issues.push({ where: 'body', message: `problem status ${String((body as { status?: unknown }).status)} differs from HTTP ${response.status}` });
+    if (
+      mediaType === problemMediaType &&
+      body &&
+      typeof body === 'object' &&
+      (body as { status?: unknown }).status !== response.status
+    ) {
+      issues.push({
+        where: 'body',
+        message: `problem status ${String((body as { status?: unknown }).status)} differs from HTTP ${response.status}`,
+      });
     }
   }
 
-  private validateHeaders(response: ObservedResponse, spec: ResponseSpec, key: string, issues: ValidationIssue[]): void {
+  private validateHeaders(
+    response: ObservedResponse,
+    spec: ResponseSpec,
+    key: string,
+    issues: ValidationIssue[],
+  ): void {
     for (const header of spec.headers) {
       const value = response.headers[header.name.toLowerCase()];
       if (value === undefined) {
@@ -126,7 +150,10 @@ export class ContractValidator {
       const validate = this.validatorFor(`${key} header ${header.name}`, header.schema);
       if (!validate(typed)) {
         for (const message of describeErrors(validate.errors)) {
-          issues.push({ where: 'header', message: `${header.name}: ${JSON.stringify(value)} ${message.replace(/^\(root\) /, '')}` });
+          issues.push({
+            where: 'header',
+            message: `${header.name}: ${JSON.stringify(value)} ${message.replace(/^\(root\) /, '')}`,
+          });
         }
       }
     }
@@ -141,26 +168,37 @@ export class ContractValidator {
       const knownPath = this.operations.some((candidate) => candidate.path === response.path);
       const expected = knownPath ? 405 : 404;
       if (response.status !== expected) {
-        issues.push({ where: 'status', message: `${response.method} ${response.path} answered ${response.status}, expected ${expected}` });
+        issues.push({
+          where: 'status',
+          message: `${response.method} ${response.path} answered ${response.status}, expected ${expected}`,
+        });
       }
-      if (expected === 405 && !response.headers.allow) issues.push({ where: 'header', message: '405 without an Allow header' });
+      if (expected === 405 && !response.headers.allow)
+        issues.push({ where: 'header', message: '405 without an Allow header' });
       this.validateProblem(response, issues);
       return { operationId: undefined, issues };
     }
     const spec = operation.responses.get(response.status);
     if (!spec) {
       const declared = [...operation.responses.keys()].join(', ');
-      issues.push({ where: 'status', message: `${operation.operationId} answered ${response.status}, which the contract does not declare (declared: ${declared})` });
+      issues.push({
+        where: 'status',
+        message: `${operation.operationId} answered ${response.status}, which the contract does not declare (declared: ${declared})`,
+      });
       return { operationId: operation.operationId, issues };
     }
     const key = `${operation.operationId} ${response.status}`;
     const contentType = response.headers['content-type'];
     if (spec.content.size === 0) {
-      if (response.body.length > 0) issues.push({ where: 'body', message: 'the contract declares no body for this response' });
+      if (response.body.length > 0)
+        issues.push({ where: 'body', message: 'the contract declares no body for this response' });
     } else {
       if (contentType === undefined || !spec.content.has(contentType)) {
         const declared = [...spec.content.keys()].join(', ');
-        issues.push({ where: 'content-type', message: `Content-Type is ${JSON.stringify(contentType ?? null)}, the contract declares exactly ${declared}` });
+        issues.push({
+          where: 'content-type',
+          message: `Content-Type is ${JSON.stringify(contentType ?? null)}, the contract declares exactly ${declared}`,
+        });
       }
       // Still check the body against the media type it claims to be (parameters such as charset
       // stripped), so one response reports every way it is wrong.

@@ -17,7 +17,9 @@ export function toJsonSchema(node: unknown): unknown {
     }
     // `properties` maps names to schemas: convert the schemas, keep every name (even "example").
     if (key === 'properties' && value && typeof value === 'object') {
-      result.properties = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema)]));
+      result.properties = Object.fromEntries(
+        Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema)]),
+      );
       continue;
     }
     result[key] = toJsonSchema(value);

@@ -6,11 +6,20 @@ export type Tamper = (path: string, status: number, body: unknown) => unknown;
  * A reverse proxy that rewrites JSON bodies on the way back: a target that breaks the contract
  * in a controlled way, to prove the suite notices.
  */
-export async function startTamperingProxy(upstream: string, tamper: Tamper): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTamperingProxy(
+  upstream: string,
+  tamper: Tamper,
+): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(upstream);
   const server = createServer((incoming, outgoing) => {
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: target.host },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -18,7 +27,9 @@ export async function startTamperingProxy(upstream: string, tamper: Tamper): Pro
           let body = Buffer.concat(chunks);
           const path = (incoming.url ?? '').split('?')[0] ?? '';
           try {
-            body = Buffer.from(JSON.stringify(tamper(path, response.statusCode ?? 0, JSON.parse(body.toString('utf8')))));
+            body = Buffer.from(
+              JSON.stringify(tamper(path, response.statusCode ?? 0, JSON.parse(body.toString('utf8')))),
+            );
           } catch {
             // Not JSON: passed through untouched.
           }

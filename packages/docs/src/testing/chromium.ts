@@ -16,7 +16,9 @@ function findChromium(): { executablePath: string } | { skipReason: string } {
     accessSync('/usr/bin/chromium', constants.X_OK);
     return { executablePath: '/usr/bin/chromium' };
   } catch {
-    return { skipReason: 'no browser: /usr/bin/chromium is missing and CHROMIUM_PATH is not set (apt-get install chromium)' };
+    return {
+      skipReason: 'no browser: /usr/bin/chromium is missing and CHROMIUM_PATH is not set (apt-get install chromium)',
+    };
   }
 }
 

@@ -58,7 +58,9 @@ export class ReferencePage {
   /** The text of one documented response: its description, example and headers. */
   async documentedResponse(operationId: string, status: string): Promise<string> {
     const operation = await this.expand(operationId);
-    const row = operation.locator(`table.responses-table:not(.live-responses-table) tr.response[data-code="${status}"]`);
+    const row = operation.locator(
+      `table.responses-table:not(.live-responses-table) tr.response[data-code="${status}"]`,
+    );
     return (await row.textContent()) ?? '';
   }
 

@@ -24,7 +24,8 @@ async function startFakeApi(): Promise<Listening> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     if (url.pathname !== '/v1/quotes-random') return problem(res, 404, 'not-found', url.pathname);
     if (req.headers['x-api-key'] !== key) return problem(res, 401, 'missing-api-key', 'Send your key.');
-    if ([...url.searchParams.keys()].length > 1) return problem(res, 403, 'plan-limit', 'The trial plan allows 1 filter per call.');
+    if ([...url.searchParams.keys()].length > 1)
+      return problem(res, 403, 'plan-limit', 'The trial plan allows 1 filter per call.');
     res.writeHead(200, {
       'Content-Type': 'application/json',
       'RateLimit-Policy': '"monthly";q=1000;w=2592000',
@@ -33,7 +34,14 @@ async function startFakeApi(): Promise<Listening> {
       'X-RateLimit-Remaining': '999',
       'X-RateLimit-Reset': '1796083200',
     });
-    res.end(JSON.stringify({ id: 'q_1', text: 'The river keeps arriving.', author: 'Ilse Marrowby', category: 'Wisdom & Philosophy' }));
+    res.end(
+      JSON.stringify({
+        id: 'q_1',
+        text: 'The river keeps arriving.',
+        author: 'Ilse Marrowby',
+        category: 'Wisdom & Philosophy',
+      }),
+    );
   });
 }
 

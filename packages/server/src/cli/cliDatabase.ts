@@ -43,7 +43,10 @@ export async function openMigratedDatabase(config: Config): Promise<OpenedDataba
   return database;
 }
 
-export async function withDatabase<T>(open: () => Promise<OpenedDatabase>, work: (database: OpenedDatabase) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  open: () => Promise<OpenedDatabase>,
+  work: (database: OpenedDatabase) => Promise<T>,
+): Promise<T> {
   const database = await open();
   try {
     return await work(database);

@@ -19,9 +19,13 @@ export function isoInstant(option: string) {
     const trimmed = text.trim();
     const match = isoDate.exec(trimmed);
     // Times are UTC unless an offset is given, whatever the machine's time zone.
-    const value = new Date(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : match && !match[4] ? `${trimmed}Z` : trimmed);
+    const value = new Date(
+      trimmed.length === 10 ? `${trimmed}T00:00:00Z` : match && !match[4] ? `${trimmed}Z` : trimmed,
+    );
     if (!match || Number.isNaN(value.getTime())) {
-      throw new InvalidArgumentError(`${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`);
+      throw new InvalidArgumentError(
+        `${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`,
+      );
     }
     return value;
   };
@@ -29,7 +33,8 @@ export function isoInstant(option: string) {
 
 export function yearMonth(option: string) {
   return (text: string): string => {
-    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(text)) throw new InvalidArgumentError(`${option} must be YYYY-MM, e.g. 2026-11`);
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(text))
+      throw new InvalidArgumentError(`${option} must be YYYY-MM, e.g. 2026-11`);
     return text;
   };
 }

@@ -5,7 +5,18 @@ import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseConfig } from '../config.js';
 import type { OpenedDatabase } from '../db/openDatabase.js';
-import { type CorpusLoadReport, CorpusError, type CorpusRow, type CorpusStats, corpusStats, generateCorpus, generatedSource, type LoadPhase, quoteId, replaceCorpus } from '../corpus/index.js';
+import {
+  type CorpusLoadReport,
+  CorpusError,
+  type CorpusRow,
+  type CorpusStats,
+  corpusStats,
+  generateCorpus,
+  generatedSource,
+  type LoadPhase,
+  quoteId,
+  replaceCorpus,
+} from '../corpus/index.js';
 import { type ImportReport, importCorpusFile } from '../corpus/import/importCorpus.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -42,7 +53,12 @@ interface ProgressDisplay {
 function progressDisplay(label: string): ProgressDisplay {
   if (process.stdout.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {phase} {detail}`, stream: process.stderr, hideCursor: true, clearOnComplete: true },
+      {
+        format: `${label} [{bar}] {percentage}% | {phase} {detail}`,
+        stream: process.stderr,
+        hideCursor: true,
+        clearOnComplete: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -80,7 +96,11 @@ function asCorpusError(error: unknown, what: string): CorpusError {
   return new CorpusError(`${what} failed: ${message.split('\n')[0]}`);
 }
 
-async function withDatabase<T>(openDatabase: () => Promise<OpenedDatabase>, what: string, work: (database: OpenedDatabase) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  openDatabase: () => Promise<OpenedDatabase>,
+  what: string,
+  work: (database: OpenedDatabase) => Promise<T>,
+): Promise<T> {
   let database: OpenedDatabase | undefined;
   try {
     database = await openDatabase();
@@ -104,7 +124,9 @@ function loadReportLines(report: CorpusLoadReport): string[] {
   return [
     `  quotes         ${number(report.total)} (corpus version ${report.version})`,
     `  duplicates     ${number(report.duplicates)}`,
-    `  time           ${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds).map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`).join(', ')})`,
+    `  time           ${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
+      .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
+      .join(', ')})`,
   ];
 }
 
@@ -116,9 +138,15 @@ export function importReportLines(report: ImportReport): string[] {
     `  duplicates     ${number(report.duplicates)}`,
     `  invalid        ${number(report.invalid)}${report.invalid > 0 ? ' (skipped)' : ''}`,
   ];
-  if (report.fallbackCategory > 0) lines.push(`  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`);
+  if (report.fallbackCategory > 0)
+    lines.push(
+      `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
+    );
   if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));
-  if (report.unknownTags.length > 0) lines.push(`  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`);
+  if (report.unknownTags.length > 0)
+    lines.push(
+      `  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`,
+    );
   if (report.total !== null) lines.push(`  corpus now    ${number(report.total)} quotes (version ${report.version})`);
   lines.push(`  ${report.dryRun ? 'would import' : 'imported'} by category:`, ...categoryLines(report.byCategory));
   return lines;
@@ -127,7 +155,10 @@ export function importReportLines(report: ImportReport): string[] {
 export function statsLines(stats: CorpusStats): string[] {
   const section = (title: string, counts: Record<string, number>) => {
     const width = Math.max(...Object.keys(counts).map((name) => name.length), 4);
-    return [`${title}:`, ...Object.entries(counts).map(([name, count]) => `  ${name.padEnd(width)} ${number(count).padStart(9)}`)];
+    return [
+      `${title}:`,
+      ...Object.entries(counts).map(([name, count]) => `  ${name.padEnd(width)} ${number(count).padStart(9)}`),
+    ];
   };
   const state = stats.state;
   const origin = !state
@@ -168,7 +199,11 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
     .command('generate')
     .description('Generate the realistic default corpus and load it in place of the current one (atomic swap)')
     .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 150000)', integerOption('--size', 1))
-    .option('--seed <s>', 'generator seed; the same seed gives the same corpus and ids (default: CORPUS_SEED)', integerOption('--seed', 0))
+    .option(
+      '--seed <s>',
+      'generator seed; the same seed gives the same corpus and ids (default: CORPUS_SEED)',
+      integerOption('--seed', 0),
+    )
     .option('--output <file>', "write the quotes as JSON Lines to FILE ('-' for stdout) instead of loading them")
     .action(async (options: { size?: number; seed?: number; output?: string }) => {
       const config = options.size === undefined || options.seed === undefined ? parseConfig() : null;
@@ -187,13 +222,21 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
         const display = progressDisplay('generate');
         let report: CorpusLoadReport;
         try {
-          report = await replaceCorpus(database, generateCorpus({ size, seed }), { source: generatedSource, seed }, {
-            onProgress: ({ phase, rows }) => display.update(rows, size, phase, `${number(rows)} / ${number(size)} quotes`),
-          });
+          report = await replaceCorpus(
+            database,
+            generateCorpus({ size, seed }),
+            { source: generatedSource, seed },
+            {
+              onProgress: ({ phase, rows }) =>
+                display.update(rows, size, phase, `${number(rows)} / ${number(size)} quotes`),
+            },
+          );
         } finally {
           display.stop();
         }
-        console.log([`Generated and loaded ${number(size)} quotes (seed ${seed})`, ...loadReportLines(report)].join('\n'));
+        console.log(
+          [`Generated and loaded ${number(size)} quotes (seed ${seed})`, ...loadReportLines(report)].join('\n'),
+        );
       });
     });
 
@@ -202,39 +245,62 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
     .description('Import quotes from a JSON Lines or CSV file (replaces the corpus atomically unless --mode append)')
     .argument('<file>', 'the file to import (.jsonl/.ndjson or .csv)')
     .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['jsonl', 'csv']))
-    .addOption(new Option('--mode <mode>', 'replace the corpus, or append to it').choices(['replace', 'append']).default('replace'))
-    .option('--skip-invalid', 'import the valid rows and report the invalid ones (default: any invalid row fails the import)')
+    .addOption(
+      new Option('--mode <mode>', 'replace the corpus, or append to it')
+        .choices(['replace', 'append'])
+        .default('replace'),
+    )
+    .option(
+      '--skip-invalid',
+      'import the valid rows and report the invalid ones (default: any invalid row fails the import)',
+    )
     .option('--dry-run', 'read, validate and report without writing anything')
     .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
-    .action(async (file: string, options: { format?: 'jsonl' | 'csv'; mode: 'replace' | 'append'; skipInvalid?: boolean; dryRun?: boolean; defaultEra?: string }) => {
-      const run = async (database: OpenedDatabase | null) => {
-        const display = progressDisplay(options.dryRun ? 'dry run' : 'import');
-        let report: ImportReport;
-        try {
-          report = await importCorpusFile(database, file, {
-            format: options.format,
-            mode: options.mode,
-            skipInvalid: options.skipInvalid,
-            dryRun: options.dryRun,
-            defaultEra: options.defaultEra,
-            onProgress: ({ phase, bytesRead, totalBytes, records }) =>
-              display.update(phase === 'read' ? bytesRead : totalBytes, totalBytes, phase, `${number(records)} rows read`),
-          });
-        } finally {
-          display.stop();
+    .action(
+      async (
+        file: string,
+        options: {
+          format?: 'jsonl' | 'csv';
+          mode: 'replace' | 'append';
+          skipInvalid?: boolean;
+          dryRun?: boolean;
+          defaultEra?: string;
+        },
+      ) => {
+        const run = async (database: OpenedDatabase | null) => {
+          const display = progressDisplay(options.dryRun ? 'dry run' : 'import');
+          let report: ImportReport;
+          try {
+            report = await importCorpusFile(database, file, {
+              format: options.format,
+              mode: options.mode,
+              skipInvalid: options.skipInvalid,
+              dryRun: options.dryRun,
+              defaultEra: options.defaultEra,
+              onProgress: ({ phase, bytesRead, totalBytes, records }) =>
+                display.update(
+                  phase === 'read' ? bytesRead : totalBytes,
+                  totalBytes,
+                  phase,
+                  `${number(records)} rows read`,
+                ),
+            });
+          } finally {
+            display.stop();
+          }
+          console.log(importReportLines(report).join('\n'));
+        };
+        if (options.dryRun) {
+          try {
+            await run(null);
+          } catch (error) {
+            throw asCorpusError(error, 'corpus import --dry-run');
+          }
+        } else {
+          await withDatabase(openDatabase, 'corpus import', run);
         }
-        console.log(importReportLines(report).join('\n'));
-      };
-      if (options.dryRun) {
-        try {
-          await run(null);
-        } catch (error) {
-          throw asCorpusError(error, 'corpus import --dry-run');
-        }
-      } else {
-        await withDatabase(openDatabase, 'corpus import', run);
-      }
-    });
+      },
+    );
 
   corpus
     .command('stats')

@@ -25,8 +25,10 @@ export function registerDbCommands(program: Command, cli: DbCliContext): void {
       const status = await withDatabase(cli.openUnmigrated, (database) => migrationStatus(database.db));
       const pending = status.filter((migration) => migration.executedAt === null).length;
       cli.out(
-        `${textTable(['MIGRATION', 'APPLIED'], status.map((m) => [m.name, m.executedAt ? m.executedAt.toISOString() : 'pending']))}\n` +
-          `${pending === 0 ? 'Up to date.' : `${pending} pending: run db migrate (or start the server).`}`,
+        `${textTable(
+          ['MIGRATION', 'APPLIED'],
+          status.map((m) => [m.name, m.executedAt ? m.executedAt.toISOString() : 'pending']),
+        )}\n` + `${pending === 0 ? 'Up to date.' : `${pending} pending: run db migrate (or start the server).`}`,
       );
     });
 }

@@ -33,7 +33,9 @@ function keyLines(view: KeyView): string[] {
 }
 
 export function registerKeyCommands(program: Command, cli: CliContext): void {
-  const keys = program.command('keys').description('Issue and manage API keys (the key itself is shown once, at creation)');
+  const keys = program
+    .command('keys')
+    .description('Issue and manage API keys (the key itself is shown once, at creation)');
 
   keys
     .command('create')
@@ -42,37 +44,63 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .addOption(new Option('--plan <plan>', 'the plan').choices([...taxonomy.plans]).makeOptionMandatory())
     .option('--email <address>', 'contact e-mail')
     .option('--expires-at <iso>', 'expiry (trial keys: at most 30 days, the default)', isoInstant('--expires-at'))
-    .option('--monthly-calls <n>', 'enterprise only: calls per month (default: unlimited)', wholeNumber('--monthly-calls', 0, 2_147_483_647))
-    .option('--max-limit <n>', 'enterprise only: largest page, 1-1000 (default: 100)', wholeNumber('--max-limit', 1, 1000))
+    .option(
+      '--monthly-calls <n>',
+      'enterprise only: calls per month (default: unlimited)',
+      wholeNumber('--monthly-calls', 0, 2_147_483_647),
+    )
+    .option(
+      '--max-limit <n>',
+      'enterprise only: largest page, 1-1000 (default: 100)',
+      wholeNumber('--max-limit', 1, 1000),
+    )
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
-    .action(async (options: { client: string; plan: string; email?: string; expiresAt?: Date; monthlyCalls?: number; maxLimit?: number; json?: boolean }) => {
-      const issued = await cli.run((database) =>
-        createOperatorApi(database).createKey({
-          client: options.client,
-          plan: options.plan,
-          email: options.email,
-          expiresAt: options.expiresAt,
-          monthlyCalls: options.monthlyCalls,
-          maxLimit: options.maxLimit,
-        }),
-      );
-      if (options.json) {
-        cli.out(JSON.stringify({ id: issued.id, key: issued.key, client: issued.client, plan: issued.plan, expires_at: issued.expires_at }));
-        return;
-      }
-      const config = cli.config();
-      cli.out(
-        [
-          `Created key ${issued.id} for "${issued.client}" on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`,
-          '',
-          `  ${issued.key}`,
-          '',
-          'This is the only time the key is shown: store it now (only its hash is kept).',
-          'Try it:',
-          `  curl -H "X-API-Key: ${issued.key}" http://${config.HOST}:${config.PORT}/v1/quotes-random`,
-        ].join('\n'),
-      );
-    });
+    .action(
+      async (options: {
+        client: string;
+        plan: string;
+        email?: string;
+        expiresAt?: Date;
+        monthlyCalls?: number;
+        maxLimit?: number;
+        json?: boolean;
+      }) => {
+        const issued = await cli.run((database) =>
+          createOperatorApi(database).createKey({
+            client: options.client,
+            plan: options.plan,
+            email: options.email,
+            expiresAt: options.expiresAt,
+            monthlyCalls: options.monthlyCalls,
+            maxLimit: options.maxLimit,
+          }),
+        );
+        if (options.json) {
+          cli.out(
+            JSON.stringify({
+              id: issued.id,
+              key: issued.key,
+              client: issued.client,
+              plan: issued.plan,
+              expires_at: issued.expires_at,
+            }),
+          );
+          return;
+        }
+        const config = cli.config();
+        cli.out(
+          [
+            `Created key ${issued.id} for "${issued.client}" on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`,
+            '',
+            `  ${issued.key}`,
+            '',
+            'This is the only time the key is shown: store it now (only its hash is kept).',
+            'Try it:',
+            `  curl -H "X-API-Key: ${issued.key}" http://${config.HOST}:${config.PORT}/v1/quotes-random`,
+          ].join('\n'),
+        );
+      },
+    );
 
   keys
     .command('list')
@@ -91,7 +119,15 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       cli.out(
         textTable(
           ['ID', 'PREFIX', 'CLIENT', 'PLAN', 'STATE', 'EXPIRES', 'CREATED'],
-          views.map((view) => [view.id, view.prefix, view.client, view.plan, view.state, show(view.expiresAt), view.createdAt]),
+          views.map((view) => [
+            view.id,
+            view.prefix,
+            view.client,
+            view.plan,
+            view.state,
+            show(view.expiresAt),
+            view.createdAt,
+          ]),
         ),
       );
     });
@@ -109,7 +145,12 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       }
       const usage = view.usage;
       const limit = usage.limit === null ? 'unlimited' : `of ${usage.limit.toLocaleString('en-US')}`;
-      cli.out([...keyLines(view), `usage        ${usage.calls.toLocaleString('en-US')} calls ${limit} in ${usage.month} (UTC)`].join('\n'));
+      cli.out(
+        [
+          ...keyLines(view),
+          `usage        ${usage.calls.toLocaleString('en-US')} calls ${limit} in ${usage.month} (UTC)`,
+        ].join('\n'),
+      );
     });
 
   keys
@@ -119,7 +160,9 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--reason <text>', 'why (kept with the key)')
     .action(async (id: string, options: { reason?: string }) => {
       const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason));
-      cli.out(`Revoked ${view.id} (${view.client}) at ${view.revokedAt}${view.revokedReason ? `: ${view.revokedReason}` : ''}.`);
+      cli.out(
+        `Revoked ${view.id} (${view.client}) at ${view.revokedAt}${view.revokedReason ? `: ${view.revokedReason}` : ''}.`,
+      );
     });
 
   keys

@@ -39,7 +39,10 @@ function oneLine(error: unknown): string {
   return text.split('\n')[0]!.trim() || 'failed';
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     process.stderr.write(`quotes-admin: interrupted (${signal})\n`);
     void closeOpenDatabases().finally(() => process.exit(code));

@@ -7,8 +7,21 @@ import { textTable } from './textTable.js';
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
 
 function usageCells(usage: UsageView): string[] {
-  const percent = usage.limit === null ? '-' : usage.limit === 0 ? '100%' : `${Math.min(100, Math.floor((usage.calls * 100) / usage.limit))}%`;
-  return [usage.keyId, usage.client, usage.plan, usage.calls.toLocaleString('en-US'), count(usage.limit), count(usage.remaining), percent];
+  const percent =
+    usage.limit === null
+      ? '-'
+      : usage.limit === 0
+        ? '100%'
+        : `${Math.min(100, Math.floor((usage.calls * 100) / usage.limit))}%`;
+  return [
+    usage.keyId,
+    usage.client,
+    usage.plan,
+    usage.calls.toLocaleString('en-US'),
+    count(usage.limit),
+    count(usage.remaining),
+    percent,
+  ];
 }
 
 const header = ['KEY', 'CLIENT', 'PLAN', 'CALLS', 'LIMIT', 'REMAINING', 'USED'];
@@ -41,6 +54,8 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
       }
       const month = views[0]?.month ?? options.month ?? new Date().toISOString().slice(0, 7);
       const total = views.reduce((sum, view) => sum + view.calls, 0);
-      cli.out(`${month}: ${total.toLocaleString('en-US')} calls by ${views.length} keys\n${textTable(header, views.map(usageCells))}`);
+      cli.out(
+        `${month}: ${total.toLocaleString('en-US')} calls by ${views.length} keys\n${textTable(header, views.map(usageCells))}`,
+      );
     });
 }

@@ -41,11 +41,14 @@ export function problemWithRow(row: CorpusRow): string | null {
   if (typeof row.text !== 'string' || row.text.trim() === '') return 'empty text';
   if (row.text.includes('\u0000')) return 'text contains a NUL character';
   const textLength = characters(row.text);
-  if (textLength < rowLimits.textMinCharacters) return `text is ${textLength} characters (at least ${rowLimits.textMinCharacters})`;
-  if (textLength > rowLimits.textMaxCharacters) return `text is ${textLength} characters (at most ${rowLimits.textMaxCharacters})`;
+  if (textLength < rowLimits.textMinCharacters)
+    return `text is ${textLength} characters (at least ${rowLimits.textMinCharacters})`;
+  if (textLength > rowLimits.textMaxCharacters)
+    return `text is ${textLength} characters (at most ${rowLimits.textMaxCharacters})`;
   if (typeof row.author !== 'string' || row.author.trim() === '') return 'missing author';
   if (row.author.includes('\u0000')) return 'author contains a NUL character';
-  if (characters(row.author) > rowLimits.authorMaxCharacters) return `author is longer than ${rowLimits.authorMaxCharacters} characters`;
+  if (characters(row.author) > rowLimits.authorMaxCharacters)
+    return `author is longer than ${rowLimits.authorMaxCharacters} characters`;
   if (!categories.has(row.category)) return `unknown category '${row.category}'`;
   if (row.secondary_category !== null) {
     if (!categories.has(row.secondary_category)) return `unknown secondary category '${row.secondary_category}'`;
@@ -56,8 +59,10 @@ export function problemWithRow(row: CorpusRow): string | null {
   for (const mood of row.moods) if (!moods.has(mood)) return `unknown mood '${mood}'`;
   if (new Set(row.moods).size !== row.moods.length) return 'a mood is repeated';
   if (!eras.has(row.era)) return `unknown era '${row.era}'`;
-  if (row.faith_tradition !== null && !faiths.has(row.faith_tradition)) return `unknown faith tradition '${row.faith_tradition}'`;
-  if (typeof row.score !== 'number' || !Number.isFinite(row.score) || row.score < 0) return `score must be a number >= 0 (got ${row.score})`;
+  if (row.faith_tradition !== null && !faiths.has(row.faith_tradition))
+    return `unknown faith tradition '${row.faith_tradition}'`;
+  if (typeof row.score !== 'number' || !Number.isFinite(row.score) || row.score < 0)
+    return `score must be a number >= 0 (got ${row.score})`;
   if (row.score > rowLimits.maxScore) return `score ${row.score} is above ${rowLimits.maxScore}`;
   return null;
 }

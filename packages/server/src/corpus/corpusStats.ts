@@ -67,7 +67,13 @@ export async function corpusStats(handle: DatabaseHandle): Promise<CorpusStats> 
     withoutFaith: faiths.nulls,
     withSecondaryCategory: Number(secondary.count),
     state: state
-      ? { version: state.version, source: state.source, seed: state.seed, size: state.size, loadedAt: new Date(state.loaded_at).toISOString() }
+      ? {
+          version: state.version,
+          source: state.source,
+          seed: state.seed,
+          size: state.size,
+          loadedAt: new Date(state.loaded_at).toISOString(),
+        }
       : null,
   };
 }

@@ -17,12 +17,16 @@ export async function ensureDefaultCorpus(
   const existing = await handle.db.selectFrom('quotes').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   const log = options.log ?? (() => undefined);
-  log(`corpus: the quotes table is empty; generating and loading ${options.size.toLocaleString('en-US')} quotes (seed ${options.seed})`);
+  log(
+    `corpus: the quotes table is empty; generating and loading ${options.size.toLocaleString('en-US')} quotes (seed ${options.seed})`,
+  );
   const report = await replaceEmptyCorpus(handle, generateCorpus({ size: options.size, seed: options.seed }), {
     source: generatedSource,
     seed: options.seed,
   });
   if (!report) return false;
-  log(`corpus: loaded ${report.total.toLocaleString('en-US')} quotes in ${report.seconds.toFixed(1)} s (version ${report.version})`);
+  log(
+    `corpus: loaded ${report.total.toLocaleString('en-US')} quotes in ${report.seconds.toFixed(1)} s (version ${report.version})`,
+  );
   return true;
 }

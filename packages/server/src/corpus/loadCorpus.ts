@@ -83,7 +83,11 @@ const chunkCharacters = 256 * 1024;
 const progressEvery = 10_000;
 
 /** Validates each row, gives it its id and turns the stream into COPY text chunks. */
-async function* copyChunks(rows: CorpusRows, counter: { rows: number }, onProgress?: (progress: LoadProgress) => void): AsyncGenerator<string> {
+async function* copyChunks(
+  rows: CorpusRows,
+  counter: { rows: number },
+  onProgress?: (progress: LoadProgress) => void,
+): AsyncGenerator<string> {
   let chunk = '';
   for await (const row of rows) {
     const problem = problemWithRow(row);
@@ -127,7 +131,9 @@ async function indexesOfQuotes(client: pg.Client): Promise<IndexOfQuotes[]> {
     ORDER BY index_class.relname`);
   return result.rows.map((row) => {
     if (row.contype !== null && row.contype !== 'p' && row.contype !== 'u') {
-      throw new CorpusError(`quotes index ${row.name} backs a constraint of type '${row.contype}', which the loader cannot rebuild`);
+      throw new CorpusError(
+        `quotes index ${row.name} backs a constraint of type '${row.contype}', which the loader cannot rebuild`,
+      );
     }
     return { name: row.name, definition: row.definition, constraintType: row.contype as 'p' | 'u' | null };
   });
@@ -137,8 +143,11 @@ const stagedName = (name: string) => `${name}_next`;
 
 /** The same index, on quotes_next under a temporary name (the old table still holds the real one). */
 function indexOnNextTable(index: IndexOfQuotes): string {
-  const match = /^(CREATE (?:UNIQUE )?INDEX )(\S+)( ON (?:ONLY )?)((?:\S+\.)?)quotes( USING .*)$/s.exec(index.definition);
-  if (!match) throw new CorpusError(`cannot rebuild quotes index ${index.name}: unexpected definition ${index.definition}`);
+  const match = /^(CREATE (?:UNIQUE )?INDEX )(\S+)( ON (?:ONLY )?)((?:\S+\.)?)quotes( USING .*)$/s.exec(
+    index.definition,
+  );
+  if (!match)
+    throw new CorpusError(`cannot rebuild quotes index ${index.name}: unexpected definition ${index.definition}`);
   return `${match[1]}${stagedName(index.name)}${match[3]}${match[4]}quotes_next${match[5]}`;
 }
 
@@ -235,12 +244,18 @@ async function loadCorpus(
     endPhase('copy');
 
     progress('build');
-    const before = mode === 'append' ? Number((await client.query<{ n: number }>('SELECT count(*) AS n FROM quotes')).rows[0]?.n ?? 0) : 0;
+    const before =
+      mode === 'append'
+        ? Number((await client.query<{ n: number }>('SELECT count(*) AS n FROM quotes')).rows[0]?.n ?? 0)
+        : 0;
     // Everything but the indexes: building them after the bulk insert is several times faster.
     await client.query('CREATE TABLE quotes_next (LIKE quotes INCLUDING ALL EXCLUDING INDEXES)');
     // First occurrence wins among duplicates; on append the quote already served wins.
     const fresh = `
-      SELECT DISTINCT ON (s.id) ${quoteColumns.split(', ').map((column) => `s.${column}`).join(', ')}
+      SELECT DISTINCT ON (s.id) ${quoteColumns
+        .split(', ')
+        .map((column) => `s.${column}`)
+        .join(', ')}
       FROM corpus_staging s
       ${mode === 'append' ? 'WHERE NOT EXISTS (SELECT 1 FROM quotes q WHERE q.id = s.id)' : ''}
       ORDER BY s.id, s.seq`;
@@ -267,7 +282,9 @@ async function loadCorpus(
       await client.query(indexOnNextTable(index));
       if (index.constraintType) {
         const kind = index.constraintType === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
-        await client.query(`ALTER TABLE quotes_next ADD CONSTRAINT ${stagedName(index.name)} ${kind} USING INDEX ${stagedName(index.name)}`);
+        await client.query(
+          `ALTER TABLE quotes_next ADD CONSTRAINT ${stagedName(index.name)} ${kind} USING INDEX ${stagedName(index.name)}`,
+        );
       }
     }
     endPhase('index');
@@ -330,18 +347,33 @@ async function loadCorpus(
  * Readers keep the old corpus until that swap; any failure (or the process being killed) before
  * it leaves the old corpus untouched.
  */
-export async function replaceCorpus(handle: DatabaseHandle, rows: CorpusRows, meta: CorpusMeta, options: LoadOptions = {}): Promise<CorpusLoadReport> {
+export async function replaceCorpus(
+  handle: DatabaseHandle,
+  rows: CorpusRows,
+  meta: CorpusMeta,
+  options: LoadOptions = {},
+): Promise<CorpusLoadReport> {
   const { onlyIfEmpty: _ignored, ...rest } = options;
   return (await loadCorpus(handle, rows, meta, 'replace', rest))!;
 }
 
 /** Adds `rows` to the corpus with the same guarantees; ranks are recomputed over the union. */
-export async function appendCorpus(handle: DatabaseHandle, rows: CorpusRows, meta: CorpusMeta, options: LoadOptions = {}): Promise<CorpusLoadReport> {
+export async function appendCorpus(
+  handle: DatabaseHandle,
+  rows: CorpusRows,
+  meta: CorpusMeta,
+  options: LoadOptions = {},
+): Promise<CorpusLoadReport> {
   const { onlyIfEmpty: _ignored, ...rest } = options;
   return (await loadCorpus(handle, rows, meta, 'append', rest))!;
 }
 
 /** replaceCorpus, unless the corpus already has quotes by the time the load lock is held (null then). */
-export async function replaceEmptyCorpus(handle: DatabaseHandle, rows: CorpusRows, meta: CorpusMeta, options: LoadOptions = {}): Promise<CorpusLoadReport | null> {
+export async function replaceEmptyCorpus(
+  handle: DatabaseHandle,
+  rows: CorpusRows,
+  meta: CorpusMeta,
+  options: LoadOptions = {},
+): Promise<CorpusLoadReport | null> {
   return loadCorpus(handle, rows, meta, 'replace', { ...options, onlyIfEmpty: true });
 }

@@ -22,7 +22,10 @@ export function normaliseForIdentity(value: string): string {
   // Most texts are plain ASCII; they skip the (much slower) Unicode normalisation.
   const folded = isAscii(value)
     ? value.toLowerCase().replace(asciiPunctuation, '')
-    : value.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}]+/gu, '');
+    : value
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{P}\p{S}]+/gu, '');
   // Same result as replacing every /\s+/ run with one space, without touching the (many) single spaces.
   return folded.replace(/\s\s+|[^\S ]/gu, ' ').trim();
 }
@@ -30,7 +33,12 @@ export function normaliseForIdentity(value: string): string {
 // One-shot hashing (Node >= 20.12) avoids a Hash object per quote; same digest either way.
 const sha256: (input: string) => Buffer =
   typeof (crypto as { hash?: unknown }).hash === 'function'
-    ? (input) => (crypto as unknown as { hash(algorithm: string, data: string, encoding: 'buffer'): Buffer }).hash('sha256', input, 'buffer')
+    ? (input) =>
+        (crypto as unknown as { hash(algorithm: string, data: string, encoding: 'buffer'): Buffer }).hash(
+          'sha256',
+          input,
+          'buffer',
+        )
     : (input) => crypto.createHash('sha256').update(input).digest();
 
 /**

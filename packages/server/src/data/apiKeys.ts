@@ -23,9 +23,24 @@ function selectKeysWithPlans(db: Kysely<Database>) {
     .selectFrom('api_keys as k')
     .innerJoin('plans as p', 'p.id', 'k.plan_id')
     .select([
-      'k.id', 'k.key_prefix', 'k.client', 'k.email', 'k.monthly_calls', 'k.max_limit', 'k.status', 'k.revoked_at',
-      'k.revoked_reason', 'k.expires_at', 'k.created_at', 'p.id as plan_id', 'p.monthly_calls as plan_monthly_calls',
-      'p.filters_per_call', 'p.max_limit as plan_max_limit', 'p.faith_filter', 'p.per_key_limits', 'p.validity_days',
+      'k.id',
+      'k.key_prefix',
+      'k.client',
+      'k.email',
+      'k.monthly_calls',
+      'k.max_limit',
+      'k.status',
+      'k.revoked_at',
+      'k.revoked_reason',
+      'k.expires_at',
+      'k.created_at',
+      'p.id as plan_id',
+      'p.monthly_calls as plan_monthly_calls',
+      'p.filters_per_call',
+      'p.max_limit as plan_max_limit',
+      'p.faith_filter',
+      'p.per_key_limits',
+      'p.validity_days',
     ]);
 }
 
@@ -71,7 +86,10 @@ export async function listKeys(db: Kysely<Database>): Promise<ApiKeyRecord[]> {
 }
 
 export async function countKeys(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -102,7 +120,12 @@ async function announceKeyChange(trx: Transaction<Database>, id: string): Promis
 /** Changes an active key and tells every server, in one transaction; false when no active key has that id. */
 async function updateActiveKey(db: Kysely<Database>, id: string, changes: Updateable<ApiKeysTable>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx.updateTable('api_keys').set(changes).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    const result = await trx
+      .updateTable('api_keys')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
     await announceKeyChange(trx, id);
     return true;

@@ -80,7 +80,10 @@ export class MonthlyCounter {
         const result = await this.pool.query<{ calls: number; last_grant: number }>({
           name: lane.limit === null ? 'monthly-usage-increment-unlimited' : 'monthly-usage-increment-limited',
           text: lane.limit === null ? incrementUnlimited : incrementLimited,
-          values: lane.limit === null ? [lane.keyId, lane.monthKey, batch.length] : [lane.keyId, lane.monthKey, batch.length, lane.limit],
+          values:
+            lane.limit === null
+              ? [lane.keyId, lane.monthKey, batch.length]
+              : [lane.keyId, lane.monthKey, batch.length, lane.limit],
         });
         const row = result.rows[0];
         const granted = row ? row.last_grant : 0;
@@ -101,7 +104,11 @@ export class MonthlyCounter {
    */
   async giveBack(keyId: string, monthKey: string, calls = 1): Promise<void> {
     try {
-      await this.pool.query({ name: 'monthly-usage-give-back', text: giveBackStatement, values: [keyId, monthKey, calls] });
+      await this.pool.query({
+        name: 'monthly-usage-give-back',
+        text: giveBackStatement,
+        values: [keyId, monthKey, calls],
+      });
     } catch (error) {
       this.onGiveBackFailure(error);
       const debtKey = `${keyId}|${monthKey}`;

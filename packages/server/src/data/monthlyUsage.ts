@@ -14,7 +14,12 @@ export async function callsInMonth(db: Kysely<Database>, keyId: string, monthKey
 }
 
 /** Operator override (e.g. to exhaust a key for a test); not used by the request path. */
-export async function setCallsInMonth(db: Kysely<Database>, keyId: string, monthKey: string, calls: number): Promise<void> {
+export async function setCallsInMonth(
+  db: Kysely<Database>,
+  keyId: string,
+  monthKey: string,
+  calls: number,
+): Promise<void> {
   await db
     .insertInto('monthly_usage')
     .values({ key_id: keyId, month: monthKey, calls })

@@ -53,7 +53,7 @@ export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
   private readonly matchSets: ByteBoundedLru<Int32Array>;
   private readonly loadingMatchSets = new Map<string, Promise<{ version: number; ranks: Int32Array }>>();
-  private filterValues: FilterValuesBody & { version: number } | undefined;
+  private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly draws: RandomDrawBatcher;
 

@@ -39,7 +39,11 @@ export async function readCorpusState(pool: pg.Pool): Promise<CorpusState> {
 }
 
 /** Full quotes (as JSON) at any ranks, keyed by rank: one statement serves a batch of random draws. */
-export async function quotesByRank(pool: pg.Pool, ranks: readonly number[], version: number): Promise<Map<number, string>> {
+export async function quotesByRank(
+  pool: pg.Pool,
+  ranks: readonly number[],
+  version: number,
+): Promise<Map<number, string>> {
   const result = await pool.query<{ rank: number; quote: string }>({
     name: 'quotes-by-rank',
     text: `SELECT rank, quote_json AS quote FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
@@ -62,7 +66,11 @@ async function pageItems(pool: pg.Pool, name: string, where: string, values: unk
 
 /** Summaries at ranks [start, end), in rank order: the unfiltered list's page, an index range scan. */
 export function quotesInRankRange(pool: pg.Pool, start: number, end: number, version: number): Promise<PageItems> {
-  return pageItems(pool, 'page-in-rank-range', `rank >= $1 AND rank < $2 AND ${currentVersion} = $3`, [start, end, version]);
+  return pageItems(pool, 'page-in-rank-range', `rank >= $1 AND rank < $2 AND ${currentVersion} = $3`, [
+    start,
+    end,
+    version,
+  ]);
 }
 
 /** Summaries at the given ranks, in rank order: a filtered page, cut from a cached match set. */
@@ -75,7 +83,10 @@ export function quotesAtRanks(pool: pg.Pool, ranks: readonly number[], version: 
  * to (one statement, one snapshot). The ranks travel as one bytea of big-endian int32s: a
  * quarter of a million ranks arrive in one value instead of as many rows.
  */
-export async function matchingRanks(pool: pg.Pool, filter: ResolvedFilter): Promise<{ version: number; ranks: Int32Array }> {
+export async function matchingRanks(
+  pool: pg.Pool,
+  filter: ResolvedFilter,
+): Promise<{ version: number; ranks: Int32Array }> {
   const conditions: string[] = [];
   const values: unknown[] = [];
   const parameter = (value: unknown) => {

@@ -81,11 +81,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: options.persistent,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=300',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
       // The default 128 MB holds a tenth of a 1,500,000-quote table: random draws then read most
       // rows through the kernel's cache, and random calls slowed by a third from 150,000 quotes.
-      '-c', 'shared_buffers=512MB',
+      '-c',
+      'shared_buffers=512MB',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
     onLog: (message: string) => log(String(message).trim()),

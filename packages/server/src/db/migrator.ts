@@ -12,7 +12,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const { error, results }: MigrationResultSet = await migratorFor(db).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

@@ -43,7 +43,8 @@ export async function openDatabase(
   config: Config,
   options: { poolSize?: number; onLog?: (line: string) => void; onPoolError?: (error: Error) => void } = {},
 ): Promise<OpenedDatabase> {
-  const connect = (url: string) => connectDatabase(url, { poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE, onPoolError: options.onPoolError });
+  const connect = (url: string) =>
+    connectDatabase(url, { poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE, onPoolError: options.onPoolError });
   if (config.DATABASE_URL) return { ...connect(config.DATABASE_URL), kind: 'external' };
 
   const adminUrl = `postgres://postgres:quotes-local@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;

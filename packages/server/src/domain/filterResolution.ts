@@ -51,12 +51,16 @@ export function resolveFilters(raw: RawFilters): FilterResolution {
   if (raw.category !== undefined) {
     categories = substringMatches(raw.category, taxonomy.categories);
     if (categories.length === 0) {
-      errors.push({ parameter: 'category', message: 'matches no category (give part of a category name, e.g. "grief"; see /v1/quotes-categories)' });
+      errors.push({
+        parameter: 'category',
+        message: 'matches no category (give part of a category name, e.g. "grief"; see /v1/quotes-categories)',
+      });
     }
   }
   if (raw.mood !== undefined) {
     moods = substringMatches(raw.mood, taxonomy.moods);
-    if (moods.length === 0) errors.push({ parameter: 'mood', message: `matches no mood (${taxonomy.moods.join(', ')})` });
+    if (moods.length === 0)
+      errors.push({ parameter: 'mood', message: `matches no mood (${taxonomy.moods.join(', ')})` });
   }
   const exact = (name: 'length' | 'era' | 'faith', values: readonly string[]): string | null => {
     const text = raw[name];
@@ -78,7 +82,13 @@ export function resolveFilters(raw: RawFilters): FilterResolution {
 
 /** True when no filter narrows the corpus: the whole corpus, in rank order, is the match set. */
 export function isUnfiltered(filter: ResolvedFilter): boolean {
-  return filter.categories === null && filter.moods === null && filter.length === null && filter.era === null && filter.faith === null;
+  return (
+    filter.categories === null &&
+    filter.moods === null &&
+    filter.length === null &&
+    filter.era === null &&
+    filter.faith === null
+  );
 }
 
 /**

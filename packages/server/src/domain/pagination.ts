@@ -2,7 +2,8 @@ import { loadContract } from '@quotes/contract';
 
 function parameterDefault(name: 'Limit' | 'Offset'): number {
   const value = loadContract().components.parameters[name]?.schema.default;
-  if (typeof value !== 'number') throw new Error(`openapi/quotes.yaml: components.parameters.${name} has no numeric default`);
+  if (typeof value !== 'number')
+    throw new Error(`openapi/quotes.yaml: components.parameters.${name} has no numeric default`);
   return value;
 }
 

@@ -12,7 +12,13 @@ export interface UsageSummary {
   resets_at: string;
 }
 
-export function usageSummary(input: { client: string; planId: string; calls: number; limit: number | null; now: Date }): UsageSummary {
+export function usageSummary(input: {
+  client: string;
+  planId: string;
+  calls: number;
+  limit: number | null;
+  now: Date;
+}): UsageSummary {
   const { limit, calls } = input;
   const remaining = limit === null ? null : Math.max(0, limit - calls);
   // Rounded down, so 100 means the allowance is really used up; a zero allowance is used up from the start.

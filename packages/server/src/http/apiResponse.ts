@@ -15,7 +15,13 @@ export function jsonResponse(body: unknown, headers?: Record<string, string>): A
 
 // Express's res.json()/res.type() append '; charset=utf-8'; the contract (and Dredd) expect the
 // bare media types, so bodies are written with Node's own setHeader/end.
-function send(response: Response, status: number, contentType: string, body: string, headers: Record<string, string> | undefined): void {
+function send(
+  response: Response,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> | undefined,
+): void {
   response.statusCode = status;
   if (headers) for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   response.setHeader('Content-Type', contentType);

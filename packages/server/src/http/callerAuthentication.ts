@@ -23,7 +23,11 @@ function bearerToken(authorization: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export async function authenticateCaller(headers: IncomingHttpHeaders, keys: KeyCache, now: Date): Promise<CallerResolution> {
+export async function authenticateCaller(
+  headers: IncomingHttpHeaders,
+  keys: KeyCache,
+  now: Date,
+): Promise<CallerResolution> {
   const fromHeader = singleHeader(headers['x-api-key']);
   const authorization = singleHeader(headers.authorization);
   const fromBearer = bearerToken(authorization);
@@ -35,11 +39,20 @@ export async function authenticateCaller(headers: IncomingHttpHeaders, keys: Key
     return { ok: false, problem: new Problem('missing-api-key', detail) };
   }
   if (fromHeader !== undefined && fromBearer !== undefined && fromHeader !== fromBearer) {
-    return { ok: false, problem: new Problem('conflicting-api-keys', 'X-API-Key and Authorization Bearer carry different keys; send one key.') };
+    return {
+      ok: false,
+      problem: new Problem(
+        'conflicting-api-keys',
+        'X-API-Key and Authorization Bearer carry different keys; send one key.',
+      ),
+    };
   }
   const presented = (fromHeader ?? fromBearer)!;
   // Built only when needed: a Problem is an Error, and capturing its stack on every call is not free.
-  const invalid = () => ({ ok: false as const, problem: new Problem('invalid-api-key', 'The API key is not recognised.') });
+  const invalid = () => ({
+    ok: false as const,
+    problem: new Problem('invalid-api-key', 'The API key is not recognised.'),
+  });
   if (!looksLikeApiKey(presented)) return invalid();
   let key: ApiKeyRecord | undefined;
   try {
@@ -53,7 +66,10 @@ export async function authenticateCaller(headers: IncomingHttpHeaders, keys: Key
     return { ok: false, problem: new Problem('revoked-api-key', `This API key was revoked${when}.`) };
   }
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
-    return { ok: false, problem: new Problem('expired-api-key', `This API key expired on ${isoSeconds(key.expiresAt)}.`) };
+    return {
+      ok: false,
+      problem: new Problem('expired-api-key', `This API key expired on ${isoSeconds(key.expiresAt)}.`),
+    };
   }
   return { ok: true, key };
 }

@@ -11,7 +11,11 @@ import type { ApiResponse } from './apiResponse.js';
  * the allowance) before the operation runs; its answer, 2xx or a counted 404, carries the
  * allowance headers; a 5xx gives the call back.
  */
-export async function countedCall(runtime: ServiceRuntime, key: ApiKeyRecord, operation: () => Promise<ApiResponse>): Promise<ApiResponse> {
+export async function countedCall(
+  runtime: ServiceRuntime,
+  key: ApiKeyRecord,
+  operation: () => Promise<ApiResponse>,
+): Promise<ApiResponse> {
   const now = runtime.clock();
   const month = calendarMonthOf(now);
   const limit = effectiveLimits(key.plan, key.overrides).monthlyCalls;

@@ -16,7 +16,9 @@ export function healthRoutes(database: DatabaseHandle, log: Logger): Router {
       await sql`SELECT 1`.execute(database.db);
     } catch (error) {
       log.warn({ err: error }, 'readiness: database unreachable');
-      throw new Problem('service-unavailable', 'The quote database is unreachable.', { headers: { 'Retry-After': '2' } });
+      throw new Problem('service-unavailable', 'The quote database is unreachable.', {
+        headers: { 'Retry-After': '2' },
+      });
     }
     sendApiResponse(response, { status: 200, body: JSON.stringify({ status: 'ready' }) });
   });

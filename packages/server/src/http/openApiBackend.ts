@@ -4,7 +4,12 @@ import { type Context, type Document, OpenAPIBackend, type Operation } from 'ope
 import { Problem } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import { type ApiExchange, contractHeaders } from './apiExchange.js';
-import { createOperationHandlers, createSecurityHandler, unauthorizedHandler, validationFailHandler } from './operationHandlers.js';
+import {
+  createOperationHandlers,
+  createSecurityHandler,
+  unauthorizedHandler,
+  validationFailHandler,
+} from './operationHandlers.js';
 
 interface QueryShape {
   declared: ReadonlySet<string>;
@@ -31,7 +36,12 @@ function queryShapeOf(operation: Operation): QueryShape {
  */
 /** A schema nothing can fail: `type: string` with no constraint (a header the server only compares). */
 function isPlainString(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && Object.keys(schema).every((key) => key === 'type') && (schema as { type?: unknown }).type === 'string';
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    Object.keys(schema).every((key) => key === 'type') &&
+    (schema as { type?: unknown }).type === 'string'
+  );
 }
 
 function streamlineRouter(api: OpenAPIBackend): void {
@@ -41,7 +51,10 @@ function streamlineRouter(api: OpenAPIBackend): void {
     const unsupported = (operation.parameters ?? []).find(
       (parameter) =>
         !('in' in parameter) ||
-        !(parameter.in === 'query' || (parameter.in === 'header' && forwarded.has(parameter.name.toLowerCase()) && isPlainString(parameter.schema))),
+        !(
+          parameter.in === 'query' ||
+          (parameter.in === 'header' && forwarded.has(parameter.name.toLowerCase()) && isPlainString(parameter.schema))
+        ),
     );
     if (operation.path.includes('{') || unsupported || operation.requestBody) {
       throw new Error(
@@ -78,7 +91,8 @@ export async function createApiBackend(runtime: ServiceRuntime): Promise<OpenAPI
     coerceTypes: true,
     // Only query parameters can fail validation: operations without them (their query is ignored,
     // see ApiExchange) skip it, and header parameters are plain strings (checked at start-up).
-    validate: (context: Context) => (context.operation?.parameters ?? []).some((parameter) => 'in' in parameter && parameter.in === 'query'),
+    validate: (context: Context) =>
+      (context.operation?.parameters ?? []).some((parameter) => 'in' in parameter && parameter.in === 'query'),
     ajvOpts: { allErrors: true },
     customizeAjv: (ajv) => {
       addFormats.default(ajv);
@@ -98,13 +112,20 @@ export async function createApiBackend(runtime: ServiceRuntime): Promise<OpenAPI
     unauthorizedHandler,
     validationFail: validationFailHandler,
     notFound: (context: Context) => {
-      throw new Problem('not-found', `Nothing at ${context.request.path}; the operations are under /v1 (see openapi/quotes.yaml).`);
+      throw new Problem(
+        'not-found',
+        `Nothing at ${context.request.path}; the operations are under /v1 (see openapi/quotes.yaml).`,
+      );
     },
     methodNotAllowed: (context: Context) => {
       const allowed = methodsByPath.get(normalisedPath(context.request.path)) ?? [];
-      throw new Problem('method-not-allowed', `${context.request.method.toUpperCase()} is not allowed on ${context.request.path}; use ${allowed.join(', ')}.`, {
-        headers: { Allow: allowed.join(', ') },
-      });
+      throw new Problem(
+        'method-not-allowed',
+        `${context.request.method.toUpperCase()} is not allowed on ${context.request.path}; use ${allowed.join(', ')}.`,
+        {
+          headers: { Allow: allowed.join(', ') },
+        },
+      );
     },
   });
   await api.init();

@@ -2,7 +2,13 @@ import type { Context, Handler } from 'openapi-backend';
 import type { ApiKeyRecord } from '../data/apiKeys.js';
 import { callsInMonth } from '../data/monthlyUsage.js';
 import { calendarMonthOf } from '../domain/calendarMonth.js';
-import { describeFilters, filterNames, type RawFilters, type ResolvedFilter, resolveFilters } from '../domain/filterResolution.js';
+import {
+  describeFilters,
+  filterNames,
+  type RawFilters,
+  type ResolvedFilter,
+  resolveFilters,
+} from '../domain/filterResolution.js';
 import { applyPageLimits } from '../domain/pagination.js';
 import { effectiveLimits, planViolation } from '../domain/plans.js';
 import { usageSummary } from '../domain/usageSummary.js';
@@ -63,7 +69,10 @@ export function createOperationHandlers(runtime: ServiceRuntime): Record<string,
       const quote = await runtime.catalog.randomQuote(call.filter);
       if (!quote) {
         const filters = describeFilters(call.raw);
-        throw new Problem('no-match', filters ? `No quote matches ${filters}.` : 'No quote matches: the corpus is empty.');
+        throw new Problem(
+          'no-match',
+          filters ? `No quote matches ${filters}.` : 'No quote matches: the corpus is empty.',
+        );
       }
       return { status: 200, body: quote };
     });
@@ -114,7 +123,8 @@ export function createSecurityHandler(runtime: ServiceRuntime): Handler {
 /** Steps 1-2 failed: 401 or 403 with the problem found; a database failure propagates (503). */
 export const unauthorizedHandler: Handler = async (_context: Context, exchange: ApiExchange) => {
   const resolution = await exchange.caller;
-  if (!resolution) throw new Problem('missing-api-key', 'Send your key in the X-API-Key header or as Authorization Bearer.');
+  if (!resolution)
+    throw new Problem('missing-api-key', 'Send your key in the X-API-Key header or as Authorization Bearer.');
   if (resolution.ok) throw new Error('unauthorizedHandler reached with an authenticated caller');
   if ('problem' in resolution) throw resolution.problem;
   throw resolution.error;

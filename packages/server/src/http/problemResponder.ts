@@ -9,9 +9,14 @@ import { requestIdOf } from './requestLog.js';
 export function asProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
   if (isDatabaseUnavailable(error)) {
-    return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', { headers: { 'Retry-After': '2' } });
+    return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', {
+      headers: { 'Retry-After': '2' },
+    });
   }
-  return new Problem('internal-error', 'An unexpected error occurred; quote the instance (request id) when reporting it.');
+  return new Problem(
+    'internal-error',
+    'An unexpected error occurred; quote the instance (request id) when reporting it.',
+  );
 }
 
 /** The one place errors become responses: RFC 9457 problem details, `application/problem+json`. */

@@ -32,7 +32,12 @@ export function requestLog(log: Logger): RequestHandler {
         log[level](
           {
             reqId: id,
-            req: { method: request.method, url: request.originalUrl, remoteAddress: request.socket.remoteAddress, userAgent: request.headers['user-agent'] },
+            req: {
+              method: request.method,
+              url: request.originalUrl,
+              remoteAddress: request.socket.remoteAddress,
+              userAgent: request.headers['user-agent'],
+            },
             res: { statusCode: status },
             responseTime: Math.round((performance.now() - started) * 10) / 10,
           },

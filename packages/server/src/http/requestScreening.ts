@@ -36,7 +36,12 @@ export function screenQuery(
   for (const [name, values] of parameters) {
     if (!declared.has(name)) {
       const known = [...declared].join(', ');
-      errors.push({ parameter: shownName(name), message: known ? `is not a parameter of this operation (known: ${known})` : 'is not a parameter of this operation' });
+      errors.push({
+        parameter: shownName(name),
+        message: known
+          ? `is not a parameter of this operation (known: ${known})`
+          : 'is not a parameter of this operation',
+      });
     } else if (values.length > 1) {
       errors.push({ parameter: name, message: `is repeated ${values.length} times; give it once` });
     } else if (values[0] === '') {
@@ -72,7 +77,11 @@ export function parameterErrorsFromSchema(errors: readonly SchemaError[]): Param
   for (const error of errors) {
     const match = /^\/query\/(.+)$/.exec(error.instancePath);
     const additional = (error.params as { additionalProperty?: unknown }).additionalProperty;
-    const parameter = match ? match[1]!.replaceAll('~1', '/').replaceAll('~0', '~') : typeof additional === 'string' ? additional : 'request';
+    const parameter = match
+      ? match[1]!.replaceAll('~1', '/').replaceAll('~0', '~')
+      : typeof additional === 'string'
+        ? additional
+        : 'request';
     const list = messages.get(parameter) ?? [];
     const message = describe(error);
     if (!list.includes(message)) list.push(message);

@@ -80,7 +80,8 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const dayMs = 86_400_000;
 
 function requireWholeNumber(value: number, name: string, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new OperatorError(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new OperatorError(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
   return value;
 }
 
@@ -157,13 +158,19 @@ export function createOperatorApi(
       const client = input.client.trim();
       if (client.length < 1 || client.length > 200) throw new OperatorError('client must be 1 to 200 characters');
       const email = input.email?.trim() || null;
-      if (email !== null && (email.length > 320 || !emailPattern.test(email))) throw new OperatorError(`email "${email}" is not an e-mail address`);
-      if (!taxonomy.plans.includes(input.plan)) throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got "${input.plan}"`);
+      if (email !== null && (email.length > 320 || !emailPattern.test(email)))
+        throw new OperatorError(`email "${email}" is not an e-mail address`);
+      if (!taxonomy.plans.includes(input.plan))
+        throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got "${input.plan}"`);
       const plan = await findPlan(db, input.plan);
       if (!plan) throw new OperatorError(`plan "${input.plan}" is not in the plans table (are migrations applied?)`);
       const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
-      if (hasOverrides && !plan.perKeyLimits) throw new OperatorError(`monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`);
-      const monthlyCalls = input.monthlyCalls == null ? null : requireWholeNumber(input.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
+      if (hasOverrides && !plan.perKeyLimits)
+        throw new OperatorError(
+          `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
+        );
+      const monthlyCalls =
+        input.monthlyCalls == null ? null : requireWholeNumber(input.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
       const maxLimit = input.maxLimit == null ? null : requireWholeNumber(input.maxLimit, 'max limit', 1, 1000);
 
       const now = clock();
@@ -172,7 +179,10 @@ export function createOperatorApi(
       if (days !== null) {
         const latest = new Date(now.getTime() + days * dayMs);
         if (expiresAt === null) expiresAt = latest;
-        else if (expiresAt.getTime() > latest.getTime()) throw new OperatorError(`${plan.id} keys are valid for at most ${days} days from issue (until ${isoSeconds(latest)})`);
+        else if (expiresAt.getTime() > latest.getTime())
+          throw new OperatorError(
+            `${plan.id} keys are valid for at most ${days} days from issue (until ${isoSeconds(latest)})`,
+          );
       }
 
       const key = generateApiKey();
@@ -192,7 +202,14 @@ export function createOperatorApi(
         expires_at: expiresAt,
         created_at: now,
       });
-      return { id, key, client, plan: plan.id, expires_at: expiresAt && isoSeconds(expiresAt), prefix: displayPrefix(key) };
+      return {
+        id,
+        key,
+        client,
+        plan: plan.id,
+        expires_at: expiresAt && isoSeconds(expiresAt),
+        prefix: displayPrefix(key),
+      };
     },
 
     async listKeys() {
@@ -209,10 +226,12 @@ export function createOperatorApi(
 
     async revokeKey(id, reason) {
       const record = await existing(id);
-      if (record.status === 'revoked') throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
+      if (record.status === 'revoked')
+        throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
       const text = reason?.trim() || null;
       if (text !== null && text.length > 500) throw new OperatorError('reason must be at most 500 characters');
-      if (!(await revokeKey(db, id, text, clock()))) throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
+      if (!(await revokeKey(db, id, text, clock())))
+        throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
       changed(id);
       return viewOf(await existing(id), clock());
     },
@@ -221,9 +240,12 @@ export function createOperatorApi(
       requireDate(until, 'until');
       const now = clock();
       const record = await existing(id);
-      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; a revoked key cannot be renewed: create a new one`);
-      if (until.getTime() <= now.getTime()) throw new OperatorError(`until must be in the future, got ${isoSeconds(until)}`);
-      if (!(await renewKey(db, id, until))) throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
+      if (record.status === 'revoked')
+        throw new OperatorError(`key ${id} is revoked; a revoked key cannot be renewed: create a new one`);
+      if (until.getTime() <= now.getTime())
+        throw new OperatorError(`until must be in the future, got ${isoSeconds(until)}`);
+      if (!(await renewKey(db, id, until)))
+        throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
       changed(id);
       return viewOf(await existing(id), clock());
     },

@@ -90,11 +90,21 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
   });
 
   it("shows the plans' error responses with their problem types", async () => {
-    expect(await reference.documentedStatuses('getRandomQuote')).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+    expect(await reference.documentedStatuses('getRandomQuote')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '503',
+    ]);
     const unauthorized = await reference.documentedResponse('getRandomQuote', '401');
     expect(unauthorized).toContain('urn:quotes:problem:missing-api-key');
     expect(await reference.documentedResponse('getRandomQuote', '403')).toContain('urn:quotes:problem:plan-limit');
-    expect(await reference.documentedResponse('getRandomQuote', '429')).toContain('urn:quotes:problem:allowance-exhausted');
+    expect(await reference.documentedResponse('getRandomQuote', '429')).toContain(
+      'urn:quotes:problem:allowance-exhausted',
+    );
     expect(await reference.documentedResponse('getRandomQuote', '429')).toContain('Retry-After');
   });
 

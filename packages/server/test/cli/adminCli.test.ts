@@ -67,7 +67,17 @@ function expectOneLineError(run: Run, pattern: RegExp, expect: ExpectStatic = gl
 
 describe.concurrent('quotes-admin keys', () => {
   it('creates a key, shows it once, and manages it to the end', async ({ expect }) => {
-    const created = await admin('keys', 'create', '--client', 'Lanternfish Books', '--plan', 'starter', '--email', 'ops@lanternfish.example', '--json');
+    const created = await admin(
+      'keys',
+      'create',
+      '--client',
+      'Lanternfish Books',
+      '--plan',
+      'starter',
+      '--email',
+      'ops@lanternfish.example',
+      '--json',
+    );
     expect(created.code, created.stderr).toBe(0);
     const issued = JSON.parse(created.stdout) as Record<string, unknown>;
     expect(Object.keys(issued)).toEqual(['id', 'key', 'client', 'plan', 'expires_at']);
@@ -107,7 +117,17 @@ describe.concurrent('quotes-admin keys', () => {
   });
 
   it('renews an expired key', async ({ expect }) => {
-    const created = await admin('keys', 'create', '--client', 'Expiring', '--plan', 'professional', '--expires-at', '2020-01-01T00:00:00Z', '--json');
+    const created = await admin(
+      'keys',
+      'create',
+      '--client',
+      'Expiring',
+      '--plan',
+      'professional',
+      '--expires-at',
+      '2020-01-01T00:00:00Z',
+      '--json',
+    );
     const { id } = JSON.parse(created.stdout) as { id: string };
     expect((await admin('keys', 'show', id)).stdout).toMatch(/state\s+expired/);
     const renewed = await admin('keys', 'renew', id, '--until', '2099-12-31');
@@ -116,23 +136,47 @@ describe.concurrent('quotes-admin keys', () => {
   });
 
   it('sets per-key numbers on enterprise keys only', async ({ expect }) => {
-    const enterprise = await admin('keys', 'create', '--client', 'Big Co', '--plan', 'enterprise', '--monthly-calls', '2000000', '--max-limit', '500', '--json');
+    const enterprise = await admin(
+      'keys',
+      'create',
+      '--client',
+      'Big Co',
+      '--plan',
+      'enterprise',
+      '--monthly-calls',
+      '2000000',
+      '--max-limit',
+      '500',
+      '--json',
+    );
     expect(enterprise.code, enterprise.stderr).toBe(0);
     const { id } = JSON.parse(enterprise.stdout) as { id: string };
     const show = await admin('keys', 'show', id, '--json');
     expect(JSON.parse(show.stdout)).toMatchObject({ plan: 'enterprise', monthlyCalls: 2_000_000, maxLimit: 500 });
-    expectOneLineError(await admin('keys', 'create', '--client', 'X', '--plan', 'starter', '--monthly-calls', '5'), /only .*enterprise/, expect);
+    expectOneLineError(
+      await admin('keys', 'create', '--client', 'X', '--plan', 'starter', '--monthly-calls', '5'),
+      /only .*enterprise/,
+      expect,
+    );
   });
 });
 
 describe.concurrent('quotes-admin usage and db', () => {
   it('reports every key for a month', async ({ expect }) => {
-    const created = JSON.parse((await admin('keys', 'create', '--client', 'Reporter', '--plan', 'platform', '--json')).stdout) as { id: string };
-    await database.db.insertInto('monthly_usage').values({ key_id: created.id, month: '2026-10-01', calls: 4213 }).execute();
+    const created = JSON.parse(
+      (await admin('keys', 'create', '--client', 'Reporter', '--plan', 'platform', '--json')).stdout,
+    ) as { id: string };
+    await database.db
+      .insertInto('monthly_usage')
+      .values({ key_id: created.id, month: '2026-10-01', calls: 4213 })
+      .execute();
     const report = await admin('usage', 'report', '--month', '2026-10');
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/Reporter\s+platform\s+4,213\s+unlimited/);
-    const json = JSON.parse((await admin('usage', 'report', '--month', '2026-10', '--json')).stdout) as { keyId: string; calls: number }[];
+    const json = JSON.parse((await admin('usage', 'report', '--month', '2026-10', '--json')).stdout) as {
+      keyId: string;
+      calls: number;
+    }[];
     expect(json.find((row) => row.keyId === created.id)?.calls).toBe(4213);
   });
 
@@ -149,8 +193,14 @@ describe.concurrent('bad input: one line naming the problem, non-zero exit, no s
   it.for<[string[], RegExp]>([
     [['keys', 'create', '--client', 'X', '--plan', 'gold'], /--plan.*gold|gold.*--plan|Allowed choices/i],
     [['keys', 'create', '--plan', 'starter'], /--client/],
-    [['keys', 'create', '--client', 'X', '--plan', 'starter', '--expires-at', 'next tuesday'], /--expires-at must be an ISO 8601/],
-    [['keys', 'create', '--client', 'X', '--plan', 'enterprise', '--max-limit', '5000'], /--max-limit must be a whole number from 1 to 1000/],
+    [
+      ['keys', 'create', '--client', 'X', '--plan', 'starter', '--expires-at', 'next tuesday'],
+      /--expires-at must be an ISO 8601/,
+    ],
+    [
+      ['keys', 'create', '--client', 'X', '--plan', 'enterprise', '--max-limit', '5000'],
+      /--max-limit must be a whole number from 1 to 1000/,
+    ],
     [['keys', 'create', '--client', 'X', '--plan', 'trial', '--expires-at', '2099-01-01'], /at most 30 days/],
     [['keys', 'create', '--client', 'X', '--plan', 'starter', '--email', 'not-an-email'], /not an e-mail address/],
     [['keys', 'show', 'k_doesnotexist'], /no key with id "k_doesnotexist"/],
@@ -164,8 +214,11 @@ describe.concurrent('bad input: one line naming the problem, non-zero exit, no s
 
   it('names a bad environment variable', async ({ expect }) => {
     const run = await new Promise<Run>((resolve) => {
-      execFile(process.execPath, [cliEntry, 'keys', 'list'], { env: { ...process.env, DATABASE_URL: 'mysql://nope' } }, (error, stdout, stderr) =>
-        resolve({ code: error ? 1 : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [cliEntry, 'keys', 'list'],
+        { env: { ...process.env, DATABASE_URL: 'mysql://nope' } },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
       );
     });
     expectOneLineError(run, /DATABASE_URL/, expect);

@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CorpusRow, corpusChangedChannel, corpusStats, ensureDefaultCorpus, generateCorpus, replaceCorpus } from '../../src/corpus/index.js';
+import {
+  type CorpusRow,
+  corpusChangedChannel,
+  corpusStats,
+  ensureDefaultCorpus,
+  generateCorpus,
+  replaceCorpus,
+} from '../../src/corpus/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 let database: TestDatabase;
@@ -24,7 +31,9 @@ async function snapshot() {
 
 async function leftovers(): Promise<string[]> {
   const result = await sql<{ relname: string }>`
-    SELECT relname FROM pg_class WHERE relname LIKE 'quotes_next%' OR relname LIKE 'corpus_staging%'`.execute(database.db);
+    SELECT relname FROM pg_class WHERE relname LIKE 'quotes_next%' OR relname LIKE 'corpus_staging%'`.execute(
+    database.db,
+  );
   return result.rows.map((row) => row.relname);
 }
 
@@ -35,7 +44,13 @@ async function expectOldCorpusIntact() {
   expect(now.ids).toEqual(oldIds);
   expect(await leftovers()).toEqual([]);
   // Still queryable through its indexes, as the service reads it.
-  const grief = await database.db.selectFrom('quotes').select('id').where('category', '=', 'Grief & Loss').orderBy('rank').limit(5).execute();
+  const grief = await database.db
+    .selectFrom('quotes')
+    .select('id')
+    .where('category', '=', 'Grief & Loss')
+    .orderBy('rank')
+    .limit(5)
+    .execute();
   expect(grief.length).toBe(5);
 }
 
@@ -55,18 +70,24 @@ async function* failingAfter(count: number): AsyncGenerator<CorpusRow> {
 
 describe('replaceCorpus is atomic', () => {
   it('leaves the old corpus intact when the row stream fails midway', async () => {
-    await expect(replaceCorpus(database, failingAfter(5000), { source: 'broken' })).rejects.toThrow('disk read error in the middle of the file');
+    await expect(replaceCorpus(database, failingAfter(5000), { source: 'broken' })).rejects.toThrow(
+      'disk read error in the middle of the file',
+    );
     await expectOldCorpusIntact();
   });
 
   it('leaves the old corpus intact when the importing process is killed during the COPY', async () => {
     const script = fileURLToPath(new URL('./support/killableLoad.ts', import.meta.url));
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, database.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, database.url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     await new Promise<void>((resolve, reject) => {
       let output = '';
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -76,19 +97,29 @@ describe('replaceCorpus is atomic', () => {
       child.on('exit', () => reject(new Error(`the child ended before copying: ${stderr}`)));
     });
     // Mid-COPY: the service still answers from the old corpus.
-    const count = await database.db.selectFrom('quotes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('quotes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(oldSize);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     // The server notices the dead connection and rolls its transaction back.
     for (let waited = 0; waited < 10_000; waited += 100) {
-      const busy = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'COPY corpus_staging%'`.execute(database.db);
+      const busy = await sql<{
+        n: number;
+      }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'COPY corpus_staging%'`.execute(
+        database.db,
+      );
       if (Number(busy.rows[0]?.n) === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await expectOldCorpusIntact();
     // And the load lock died with it: the next load goes through.
-    const report = await replaceCorpus(database, generateCorpus({ size: 500, seed: 3 }), { source: 'after the kill', seed: 3 });
+    const report = await replaceCorpus(database, generateCorpus({ size: 500, seed: 3 }), {
+      source: 'after the kill',
+      seed: 3,
+    });
     expect(report).toMatchObject({ total: 500, version: oldVersion + 1 });
   });
 
@@ -125,7 +156,12 @@ describe('replaceCorpus is atomic', () => {
     try {
       await reader.query('BEGIN');
       const before = await reader.query('SELECT count(*)::int AS n FROM quotes');
-      const load = replaceCorpus(database, generateCorpus({ size: 800, seed: 6 }), { source: 'waiting' }, { swapLockTimeoutMs: 100 });
+      const load = replaceCorpus(
+        database,
+        generateCorpus({ size: 800, seed: 6 }),
+        { source: 'waiting' },
+        { swapLockTimeoutMs: 100 },
+      );
       await new Promise((resolve) => setTimeout(resolve, 1500));
       // The reader's transaction still sees the old corpus, unchanged by the pending load.
       expect((await reader.query('SELECT count(*)::int AS n FROM quotes')).rows[0].n).toBe(before.rows[0].n);
@@ -140,9 +176,15 @@ describe('replaceCorpus is atomic', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const statement = { name: 'by-rank', text: 'SELECT id, array_to_string(moods, \',\') AS mood, length FROM quotes WHERE rank = $1', values: [0] };
+      const statement = {
+        name: 'by-rank',
+        text: "SELECT id, array_to_string(moods, ',') AS mood, length FROM quotes WHERE rank = $1",
+        values: [0],
+      };
       expect((await client.query(statement)).rows[0].id).toBe(oldIds[0]);
-      await replaceCorpus(database, generateCorpus({ size: 400, seed: 10 }), { source: 'swap under a prepared statement' });
+      await replaceCorpus(database, generateCorpus({ size: 400, seed: 10 }), {
+        source: 'swap under a prepared statement',
+      });
       const after = await client.query(statement);
       const first = await database.db.selectFrom('quotes').select('id').where('rank', '=', 0).executeTakeFirstOrThrow();
       expect(after.rows[0].id).toBe(first.id);

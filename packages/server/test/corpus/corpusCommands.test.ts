@@ -20,7 +20,9 @@ afterEach(() => vi.restoreAllMocks());
 
 /** Runs `quotes-admin ARGS` against the test database and returns what it printed on stdout. */
 async function run(...args: string[]): Promise<string> {
-  const program = new Command('quotes-admin').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  const program = new Command('quotes-admin')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
   registerCorpusCommands(program, async () => {
     opened++;
     // The CLI closes what it opens; the test database must outlive each command.
@@ -45,7 +47,8 @@ describe('quotes-admin corpus', () => {
   it('stats prints every dimension, and JSON with --json', async () => {
     const text = await run('corpus', 'stats');
     expect(text).toMatch(/^Quotes: 1,200\nSource: generated \(seed 77\), version 1, loaded /);
-    for (const heading of ['By category:', 'By mood', 'By era:', 'By length:', 'By faith tradition:']) expect(text).toContain(heading);
+    for (const heading of ['By category:', 'By mood', 'By era:', 'By length:', 'By faith tradition:'])
+      expect(text).toContain(heading);
     const json = JSON.parse(await run('corpus', 'stats', '--json'));
     expect(json).toMatchObject({ total: 1200, state: { source: 'generated', seed: 77, size: 1200, version: 1 } });
     expect(Object.keys(json.byCategory)).toHaveLength(43);
@@ -53,11 +56,14 @@ describe('quotes-admin corpus', () => {
 
   it('import prints the end report; --dry-run never opens the database', async () => {
     const file = join(directory, 'few.jsonl');
-    await writeFile(file, [
-      JSON.stringify({ text: 'The river keeps its appointments.', author: 'Ilse Marrowby', tags: 'nature, rivers' }),
-      '{broken',
-      JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        JSON.stringify({ text: 'The river keeps its appointments.', author: 'Ilse Marrowby', tags: 'nature, rivers' }),
+        '{broken',
+        JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
+      ].join('\n'),
+    );
     const openedBefore = opened;
     const dry = await run('corpus', 'import', file, '--dry-run', '--skip-invalid', '--default-era', 'present');
     expect(opened).toBe(openedBefore);

@@ -1,6 +1,12 @@
 import { lengthOfText, taxonomy } from '@quotes/contract';
 import { describe, expect, it } from 'vitest';
-import { type CorpusRow, generateCorpus, normaliseForIdentity, problemWithRow, quoteId } from '../../src/corpus/index.js';
+import {
+  type CorpusRow,
+  generateCorpus,
+  normaliseForIdentity,
+  problemWithRow,
+  quoteId,
+} from '../../src/corpus/index.js';
 import { AuthorRoster } from '../../src/corpus/generator/authorRoster.js';
 import { authorCultures } from '../../src/corpus/generator/data/authorCultures.js';
 import { preparedData } from '../../src/corpus/generator/preparedBanks.js';
@@ -23,7 +29,9 @@ describe('generateCorpus: determinism', () => {
   it('gives the same corpus, and so the same ids, for the same seed', () => {
     const again = [...generateCorpus({ size: 3000, seed })];
     expect(again).toEqual(sample.slice(0, 3000));
-    expect(again.map((row) => quoteId(row.text, row.author))).toEqual(sample.slice(0, 3000).map((row) => quoteId(row.text, row.author)));
+    expect(again.map((row) => quoteId(row.text, row.author))).toEqual(
+      sample.slice(0, 3000).map((row) => quoteId(row.text, row.author)),
+    );
   });
 
   it('gives a different corpus for a different seed', () => {
@@ -63,7 +71,10 @@ describe('generateCorpus: values come from the contract', () => {
     expect([...countBy(sample, (row) => row.moods).keys()].sort()).toEqual([...taxonomy.moods].sort());
     expect([...countBy(sample, (row) => row.era).keys()].sort()).toEqual([...taxonomy.eras].sort());
     expect([...countBy(sample, (row) => lengthOfText(row.text)).keys()].sort()).toEqual([...taxonomy.lengths].sort());
-    const faiths = countBy(sample.filter((row) => row.faith_tradition !== null), (row) => row.faith_tradition!);
+    const faiths = countBy(
+      sample.filter((row) => row.faith_tradition !== null),
+      (row) => row.faith_tradition!,
+    );
     expect([...faiths.keys()].sort()).toEqual([...taxonomy.faithTraditions].sort());
     for (const count of faiths.values()) expect(count).toBeGreaterThan(sampleSize * 0.005);
   });
@@ -136,7 +147,8 @@ describe('generateCorpus: realism', () => {
       expect(row.text).toMatch(/^[A-Z\u00C0-\u024F]/u);
       expect(row.text).toMatch(/[.?!]$/);
       expect(row.text).not.toMatch(/\{|\}|\s{2}|\s[.,;:?!]|[.?!] [a-z]/);
-      for (const sentence of row.text.split(/(?<=[.?!]) /)) expect(sentence.split(';').length, sentence).toBeLessThanOrEqual(2);
+      for (const sentence of row.text.split(/(?<=[.?!]) /))
+        expect(sentence.split(';').length, sentence).toBeLessThanOrEqual(2);
     }
   });
 
@@ -145,17 +157,35 @@ describe('generateCorpus: realism', () => {
     for (const row of sample) {
       const group = ['Ancient', 'Medieval', 'Early Modern'].includes(row.era) ? 'old' : 'new';
       const lists = data.categories.get(row.category)!.phrases[group];
-      const phrases = [lists.subject, lists.metaphor, lists.truth, lists.shadow, lists.image, lists.people, lists.advice, lists.quip, ...Object.values(lists.forms)].flat();
+      const phrases = [
+        lists.subject,
+        lists.metaphor,
+        lists.truth,
+        lists.shadow,
+        lists.image,
+        lists.people,
+        lists.advice,
+        lists.quip,
+        ...Object.values(lists.forms),
+      ].flat();
       const text = row.text.toLowerCase();
-      expect(phrases.some((phrase) => text.includes(phrase.toLowerCase())), `${row.category}: ${row.text}`).toBe(true);
+      expect(
+        phrases.some((phrase) => text.includes(phrase.toLowerCase())),
+        `${row.category}: ${row.text}`,
+      ).toBe(true);
     }
   });
 
   it('keeps humorous quotes light: no dark phrases in a quote whose main mood is humorous', () => {
     const data = preparedData();
     for (const row of sample.filter((quote) => quote.moods[0] === 'humorous' && !quote.moods.includes('dark'))) {
-      const shadows = data.categories.get(row.category)!.bank.shadows.map((shadow) => shadow.replace(/^[~^]/, '').toLowerCase());
-      expect(shadows.some((shadow) => row.text.toLowerCase().includes(shadow)), row.text).toBe(false);
+      const shadows = data.categories
+        .get(row.category)!
+        .bank.shadows.map((shadow) => shadow.replace(/^[~^]/, '').toLowerCase());
+      expect(
+        shadows.some((shadow) => row.text.toLowerCase().includes(shadow)),
+        row.text,
+      ).toBe(false);
     }
   });
 
@@ -186,7 +216,10 @@ describe('generateCorpus: realism', () => {
 
   it('matches old-era shapes to old eras: no phones or trains before the Modern era', () => {
     const old = sample.filter((row) => ['Ancient', 'Medieval', 'Early Modern'].includes(row.era));
-    for (const row of old) expect(row.text).not.toMatch(/\b(phones?|e-?mails?|laptops?|trains|slow train|train window|airports?|passports?|photographs?|fridges?|computers?)\b/i);
+    for (const row of old)
+      expect(row.text).not.toMatch(
+        /\b(phones?|e-?mails?|laptops?|trains|slow train|train window|airports?|passports?|photographs?|fridges?|computers?)\b/i,
+      );
   });
 });
 

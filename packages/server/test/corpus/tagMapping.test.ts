@@ -18,9 +18,21 @@ describe('the tag mapping table', () => {
 
   it('reaches every category, mood and faith tradition from some tag', () => {
     const meanings = [...tagTable.values()];
-    for (const category of taxonomy.categories) expect(meanings.some((meaning) => meaning.category?.name === category), category).toBe(true);
-    for (const mood of taxonomy.moods) expect(meanings.some((meaning) => meaning.moods.includes(mood)), mood).toBe(true);
-    for (const faith of taxonomy.faithTraditions) expect(meanings.some((meaning) => meaning.faith === faith), faith).toBe(true);
+    for (const category of taxonomy.categories)
+      expect(
+        meanings.some((meaning) => meaning.category?.name === category),
+        category,
+      ).toBe(true);
+    for (const mood of taxonomy.moods)
+      expect(
+        meanings.some((meaning) => meaning.moods.includes(mood)),
+        mood,
+      ).toBe(true);
+    for (const faith of taxonomy.faithTraditions)
+      expect(
+        meanings.some((meaning) => meaning.faith === faith),
+        faith,
+      ).toBe(true);
   });
 });
 
@@ -40,16 +52,27 @@ describe('mapTags', () => {
     expect(normaliseTag('Life_Lessons')).toBe('life lessons');
     expect(normaliseTag('GRIEF!!')).toBe('grief');
     const mapped = mapTags(['Grief', 'quotes-about-cats', 'sadness', 'Judaism', 'xyzzy']);
-    expect(mapped).toMatchObject({ category: 'Grief & Loss', moods: ['poignant'], faith: 'Jewish', unknown: ['quotes about cats', 'xyzzy'] });
+    expect(mapped).toMatchObject({
+      category: 'Grief & Loss',
+      moods: ['poignant'],
+      faith: 'Jewish',
+      unknown: ['quotes about cats', 'xyzzy'],
+    });
     expect(mapped.secondaryCategory).toBe('Spirituality & Faith');
   });
 
   it('prefers a specific topic over a broad one for the primary category', () => {
-    expect(mapTags(['life', 'truth', 'courage'])).toMatchObject({ category: 'Courage & Strength', secondaryCategory: 'Life & Human Nature' });
+    expect(mapTags(['life', 'truth', 'courage'])).toMatchObject({
+      category: 'Courage & Strength',
+      secondaryCategory: 'Life & Human Nature',
+    });
   });
 
   it('understands a few tags in other languages', () => {
-    expect(mapTags(['amour', 'vie'])).toMatchObject({ category: 'Love & Relationships', secondaryCategory: 'Life & Human Nature' });
+    expect(mapTags(['amour', 'vie'])).toMatchObject({
+      category: 'Love & Relationships',
+      secondaryCategory: 'Life & Human Nature',
+    });
     expect(mapTags(['amitié'])).toMatchObject({ category: 'Friendship & Loyalty' });
   });
 
@@ -76,7 +99,12 @@ describe('mapRecord on a messy, realistic sample', () => {
   });
 
   it('maps a loosely tagged row, with era from the known-author table and score from likes', () => {
-    const mapped = map({ quote: '\u201CBe yourself; everyone else is already taken.\u201D', author: 'Oscar Wilde, The Collected Works', tags: ['humor', 'life', 'inspirational'], likes: 12345 });
+    const mapped = map({
+      quote: '\u201CBe yourself; everyone else is already taken.\u201D',
+      author: 'Oscar Wilde, The Collected Works',
+      tags: ['humor', 'life', 'inspirational'],
+      likes: 12345,
+    });
     expect(mapped.problem).toBeUndefined();
     expect(mapped.row).toEqual({
       text: 'Be yourself; everyone else is already taken.',
@@ -93,21 +121,63 @@ describe('mapRecord on a messy, realistic sample', () => {
   });
 
   it('maps a curated row, spelled loosely, and keeps non-ASCII text as is', () => {
-    const mapped = map({ Text: 'La vie est brève, et l\u2019été aussi. 日本語も。 \uD83C\uDF38', Author: 'Élodie Brun', Category: 'grief and loss', 'Secondary Category': 'MEMORY & NOSTALGIA', Mood: 'poignant;reflective', Era: 'early-modern', Faith: 'none', score: '42.5' });
-    expect(mapped.row).toMatchObject({ category: 'Grief & Loss', secondary_category: 'Memory & Nostalgia', moods: ['poignant', 'reflective'], era: 'Early Modern', faith_tradition: null, score: 42.5 });
+    const mapped = map({
+      Text: 'La vie est brève, et l\u2019été aussi. 日本語も。 \uD83C\uDF38',
+      Author: 'Élodie Brun',
+      Category: 'grief and loss',
+      'Secondary Category': 'MEMORY & NOSTALGIA',
+      Mood: 'poignant;reflective',
+      Era: 'early-modern',
+      Faith: 'none',
+      score: '42.5',
+    });
+    expect(mapped.row).toMatchObject({
+      category: 'Grief & Loss',
+      secondary_category: 'Memory & Nostalgia',
+      moods: ['poignant', 'reflective'],
+      era: 'Early Modern',
+      faith_tradition: null,
+      score: 42.5,
+    });
     expect(mapped.row?.text).toBe('La vie est brève, et l\u2019été aussi. 日本語も。 \uD83C\uDF38');
   });
 
   it('uses --default-era for unknown authors, the fallback category for unmapped tags, the default mood and score', () => {
-    const mapped = map({ text: 'Nobody reads the footnotes, which is where the truth hides.', author: 'Odalys Fenwright', tags: 'quotes, favorites, xyzzy' }, 'Present');
-    expect(mapped.row).toMatchObject({ category: tagMappingDefaults.fallbackCategory, moods: [tagMappingDefaults.defaultMood], era: 'Present', score: tagMappingDefaults.defaultScore });
+    const mapped = map(
+      {
+        text: 'Nobody reads the footnotes, which is where the truth hides.',
+        author: 'Odalys Fenwright',
+        tags: 'quotes, favorites, xyzzy',
+      },
+      'Present',
+    );
+    expect(mapped.row).toMatchObject({
+      category: tagMappingDefaults.fallbackCategory,
+      moods: [tagMappingDefaults.defaultMood],
+      era: 'Present',
+      score: tagMappingDefaults.defaultScore,
+    });
     expect(mapped.problem === undefined && mapped.usedFallbackCategory).toBe(true);
     expect(mapped.problem === undefined && mapped.unknownTags).toEqual(['favorites', 'xyzzy']);
   });
 
   it('takes faith from tags or from a column, and drops a secondary equal to the primary', () => {
-    expect(map({ text: 'Patience is a lamp.', author: 'Rumi', tags: 'patience, sufism' }).row).toMatchObject({ era: 'Medieval', faith_tradition: 'Islamic', category: 'Silence & Stillness' });
-    expect(map({ text: 'Patience is a lamp.', author: 'X', category: 'Hope & Optimism', secondary_category: 'hope & optimism', mood: 'uplifting', era: 'Modern', faith_tradition: 'Buddhism' }).row).toMatchObject({ faith_tradition: 'Buddhist', secondary_category: null });
+    expect(map({ text: 'Patience is a lamp.', author: 'Rumi', tags: 'patience, sufism' }).row).toMatchObject({
+      era: 'Medieval',
+      faith_tradition: 'Islamic',
+      category: 'Silence & Stillness',
+    });
+    expect(
+      map({
+        text: 'Patience is a lamp.',
+        author: 'X',
+        category: 'Hope & Optimism',
+        secondary_category: 'hope & optimism',
+        mood: 'uplifting',
+        era: 'Modern',
+        faith_tradition: 'Buddhism',
+      }).row,
+    ).toMatchObject({ faith_tradition: 'Buddhist', secondary_category: null });
   });
 
   it('names each problem', () => {
@@ -128,7 +198,11 @@ describe('mapRecord on a messy, realistic sample', () => {
     expect(problem({ ...base, text: 'ok' })).toBe('text is 2 characters (at least 3)');
     expect(problem({ ...base, text: 'x'.repeat(5001) })).toBe('text is 5001 characters (at most 5000)');
     expect(problem({ ...base, author: 'y'.repeat(301) })).toBe('author is longer than 300 characters');
-    expect(problem({ text: 'Untagged and uncategorised.', author: 'A. Writer' })).toBe('no category (give a category, or tags to map)');
-    expect(map({ ...base, author: 'Unknown Person' }).problem).toBe("no era for 'Unknown Person' (give an era, or --default-era)");
+    expect(problem({ text: 'Untagged and uncategorised.', author: 'A. Writer' })).toBe(
+      'no category (give a category, or tags to map)',
+    );
+    expect(map({ ...base, author: 'Unknown Person' }).problem).toBe(
+      "no era for 'Unknown Person' (give an era, or --default-era)",
+    );
   });
 });

@@ -45,7 +45,9 @@ describe('the monthly counter', () => {
     const granted = outcomes.filter((outcome) => outcome.granted);
     expect(granted).toHaveLength(150);
     // Each granted call saw its own count: 1..150, each once.
-    expect(granted.map((outcome) => (outcome.granted ? outcome.used : 0)).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    expect(granted.map((outcome) => (outcome.granted ? outcome.used : 0)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 150 }, (_, i) => i + 1),
+    );
     expect(await callsInMonth(database.db, keyId, month)).toBe(150);
     // Coalesced: far fewer statements than calls.
     expect(statements()).toBeLessThan(20);
@@ -78,7 +80,11 @@ describe('the monthly counter', () => {
     const counter = new MonthlyCounter(database.pool);
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => counter.acquire(keyId, month, 0)));
     expect(outcomes.every((outcome) => !outcome.granted)).toBe(true);
-    const row = await database.db.selectFrom('monthly_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    const row = await database.db
+      .selectFrom('monthly_usage')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
     expect(row).toBeUndefined();
   });
 

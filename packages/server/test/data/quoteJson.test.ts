@@ -32,10 +32,30 @@ describe('the JSON the database stores for each quote', () => {
   it('is the contract Quote, exact to the character, with the length the text has', async () => {
     const { version } = await readCorpusState(database.pool);
     const quote = JSON.parse((await quotesByRank(database.pool, [0], version)).get(0)!) as Record<string, unknown>;
-    expect(Object.keys(quote)).toEqual(['id', 'text', 'author', 'category', 'secondary_category', 'mood', 'era', 'length', 'faith_tradition']);
-    expect(quote).toMatchObject({ text: awkward.text, author: awkward.author, secondary_category: null, mood: 'humorous,reflective', faith_tradition: null });
+    expect(Object.keys(quote)).toEqual([
+      'id',
+      'text',
+      'author',
+      'category',
+      'secondary_category',
+      'mood',
+      'era',
+      'length',
+      'faith_tradition',
+    ]);
+    expect(quote).toMatchObject({
+      text: awkward.text,
+      author: awkward.author,
+      secondary_category: null,
+      mood: 'humorous,reflective',
+      faith_tradition: null,
+    });
     expect(quote.length).toBe(lengthOfText(awkward.text));
-    const row = await database.db.selectFrom('quotes').select(['id', 'length']).where('rank', '=', 0).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('quotes')
+      .select(['id', 'length'])
+      .where('rank', '=', 0)
+      .executeTakeFirstOrThrow();
     expect(quote.id).toBe(row.id);
     expect(quote.length).toBe(row.length);
   });

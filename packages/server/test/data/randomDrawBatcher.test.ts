@@ -33,10 +33,22 @@ describe('random draws fetched in batches', () => {
     const quotes = await Promise.all(ranks.map((rank) => batcher.fetch(rank, version)));
     const expected = await database.db.selectFrom('quotes').select(['rank', 'id']).execute();
     const idAt = new Map(expected.map((row) => [row.rank, row.id]));
-    const parsed = quotes.map((quote) => (quote === undefined ? undefined : (JSON.parse(quote) as Record<string, unknown>)));
+    const parsed = quotes.map((quote) =>
+      quote === undefined ? undefined : (JSON.parse(quote) as Record<string, unknown>),
+    );
     expect(parsed.map((quote) => quote?.id)).toEqual(ranks.map((rank) => idAt.get(rank)));
     // Exactly the contract's nine Quote fields, in its order: nothing internal such as the rank.
-    expect(Object.keys(parsed[0]!)).toEqual(['id', 'text', 'author', 'category', 'secondary_category', 'mood', 'era', 'length', 'faith_tradition']);
+    expect(Object.keys(parsed[0]!)).toEqual([
+      'id',
+      'text',
+      'author',
+      'category',
+      'secondary_category',
+      'mood',
+      'era',
+      'length',
+      'faith_tradition',
+    ]);
     expect(statements()).toBeLessThan(20);
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { allowanceHeaders, exhaustedHeaders } from '../../src/domain/allowanceHeaders.js';
-import { calendarMonthOf, isoSeconds, parseMonth, secondsInMonth, secondsUntilReset } from '../../src/domain/calendarMonth.js';
+import {
+  calendarMonthOf,
+  isoSeconds,
+  parseMonth,
+  secondsInMonth,
+  secondsUntilReset,
+} from '../../src/domain/calendarMonth.js';
 import { usageSummary } from '../../src/domain/usageSummary.js';
 
 describe('calendar months in UTC', () => {

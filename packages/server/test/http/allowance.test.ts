@@ -16,14 +16,23 @@ describe('the 429 boundary', () => {
   it('lets exactly the remaining calls through out of 200 concurrent ones; the counter ends at the limit', async () => {
     const issued = await fixture.server.createKey({ plan: 'trial' });
     await fixture.server.operator.setUsage(issued.id, 1000 - 137, '2026-11');
-    const paths = ['/v1/quotes-random', '/v1/quotes-filter?limit=2', '/v1/quotes-categories', '/v1/quotes-random?category=grief'];
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => fixture.server.call(paths[i % paths.length]!, { key: issued.key })));
+    const paths = [
+      '/v1/quotes-random',
+      '/v1/quotes-filter?limit=2',
+      '/v1/quotes-categories',
+      '/v1/quotes-random?category=grief',
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fixture.server.call(paths[i % paths.length]!, { key: issued.key })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(137);
     expect(statuses.filter((status) => status === 429)).toHaveLength(63);
     expect(await callsOf(issued.id)).toBe(1000);
     // Every granted call saw its own remainder: 136 down to 0, each once.
-    const remainders = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
+    const remainders = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
     expect(remainders.sort((a, b) => a - b)).toEqual(Array.from({ length: 137 }, (_, i) => i));
   });
 
@@ -37,7 +46,9 @@ describe('the 429 boundary', () => {
     expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(answer.headers.get('ratelimit')).toBe('"monthly";r=0;t=691200');
     expect(answer.headers.get('ratelimit-policy')).toBe('"monthly";q=10000;w=2592000');
-    expect((answer.body as { detail: string }).detail).toBe('All 10000 calls of this month are used; the allowance resets at 2026-12-01T00:00:00Z.');
+    expect((answer.body as { detail: string }).detail).toBe(
+      'All 10000 calls of this month are used; the allowance resets at 2026-12-01T00:00:00Z.',
+    );
     expect(await callsOf(issued.id)).toBe(10000);
   });
 
@@ -64,7 +75,8 @@ describe('allowance headers on counted answers', () => {
     const issued = await fixture.server.createKey({ plan: 'platform' });
     const answer = await fixture.server.call('/v1/quotes-random', { key: issued.key });
     expect(answer.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2026, 11, 1) / 1000));
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'ratelimit', 'ratelimit-policy']) expect(answer.headers.get(name)).toBeNull();
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'ratelimit', 'ratelimit-policy'])
+      expect(answer.headers.get(name)).toBeNull();
     expect(await callsOf(issued.id)).toBe(1);
   });
 });
@@ -78,7 +90,9 @@ describe('which calls count', () => {
     expect((await call('/v1/quotes-filter?category=Athletes&offset=9999')).status).toBe(200); // 3 (an empty page is a 200)
     expect((await call('/v1/quotes-categories')).status).toBe(200); // 4
     const noMatch = await fixture.server.createKey({ plan: 'professional' });
-    expect((await call('/v1/quotes-random?category=Athletes&era=Ancient&faith=Taoist&length=short', noMatch.key)).status).toBe(404);
+    expect(
+      (await call('/v1/quotes-random?category=Athletes&era=Ancient&faith=Taoist&length=short', noMatch.key)).status,
+    ).toBe(404);
     expect(await callsOf(noMatch.id)).toBe(1);
 
     expect((await call('/v1/quotes-random?era=Jurassic')).status).toBe(400);
@@ -106,7 +120,8 @@ describe('month rollover (injected clock, UTC)', () => {
     clock.set('2026-11-30T23:59:58Z');
     try {
       const issued = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 3 });
-      for (let i = 0; i < 3; i++) expect((await fixture.server.call('/v1/quotes-random', { key: issued.key })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await fixture.server.call('/v1/quotes-random', { key: issued.key })).status).toBe(200);
       const exhausted = await fixture.server.call('/v1/quotes-random', { key: issued.key });
       expect(exhausted.status).toBe(429);
       expect(exhausted.headers.get('retry-after')).toBe('2');

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => fixture?.close());
 
-const call = (path: string, options?: Parameters<HttpFixture['server']['call']>[1]) => fixture.server.call(path, options);
+const call = (path: string, options?: Parameters<HttpFixture['server']['call']>[1]) =>
+  fixture.server.call(path, options);
 
 describe('step 1: a key, present and known (401)', () => {
   it('accepts the key in X-API-Key', async () => {
@@ -110,7 +111,9 @@ describe('the order of checks', () => {
     await fixture.server.operator.setUsage(issued.id, 1000, '2026-11');
     const beyondPlan = await call('/v1/quotes-random?category=grief&mood=dark', { key: issued.key });
     expect(problemType(beyondPlan)).toBe('plan-limit');
-    expect(problemType(await call('/v1/quotes-random?category=grief', { key: issued.key }))).toBe('allowance-exhausted');
+    expect(problemType(await call('/v1/quotes-random?category=grief', { key: issued.key }))).toBe(
+      'allowance-exhausted',
+    );
   });
 });
 
@@ -128,7 +131,10 @@ describe('keys in logs', () => {
 
   it('are redacted should headers ever be logged', () => {
     const probe = capturedLogger();
-    probe.logger.info({ req: { headers: { 'x-api-key': key, authorization: `Bearer ${key}` } }, headers: { 'x-api-key': key } }, 'probe');
+    probe.logger.info(
+      { req: { headers: { 'x-api-key': key, authorization: `Bearer ${key}` } }, headers: { 'x-api-key': key } },
+      'probe',
+    );
     const text = probe.lines.join('');
     expect(text).not.toContain(key);
     expect(text).toContain('"x-api-key":"[redacted]"');

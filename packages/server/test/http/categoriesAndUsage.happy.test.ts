@@ -28,7 +28,10 @@ describe('quotes-categories', () => {
     const answer = await fixture.server.call('/v1/quotes-categories', { key });
     expect(answer.status).toBe(200);
     const body = answer.body as FilterValues;
-    const counts = await sql<{ category: string; n: number }>`SELECT category, count(*)::int AS n FROM quotes GROUP BY category`.execute(fixture.database.db);
+    const counts = await sql<{
+      category: string;
+      n: number;
+    }>`SELECT category, count(*)::int AS n FROM quotes GROUP BY category`.execute(fixture.database.db);
     expect(body.categories.map((category) => category.name)).toEqual([...taxonomy.categories].sort());
     expect(Object.fromEntries(body.categories.map((category) => [category.name, category.count]))).toEqual(
       Object.fromEntries(counts.rows.map((row) => [row.category, row.n])),
@@ -138,7 +141,13 @@ describe('quotes-usage', () => {
     const platform = await fixture.server.createKey({ plan: 'platform' });
     await fixture.server.call('/v1/quotes-categories', { key: platform.key });
     const unlimited = (await fixture.server.call('/v1/quotes-usage', { key: platform.key })).body;
-    expect(unlimited).toMatchObject({ tier: 'platform', calls_this_month: 1, call_limit: null, calls_remaining: null, usage_pct: 0 });
+    expect(unlimited).toMatchObject({
+      tier: 'platform',
+      calls_this_month: 1,
+      call_limit: null,
+      calls_remaining: null,
+      usage_pct: 0,
+    });
     const enterprise = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 200 });
     await fixture.server.operator.setUsage(enterprise.id, 101, '2026-11');
     expect((await fixture.server.call('/v1/quotes-usage', { key: enterprise.key })).body).toMatchObject({

@@ -55,7 +55,12 @@ describe('a database outage', () => {
 
     await cluster!.stop();
     cluster = undefined;
-    for (const path of ['/v1/quotes-random', '/v1/quotes-filter?mood=dark', '/v1/quotes-categories', '/v1/quotes-usage']) {
+    for (const path of [
+      '/v1/quotes-random',
+      '/v1/quotes-filter?mood=dark',
+      '/v1/quotes-categories',
+      '/v1/quotes-usage',
+    ]) {
       const started = Date.now();
       const answer = await count(path);
       expect([answer.status, problemType(answer)], path).toEqual([503, 'service-unavailable']);
@@ -93,7 +98,9 @@ describe('a database outage', () => {
       const deadline = Date.now() + 5000;
       let listening = 0;
       while (listening === 0 && Date.now() < deadline) {
-        const result = await other.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN quotes_key_changed%'`);
+        const result = await other.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN quotes_key_changed%'`,
+        );
         listening = result.rows[0]!.n;
         if (listening === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -18,7 +18,15 @@ afterAll(() => fixture?.close());
 // Each is a filter that matches some fixture quotes alone and in every combination below.
 const filters = ['category=a', 'mood=i', 'length=short', 'era=modern', 'faith=christian'];
 const filtersPerCall: Record<string, number> = { trial: 1, starter: 2, professional: 5, platform: 5, enterprise: 5 };
-const maxLimit: Record<string, number> = { trial: 10, starter: 25, professional: 50, platform: 100, enterprise: 100, enterpriseWide: 500, enterpriseNarrow: 3 };
+const maxLimit: Record<string, number> = {
+  trial: 10,
+  starter: 25,
+  professional: 50,
+  platform: 100,
+  enterprise: 100,
+  enterpriseWide: 500,
+  enterpriseNarrow: 3,
+};
 
 describe('filters per call (403 plan-limit beyond the plan)', () => {
   for (const [plan, allowed] of Object.entries(filtersPerCall)) {
@@ -26,13 +34,19 @@ describe('filters per call (403 plan-limit beyond the plan)', () => {
       // The faith filter has its own rule: count with the other four here.
       const nonFaith = filters.slice(0, 4);
       const upTo = Math.min(allowed, nonFaith.length);
-      const within = await fixture.server.call(`/v1/quotes-filter?${nonFaith.slice(0, upTo).join('&')}`, { key: keys[plan] });
+      const within = await fixture.server.call(`/v1/quotes-filter?${nonFaith.slice(0, upTo).join('&')}`, {
+        key: keys[plan],
+      });
       expect(within.status).toBe(200);
       if (allowed < nonFaith.length) {
-        const beyond = await fixture.server.call(`/v1/quotes-filter?${nonFaith.slice(0, allowed + 1).join('&')}`, { key: keys[plan] });
+        const beyond = await fixture.server.call(`/v1/quotes-filter?${nonFaith.slice(0, allowed + 1).join('&')}`, {
+          key: keys[plan],
+        });
         expect([beyond.status, problemType(beyond)]).toEqual([403, 'plan-limit']);
         expect((beyond.body as { detail: string }).detail).toContain(`allows ${allowed} filter`);
-        const random = await fixture.server.call(`/v1/quotes-random?${nonFaith.slice(0, allowed + 1).join('&')}`, { key: keys[plan] });
+        const random = await fixture.server.call(`/v1/quotes-random?${nonFaith.slice(0, allowed + 1).join('&')}`, {
+          key: keys[plan],
+        });
         expect(problemType(random)).toBe('plan-limit');
       } else {
         const all = await fixture.server.call(`/v1/quotes-random?${filters.join('&')}`, { key: keys[plan] });
@@ -76,7 +90,9 @@ describe("the largest page (limit clamped to the key's plan)", () => {
       const page = answer.body as { quotes: unknown[]; limit: number; total: number };
       expect(page.limit).toBe(largest);
       expect(page.quotes).toHaveLength(Math.min(largest, page.total));
-      const smaller = await fixture.server.call(`/v1/quotes-filter?limit=${Math.max(1, largest - 1)}`, { key: keys[plan] });
+      const smaller = await fixture.server.call(`/v1/quotes-filter?limit=${Math.max(1, largest - 1)}`, {
+        key: keys[plan],
+      });
       expect((smaller.body as { limit: number }).limit).toBe(Math.max(1, largest - 1));
     });
   }

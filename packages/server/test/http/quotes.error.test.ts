@@ -83,9 +83,14 @@ describe('400 invalid-request names every bad parameter', () => {
 describe('404 no-match (quotes-random only)', () => {
   it('names the filters and carries the allowance headers: it is counted', async () => {
     const limited = await fixture.server.createKey({ plan: 'professional' });
-    const answer = await fixture.server.call('/v1/quotes-random?category=Athletes&era=Ancient&faith=Taoist&length=short', { key: limited.key });
+    const answer = await fixture.server.call(
+      '/v1/quotes-random?category=Athletes&era=Ancient&faith=Taoist&length=short',
+      { key: limited.key },
+    );
     expect([answer.status, problemType(answer)]).toEqual([404, 'no-match']);
-    expect((answer.body as ProblemBody).detail).toBe('No quote matches category=Athletes, length=short, era=Ancient, faith=Taoist.');
+    expect((answer.body as ProblemBody).detail).toBe(
+      'No quote matches category=Athletes, length=short, era=Ancient, faith=Taoist.',
+    );
     expect(answer.headers.get('x-ratelimit-remaining')).toBe('49999');
     const usage = await fixture.server.operator.usage(limited.id);
     expect(usage.calls).toBe(1);

@@ -27,7 +27,9 @@ async function page(query: string): Promise<Page> {
 
 /** The expected ids, in the list order, computed by the database independently of ranks. */
 async function expectedIds(where: ReturnType<typeof sql>): Promise<string[]> {
-  const result = await sql<{ id: string }>`SELECT id FROM quotes WHERE ${where} ORDER BY score DESC, id ASC`.execute(fixture.database.db);
+  const result = await sql<{ id: string }>`SELECT id FROM quotes WHERE ${where} ORDER BY score DESC, id ASC`.execute(
+    fixture.database.db,
+  );
   return result.rows.map((row) => row.id);
 }
 
@@ -112,7 +114,9 @@ describe('matching', () => {
 
   it('matches any of several categories for text shared by their names', async () => {
     const both = await page('category=parent&limit=100');
-    expect(new Set(both.quotes.map((quote) => quote.category))).toEqual(new Set(['Family & Parenting', 'Parenting & Children']));
+    expect(new Set(both.quotes.map((quote) => quote.category))).toEqual(
+      new Set(['Family & Parenting', 'Parenting & Children']),
+    );
   });
 
   it('matches a quote having any matching mood tag', async () => {

@@ -45,7 +45,9 @@ describe('a random quote', () => {
   });
 
   it('is drawn uniformly from the matching quotes', async () => {
-    const matching = await sql<{ id: string }>`SELECT id FROM quotes WHERE category = 'Grief & Loss' AND length = 'Short'`.execute(fixture.database.db);
+    const matching = await sql<{
+      id: string;
+    }>`SELECT id FROM quotes WHERE category = 'Grief & Loss' AND length = 'Short'`.execute(fixture.database.db);
     const ids = matching.rows.map((row) => row.id);
     expect(ids.length).toBeGreaterThanOrEqual(2);
     const draws = 60 * ids.length;
@@ -66,7 +68,17 @@ describe('a random quote', () => {
 
   it('carries all of a quote, nulls included', async () => {
     const quote = await random('?faith=Jewish');
-    expect(Object.keys(quote)).toEqual(['id', 'text', 'author', 'category', 'secondary_category', 'mood', 'era', 'length', 'faith_tradition']);
+    expect(Object.keys(quote)).toEqual([
+      'id',
+      'text',
+      'author',
+      'category',
+      'secondary_category',
+      'mood',
+      'era',
+      'length',
+      'faith_tradition',
+    ]);
     expect(quote.faith_tradition).toBe('Jewish');
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mergeParameterErrors, parameterErrorsFromSchema, parseQueryString, screenQuery } from '../../src/http/requestScreening.js';
+import {
+  mergeParameterErrors,
+  parameterErrorsFromSchema,
+  parseQueryString,
+  screenQuery,
+} from '../../src/http/requestScreening.js';
 
 const declared = new Set(['category', 'mood', 'limit']);
 
@@ -11,7 +16,10 @@ describe('query screening', () => {
   });
 
   it('rejects unknown, repeated and empty parameters, naming each', () => {
-    const { accepted, errors } = screenQuery(parseQueryString('categry=grief&mood=a&mood=b&limit=&category=love'), declared);
+    const { accepted, errors } = screenQuery(
+      parseQueryString('categry=grief&mood=a&mood=b&limit=&category=love'),
+      declared,
+    );
     expect(accepted).toEqual({ category: 'love' });
     expect(errors.map((error) => error.parameter)).toEqual(['categry', 'mood', 'limit']);
     expect(errors[0]!.message).toContain('not a parameter');
@@ -38,7 +46,13 @@ describe('query screening', () => {
 
   it('merges error lists keeping the first finding per parameter', () => {
     expect(
-      mergeParameterErrors([{ parameter: 'a', message: '1' }], [{ parameter: 'a', message: '2' }, { parameter: 'b', message: '3' }]),
+      mergeParameterErrors(
+        [{ parameter: 'a', message: '1' }],
+        [
+          { parameter: 'a', message: '2' },
+          { parameter: 'b', message: '3' },
+        ],
+      ),
     ).toEqual([
       { parameter: 'a', message: '1' },
       { parameter: 'b', message: '3' },

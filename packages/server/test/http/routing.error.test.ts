@@ -13,7 +13,13 @@ afterAll(() => fixture?.close());
 
 describe('paths and methods outside the contract', () => {
   it('answer 404 not-found as problem details, before any key check', async () => {
-    for (const path of ['/v1', '/v1/quotes', '/v2/quotes-random', '/v1/quotes-random/extra', '/docs/assets/nothing.js']) {
+    for (const path of [
+      '/v1',
+      '/v1/quotes',
+      '/v2/quotes-random',
+      '/v1/quotes-random/extra',
+      '/docs/assets/nothing.js',
+    ]) {
       const answer = await fixture.server.call(path);
       expect([answer.status, problemType(answer)], path).toEqual([404, 'not-found']);
     }
@@ -41,7 +47,10 @@ describe('odd requests', () => {
   it('broken percent-encoding is a 400 for the parameter, not a crash', async () => {
     const answer = await fixture.server.call('/v1/quotes-filter?category=%E0%A4%A&mood=%', { key });
     expect([answer.status, problemType(answer)]).toEqual([400, 'invalid-request']);
-    expect((answer.body as { errors: { parameter: string }[] }).errors.map((error) => error.parameter)).toEqual(['category', 'mood']);
+    expect((answer.body as { errors: { parameter: string }[] }).errors.map((error) => error.parameter)).toEqual([
+      'category',
+      'mood',
+    ]);
   });
 });
 

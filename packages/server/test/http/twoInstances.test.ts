@@ -39,7 +39,9 @@ describe('two server instances on one database', () => {
   it("share one key's allowance exactly", async () => {
     const issued = await first.createKey({ plan: 'enterprise', monthlyCalls: 160 });
     const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? first : second).call('/v1/quotes-random?category=a', { key: issued.key })),
+      Array.from({ length: 300 }, (_, i) =>
+        (i % 2 === 0 ? first : second).call('/v1/quotes-random?category=a', { key: issued.key }),
+      ),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(160);
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(140);
@@ -57,7 +59,10 @@ describe('two server instances on one database', () => {
     // Revoked through neither server: as the CLI does, from another process.
     const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
     await createOperatorApi(database).revokeKey(issued.id, 'compromised');
-    const [onFirst, onSecond] = await Promise.all([untilStatus(first, issued.key, 403, 1000), untilStatus(second, issued.key, 403, 1000)]);
+    const [onFirst, onSecond] = await Promise.all([
+      untilStatus(first, issued.key, 403, 1000),
+      untilStatus(second, issued.key, 403, 1000),
+    ]);
     expect(onFirst).toBeLessThan(1000);
     expect(onSecond).toBeLessThan(1000);
   });
@@ -65,7 +70,11 @@ describe('two server instances on one database', () => {
   it('both accept a renewed key again within one second', async () => {
     const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
     const operator = createOperatorApi(database);
-    const issued = await operator.createKey({ plan: 'starter', client: 'Renewal', expiresAt: new Date(Date.now() + 1500) });
+    const issued = await operator.createKey({
+      plan: 'starter',
+      client: 'Renewal',
+      expiresAt: new Date(Date.now() + 1500),
+    });
     expect((await first.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     expect((await second.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     await untilStatus(first, issued.key, 403, 3000);

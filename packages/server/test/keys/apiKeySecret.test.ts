@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, generateKeyId, hashApiKey, looksLikeApiKey, randomBase62 } from '../../src/keys/apiKeySecret.js';
+import {
+  displayPrefix,
+  generateApiKey,
+  generateKeyId,
+  hashApiKey,
+  looksLikeApiKey,
+  randomBase62,
+} from '../../src/keys/apiKeySecret.js';
 
 describe('API keys', () => {
   it('carry the qk_ prefix and at least 128 bits of randomness', () => {

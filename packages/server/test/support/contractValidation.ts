@@ -75,5 +75,7 @@ export async function expectProblemBody(answer: ApiAnswer): Promise<void> {
 
 export async function operationIdFor(method: string, path: string): Promise<string | undefined> {
   const backend = await contractApi();
-  return backend.router.getOperations().find((operation) => operation.method === method.toLowerCase() && operation.path === path)?.operationId;
+  return backend.router
+    .getOperations()
+    .find((operation) => operation.method === method.toLowerCase() && operation.path === path)?.operationId;
 }

@@ -11,7 +11,9 @@ export interface HttpFixture {
 }
 
 /** A fresh database with the fixture corpus and a server on it, on a free port. */
-export async function httpFixture(options: { clock?: Clock; logger?: Logger; corpus?: boolean } = {}): Promise<HttpFixture> {
+export async function httpFixture(
+  options: { clock?: Clock; logger?: Logger; corpus?: boolean } = {},
+): Promise<HttpFixture> {
   const database = await createTestDatabase();
   if (options.corpus !== false) await loadFixtureCorpus(database);
   const server = await startTestServer(database, { clock: options.clock, logger: options.logger });

@@ -79,7 +79,14 @@ export async function startTestServer(
   database: DatabaseHandle,
   options: { clock?: Clock; logger?: Logger; random?: () => number } = {},
 ): Promise<TestServer> {
-  const server = await startServer({ database, port: 0, clock: options.clock, logger: options.logger, random: options.random, shutdownGraceMs: 2000 });
+  const server = await startServer({
+    database,
+    port: 0,
+    clock: options.clock,
+    logger: options.logger,
+    random: options.random,
+    shutdownGraceMs: 2000,
+  });
   return {
     ...server,
     close: () => server.close(),
@@ -88,4 +95,5 @@ export async function startTestServer(
   };
 }
 
-export const problemType = (answer: ApiAnswer) => (answer.body as { type?: string } | undefined)?.type?.replace('urn:quotes:problem:', '');
+export const problemType = (answer: ApiAnswer) =>
+  (answer.body as { type?: string } | undefined)?.type?.replace('urn:quotes:problem:', '');

@@ -78,10 +78,12 @@ export class AuthorRoster {
     const taken = new Set<string>();
     for (const [name, culture] of Object.entries(authorCultures)) {
       for (const era of Object.keys(culture.eras)) {
-        if (!taxonomy.eras.includes(era)) throw new Error(`author culture '${name}': era '${era}' is not in the contract`);
+        if (!taxonomy.eras.includes(era))
+          throw new Error(`author culture '${name}': era '${era}' is not in the contract`);
       }
       for (const faith of Object.keys(culture.faiths ?? {})) {
-        if (!taxonomy.faithTraditions.includes(faith)) throw new Error(`author culture '${name}': faith '${faith}' is not in the contract`);
+        if (!taxonomy.faithTraditions.includes(faith))
+          throw new Error(`author culture '${name}': faith '${faith}' is not in the contract`);
       }
     }
     for (const era of taxonomy.eras) {
@@ -122,7 +124,9 @@ export class AuthorRoster {
     if (!byFaith.has(key)) {
       const pools = this.pools.get(era) ?? [];
       const entries = pools
-        .map((pool) => [pool, pool.names.eras[era]! * (faith === null ? 1 : (pool.names.faiths?.[faith] ?? 0))] as const)
+        .map(
+          (pool) => [pool, pool.names.eras[era]! * (faith === null ? 1 : (pool.names.faiths?.[faith] ?? 0))] as const,
+        )
         .filter(([pool, weight]) => weight > 0 && pool.authors.length > 0);
       byFaith.set(key, entries.length > 0 ? new WeightedTable(entries) : null);
     }

@@ -1,9 +1,34 @@
 /** The few English inflections the templates need, for verb phrases that start with a verb. */
 
 const thirdPersonIrregular: Record<string, string> = { be: 'is', have: 'has', do: 'does', go: 'goes' };
-const gerundIrregular: Record<string, string> = { be: 'being', see: 'seeing', lie: 'lying', die: 'dying', tie: 'tying', flee: 'fleeing', agree: 'agreeing', free: 'freeing' };
+const gerundIrregular: Record<string, string> = {
+  be: 'being',
+  see: 'seeing',
+  lie: 'lying',
+  die: 'dying',
+  tie: 'tying',
+  flee: 'fleeing',
+  agree: 'agreeing',
+  free: 'freeing',
+};
 // Two-syllable verbs stressed on the last syllable double their final consonant.
-const doubledFinal = new Set(['forget', 'begin', 'admit', 'commit', 'regret', 'permit', 'submit', 'occur', 'prefer', 'refer', 'omit', 'upset', 'befit', 'outrun', 'remit']);
+const doubledFinal = new Set([
+  'forget',
+  'begin',
+  'admit',
+  'commit',
+  'regret',
+  'permit',
+  'submit',
+  'occur',
+  'prefer',
+  'refer',
+  'omit',
+  'upset',
+  'befit',
+  'outrun',
+  'remit',
+]);
 const vowels = /[aeiou]/;
 
 function splitFirstWord(phrase: string): [string, string] {
@@ -44,9 +69,13 @@ export function gerund(phrase: string): string {
  */
 export function capitalise(sentence: string): string {
   const first = sentence.charAt(0);
-  const inner = sentence.indexOf('. ', 1) !== -1 || sentence.indexOf('? ', 1) !== -1 || sentence.indexOf('! ', 1) !== -1;
+  const inner =
+    sentence.indexOf('. ', 1) !== -1 || sentence.indexOf('? ', 1) !== -1 || sentence.indexOf('! ', 1) !== -1;
   // The common case (a plain first letter, one sentence) without a Unicode regex: this runs on every quote.
   if (!inner && first >= 'a' && first <= 'z') return first.toUpperCase() + sentence.slice(1);
   if (!inner && first >= 'A' && first <= 'Z') return sentence;
-  return sentence.replace(/(^|[.?!]\s+)([^\p{L}\s]*)(\p{Ll})/gu, (_, start: string, marks: string, letter: string) => start + marks + letter.toUpperCase());
+  return sentence.replace(
+    /(^|[.?!]\s+)([^\p{L}\s]*)(\p{Ll})/gu,
+    (_, start: string, marks: string, letter: string) => start + marks + letter.toUpperCase(),
+  );
 }

@@ -1,7 +1,13 @@
 import type { CorpusRow } from '../corpusRow.js';
 import { normaliseForIdentity } from '../quoteId.js';
 import { AuthorRoster } from './authorRoster.js';
-import { closeMoodPairs, faithSentenceMoods, moodCountWeights, secondaryCategoryShare, sentenceCountWeights } from './data/moodPairs.js';
+import {
+  closeMoodPairs,
+  faithSentenceMoods,
+  moodCountWeights,
+  secondaryCategoryShare,
+  sentenceCountWeights,
+} from './data/moodPairs.js';
 import { eraGroup, type PreparedShapes, preparedData } from './preparedBanks.js';
 import { composeQuote } from './quoteComposer.js';
 import { hash32, Random, WeightedTable } from './random.js';
@@ -57,7 +63,8 @@ export function* generateCorpus(options: GenerateOptions): Generator<CorpusRow> 
     const moodSentences = faith ? sentences - 1 : sentences;
     const moods = [mainMood];
     const companions = prepared.companions.get(mainMood);
-    const moodCount = !companions || moodSentences === 0 ? 1 : Math.min(moodCounts.pick(random), Math.max(moodSentences, 2));
+    const moodCount =
+      !companions || moodSentences === 0 ? 1 : Math.min(moodCounts.pick(random), Math.max(moodSentences, 2));
     for (let tries = 0; companions && moods.length < moodCount && tries < 8; tries++) {
       const mood = companions.pick(random);
       // Faith sentences sit badly next to jokes: a faith quote is never humorous.

@@ -16,8 +16,24 @@ import { WeightedTable } from './random.js';
 export type EraGroup = 'old' | 'new';
 
 const slotNames = new Set([
-  'subject', 'metaphor', 'truth', 'shadow', 'image', 'people', 'act', 'acts', 'acting', 'advice', 'quip',
-  'xsubject', 'xtruth', 'ximage', 'divine', 'practice', 'ftruth', 'fadvice',
+  'subject',
+  'metaphor',
+  'truth',
+  'shadow',
+  'image',
+  'people',
+  'act',
+  'acts',
+  'acting',
+  'advice',
+  'quip',
+  'xsubject',
+  'xtruth',
+  'ximage',
+  'divine',
+  'practice',
+  'ftruth',
+  'fadvice',
 ]);
 
 /** Whose act it is, for re-inflecting "their" in an act phrase ({act@you}). */
@@ -42,7 +58,8 @@ export function compileShape(shape: string, where: string): CompiledShape {
     const name = match[1]!;
     const person = (match[3] ?? 'they') as Person;
     if (!slotNames.has(name)) throw new Error(`${where}: unknown slot {${name}} in "${shape}"`);
-    if (!persons.has(person) || (match[3] && !actSlots.has(name))) throw new Error(`${where}: bad person in "${match[0]}"`);
+    if (!persons.has(person) || (match[3] && !actSlots.has(name)))
+      throw new Error(`${where}: bad person in "${match[0]}"`);
     if (match.index > last) parts.push(shape.slice(last, match.index));
     parts.push({ name, second: match[2] === '2', person });
     last = match.index + match[0].length;
@@ -89,7 +106,29 @@ const pronouns: Record<Exclude<Person, 'they'>, Record<string, string>> = {
 };
 
 // Words after "they" that do not take a person ending: modals and past tenses.
-const invariable = new Set(['can', 'cannot', 'could', 'will', 'would', 'may', 'might', 'must', 'should', 'shall', 'came', 'grew', 'found', 'carried', 'hoped', 'did', 'had', 'knew', 'said', 'went', 'made']);
+const invariable = new Set([
+  'can',
+  'cannot',
+  'could',
+  'will',
+  'would',
+  'may',
+  'might',
+  'must',
+  'should',
+  'shall',
+  'came',
+  'grew',
+  'found',
+  'carried',
+  'hoped',
+  'did',
+  'had',
+  'knew',
+  'said',
+  'went',
+  'made',
+]);
 
 function agree(verb: string, person: Exclude<Person, 'they'>): string {
   if (person === 'you' || person === 'we') return verb;
@@ -109,7 +148,10 @@ function inflect(phrase: string, person: Person): string {
   const table = pronouns[person];
   return phrase
     .replace(/\b(their|themselves)\b/g, (word) => table[word]!)
-    .replace(/\bthey((?: (?:already|really|never|still|always|truly))?) (\w+)/g, (_, adverb: string, verb: string) => `${table.they}${adverb} ${agree(verb, person)}`);
+    .replace(
+      /\bthey((?: (?:already|really|never|still|always|truly))?) (\w+)/g,
+      (_, adverb: string, verb: string) => `${table.they}${adverb} ${agree(verb, person)}`,
+    );
 }
 
 function actForms(acts: string[]): Record<string, string[]> {
@@ -145,7 +187,8 @@ export interface PreparedFaith {
 }
 
 const faithSlots = new Set(['divine', 'practice', 'ftruth', 'fadvice']);
-const mentionsCategory = (shape: CompiledShape) => shape.some((part) => typeof part !== 'string' && !faithSlots.has(part.name));
+const mentionsCategory = (shape: CompiledShape) =>
+  shape.some((part) => typeof part !== 'string' && !faithSlots.has(part.name));
 
 export interface PreparedShapes {
   openers: Record<EraGroup, CompiledShape[]>;
@@ -156,7 +199,11 @@ function requireIn(values: readonly string[], value: string, where: string): voi
   if (!values.includes(value)) throw new Error(`${where}: '${value}' is not in the contract's taxonomy`);
 }
 
-function table(weights: Partial<Record<string, number>>, allowed: readonly string[], where: string): WeightedTable<string> {
+function table(
+  weights: Partial<Record<string, number>>,
+  allowed: readonly string[],
+  where: string,
+): WeightedTable<string> {
   for (const key of Object.keys(weights)) requireIn(allowed, key, where);
   return new WeightedTable(Object.entries(weights).filter((entry): entry is [string, number] => (entry[1] ?? 0) > 0));
 }
@@ -184,8 +231,10 @@ function prepareCategory(bank: CategoryBank): PreparedCategory {
     for (const name of ['subject', 'metaphor', 'truth', 'image', 'people', 'act', 'advice'] as const) {
       if (lists[name].length < 3) throw new Error(`${where}: fewer than 3 ${name} entries for the ${group} eras`);
     }
-    if ((bank.moods.dark ?? 0) > 0 && lists.shadow.length < 2) throw new Error(`${where}: dark quotes need at least 2 shadows`);
-    if ((bank.moods.humorous ?? 0) > 0 && lists.quip.length < 2) throw new Error(`${where}: humorous quotes need at least 2 quips`);
+    if ((bank.moods.dark ?? 0) > 0 && lists.shadow.length < 2)
+      throw new Error(`${where}: dark quotes need at least 2 shadows`);
+    if ((bank.moods.humorous ?? 0) > 0 && lists.quip.length < 2)
+      throw new Error(`${where}: humorous quotes need at least 2 quips`);
     phrases[group] = lists;
   }
   const moods = table(bank.moods, taxonomy.moods, `${where} moods`);
@@ -193,7 +242,9 @@ function prepareCategory(bank: CategoryBank): PreparedCategory {
   const companions = new Map<string, WeightedTable<string> | null>();
   for (const mood of taxonomy.moods) {
     const pairs = moodPairs[mood] ?? {};
-    const weights = Object.entries(pairs).map(([other, weight]) => [other, (weight ?? 0) * (bank.moods[other] ?? 0)] as [string, number]);
+    const weights = Object.entries(pairs).map(
+      ([other, weight]) => [other, (weight ?? 0) * (bank.moods[other] ?? 0)] as [string, number],
+    );
     companions.set(mood, weights.some(([, weight]) => weight > 0) ? new WeightedTable(weights) : null);
   }
   const eraWeights = bank.eras ?? defaultEraWeights;
@@ -201,7 +252,9 @@ function prepareCategory(bank: CategoryBank): PreparedCategory {
   const erasByFaith = new Map<string, WeightedTable<string>>();
   for (const faith of taxonomy.faithTraditions) {
     const faithEras = faithBanks[faith]!.eras;
-    const combined = Object.fromEntries(taxonomy.eras.map((era) => [era, (eraWeights[era] ?? 0) * (faithEras[era] ?? 0)]));
+    const combined = Object.fromEntries(
+      taxonomy.eras.map((era) => [era, (eraWeights[era] ?? 0) * (faithEras[era] ?? 0)]),
+    );
     // A category rare in the faith's eras (sport in antiquity) still gets the faith's own eras.
     const useful = Object.values(combined).some((weight) => weight > 0) ? combined : faithEras;
     erasByFaith.set(faith, table(useful, taxonomy.eras, `${where} eras for ${faith}`));
@@ -239,7 +292,8 @@ function prepareFaith(faith: string): PreparedFaith {
     };
     shapes[group] = compileGroup(bank.shapes, group, where);
     topicalShapes[group] = shapes[group].filter(mentionsCategory);
-    if (topicalShapes[group].length === 0) throw new Error(`${where}: no shape names the category for the ${group} eras`);
+    if (topicalShapes[group].length === 0)
+      throw new Error(`${where}: no shape names the category for the ${group} eras`);
   }
   return { bank, phrases, shapes, topicalShapes };
 }
@@ -251,8 +305,14 @@ function prepareShapes(): Map<string, PreparedShapes> {
     const set = sentenceShapes[mood];
     if (!set) throw new Error(`sentence shapes: no shapes for the mood '${mood}'`);
     prepared.set(mood, {
-      openers: { old: compileGroup(set.openers, 'old', `${mood} openers`), new: compileGroup(set.openers, 'new', `${mood} openers`) },
-      followers: { old: compileGroup(set.followers, 'old', `${mood} followers`), new: compileGroup(set.followers, 'new', `${mood} followers`) },
+      openers: {
+        old: compileGroup(set.openers, 'old', `${mood} openers`),
+        new: compileGroup(set.openers, 'new', `${mood} openers`),
+      },
+      followers: {
+        old: compileGroup(set.followers, 'old', `${mood} followers`),
+        new: compileGroup(set.followers, 'new', `${mood} followers`),
+      },
     });
   }
   return prepared;
@@ -284,7 +344,9 @@ export function preparedData(): PreparedData {
   for (const era of oldEras) requireIn(taxonomy.eras, era, 'old eras');
   prepared = {
     categories,
-    categoryTable: new WeightedTable(taxonomy.categories.map((category) => [category, categories.get(category)!.bank.weight ?? 1] as const)),
+    categoryTable: new WeightedTable(
+      taxonomy.categories.map((category) => [category, categories.get(category)!.bank.weight ?? 1] as const),
+    ),
     faiths: new Map(taxonomy.faithTraditions.map((faith) => [faith, prepareFaith(faith)])),
     shapes: prepareShapes(),
   };

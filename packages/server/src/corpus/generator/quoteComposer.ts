@@ -42,7 +42,8 @@ function fill(shape: CompiledShape, composition: Composition, used: Set<string>)
     if (part.name === 'act' || part.name === 'acts' || part.name === 'acting') {
       // The forms of one act share an index: "keep their word" and "keeping one's word" are one entry.
       let index = random.int(phrases.act.length);
-      for (let attempt = 0; used.has(`act:${index}`) && attempt < tries; attempt++) index = random.int(phrases.act.length);
+      for (let attempt = 0; used.has(`act:${index}`) && attempt < tries; attempt++)
+        index = random.int(phrases.act.length);
       used.add(`act:${index}`);
       sentence += phrases.forms[`${part.name}@${part.person}`]![index];
       continue;
@@ -69,7 +70,8 @@ function fill(shape: CompiledShape, composition: Composition, used: Set<string>)
     }
     const previous = shape[position - 1];
     const next = shape[position + 1];
-    if ((typeof next === 'string' && /^[;,:]/.test(next)) || (typeof previous === 'string' && /;\s*$/.test(previous))) list = singleClause(list);
+    if ((typeof next === 'string' && /^[;,:]/.test(next)) || (typeof previous === 'string' && /;\s*$/.test(previous)))
+      list = singleClause(list);
     let choice = random.pick(list);
     for (let attempt = 0; used.has(choice) && attempt < tries; attempt++) choice = random.pick(list);
     used.add(choice);
@@ -97,7 +99,8 @@ export function composeQuote(composition: Composition): string {
       shape = random.pick(sentences === 1 ? faith!.topicalShapes[group] : faith!.shapes[group]);
     } else {
       const mood = moods[voiced % moods.length]!;
-      shape = voiced === 0 || random.chance(0.3) ? random.pick(mood.openers[group]) : random.pick(mood.followers[group]);
+      shape =
+        voiced === 0 || random.chance(0.3) ? random.pick(mood.openers[group]) : random.pick(mood.followers[group]);
       voiced++;
     }
     parts.push(fill(shape, composition, used));

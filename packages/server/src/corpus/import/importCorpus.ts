@@ -72,7 +72,9 @@ export function formatOf(file: string, format?: string): ImportFormat {
   const extension = extname(file).toLowerCase();
   if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
   if (extension === '.csv') return 'csv';
-  throw new CorpusImportError(`cannot tell the format of ${basename(file)} from its extension: pass --format jsonl or --format csv`);
+  throw new CorpusImportError(
+    `cannot tell the format of ${basename(file)} from its extension: pass --format jsonl or --format csv`,
+  );
 }
 
 /**
@@ -81,14 +83,21 @@ export function formatOf(file: string, format?: string): ImportFormat {
  * Unless skipInvalid, one invalid record fails the import: the rest of the file is still read
  * so the error names every bad line count, but nothing more is sent to the database.
  */
-export async function importCorpusFile(handle: DatabaseHandle | null, file: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importCorpusFile(
+  handle: DatabaseHandle | null,
+  file: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
   const started = performance.now();
   const format = formatOf(file, options.format);
   const mode = options.mode ?? 'replace';
   let defaultEra: string | undefined;
   if (options.defaultEra !== undefined) {
     defaultEra = matchEra(options.defaultEra) ?? undefined;
-    if (!defaultEra) throw new CorpusImportError(`unknown era '${options.defaultEra}' for --default-era: use one of ${taxonomy.eras.join(', ')}`);
+    if (!defaultEra)
+      throw new CorpusImportError(
+        `unknown era '${options.defaultEra}' for --default-era: use one of ${taxonomy.eras.join(', ')}`,
+      );
   }
   let totalBytes: number;
   try {
@@ -97,7 +106,9 @@ export async function importCorpusFile(handle: DatabaseHandle | null, file: stri
     totalBytes = info.size;
   } catch (error) {
     if (error instanceof CorpusError) throw error;
-    throw new CorpusImportError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CorpusImportError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   if (!options.dryRun && !handle) throw new CorpusImportError('no database to import into');
 
@@ -117,7 +128,8 @@ export async function importCorpusFile(handle: DatabaseHandle | null, file: stri
   };
 
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
-  const records: AsyncIterable<SourceRecord> = format === 'jsonl' ? jsonlRecords(input, onBytes) : csvRecords(input, onBytes);
+  const records: AsyncIterable<SourceRecord> =
+    format === 'jsonl' ? jsonlRecords(input, onBytes) : csvRecords(input, onBytes);
   const failOnInvalid = !options.skipInvalid;
   const invalid = (line: number, problem: string) => {
     counts.invalid++;
@@ -139,7 +151,8 @@ export async function importCorpusFile(handle: DatabaseHandle | null, file: stri
         }
         if (mapped.usedFallbackCategory) counts.fallbackCategory++;
         for (const tag of mapped.unknownTags) {
-          if (unknownTags.has(tag) || unknownTags.size < unknownTagsTracked) unknownTags.set(tag, (unknownTags.get(tag) ?? 0) + 1);
+          if (unknownTags.has(tag) || unknownTags.size < unknownTagsTracked)
+            unknownTags.set(tag, (unknownTags.get(tag) ?? 0) + 1);
         }
         // Once the import is bound to fail, keep validating (to count the bad lines) but stop loading.
         if (failOnInvalid && counts.invalid > 0) continue;
@@ -158,7 +171,10 @@ export async function importCorpusFile(handle: DatabaseHandle | null, file: stri
     }
   }
 
-  let load: Pick<CorpusLoadReport, 'imported' | 'duplicates' | 'byCategory'> & { total: number | null; version: number | null };
+  let load: Pick<CorpusLoadReport, 'imported' | 'duplicates' | 'byCategory'> & {
+    total: number | null;
+    version: number | null;
+  };
   if (options.dryRun) {
     const seen = new Set<string>();
     const byCategory: Record<string, number> = Object.fromEntries(taxonomy.categories.map((category) => [category, 0]));
@@ -176,14 +192,21 @@ export async function importCorpusFile(handle: DatabaseHandle | null, file: stri
   } else {
     const loader = mode === 'append' ? appendCorpus : replaceCorpus;
     try {
-      load = await loader(handle!, validRows(), { source: `import ${basename(file)}`, seed: null }, {
-        onProgress: (event) => {
-          if (event.phase !== 'copy') progress(event.phase);
+      load = await loader(
+        handle!,
+        validRows(),
+        { source: `import ${basename(file)}`, seed: null },
+        {
+          onProgress: (event) => {
+            if (event.phase !== 'copy') progress(event.phase);
+          },
         },
-      });
+      );
     } catch (error) {
       if (error instanceof CorpusError) throw error;
-      throw new CorpusImportError(`import of ${basename(file)} failed, the corpus is unchanged: ${(error as Error).message}`);
+      throw new CorpusImportError(
+        `import of ${basename(file)} failed, the corpus is unchanged: ${(error as Error).message}`,
+      );
     }
   }
 

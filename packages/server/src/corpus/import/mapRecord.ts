@@ -46,7 +46,12 @@ function normaliseKeys(values: Record<string, unknown>): Record<string, unknown>
   return result;
 }
 
-const lookupKey = (value: string) => value.trim().toLowerCase().replace(/\s+and\s+/g, ' & ').replace(/[\s_-]+/g, ' ');
+const lookupKey = (value: string) =>
+  value
+    .trim()
+    .toLowerCase()
+    .replace(/\s+and\s+/g, ' & ')
+    .replace(/[\s_-]+/g, ' ');
 function lookupTable(values: readonly string[]): Map<string, string> {
   return new Map(values.map((value) => [lookupKey(value), value]));
 }
@@ -93,7 +98,13 @@ export function cleanText(raw: string): string {
     .trim();
   for (const [open, close] of quotePairs) {
     const inner = text.slice(open.length, text.length - close.length);
-    if (text.length > 2 && text.startsWith(open) && text.endsWith(close) && !inner.includes(open) && !inner.includes(close)) {
+    if (
+      text.length > 2 &&
+      text.startsWith(open) &&
+      text.endsWith(close) &&
+      !inner.includes(open) &&
+      !inner.includes(close)
+    ) {
       text = inner.trim();
       break;
     }
@@ -108,7 +119,11 @@ const nameSuffix = /^(jr|sr|[ivx]{1,4}|phd|ph d|md|esq|dds|obe|kbe|cbe)\.?$/i;
  * "Name, Title of the Work" attribution only the name (suffixes like ", Jr." stay with it).
  */
 export function cleanAuthor(raw: string): string {
-  const author = raw.normalize('NFC').replace(/\s+/g, ' ').trim().replace(/^[\u2015\u2014\u2013~-]+\s*/, '');
+  const author = raw
+    .normalize('NFC')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[\u2015\u2014\u2013~-]+\s*/, '');
   const parts = author.split(',');
   let name = parts[0]!.trim();
   for (const part of parts.slice(1)) {
@@ -236,7 +251,16 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
     score = scoreFromLikes(value);
   }
 
-  const row: CorpusRow = { text, author, category, secondary_category: secondary, moods, era, faith_tradition: faith, score };
+  const row: CorpusRow = {
+    text,
+    author,
+    category,
+    secondary_category: secondary,
+    moods,
+    era,
+    faith_tradition: faith,
+    score,
+  };
   const problem = problemWithRow(row);
   if (problem) return { problem };
   return { row, usedFallbackCategory, unknownTags: tags?.unknown ?? [] };

@@ -85,7 +85,10 @@ export async function* jsonlRecords(input: Readable, onBytes: (bytes: number) =>
 
 /** Header names as written by spreadsheets: `Secondary Category`, `faith-tradition`. */
 export function fieldKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /**
@@ -132,7 +135,11 @@ export async function* csvRecords(input: Readable, onBytes: (bytes: number) => v
       continue;
     }
     if (fields.length !== header.length) {
-      yield { line, values: null, problem: `expected ${header.length} fields (as in the header), got ${fields.length}` };
+      yield {
+        line,
+        values: null,
+        problem: `expected ${header.length} fields (as in the header), got ${fields.length}`,
+      };
       continue;
     }
     const values: Record<string, unknown> = {};

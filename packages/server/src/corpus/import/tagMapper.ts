@@ -18,7 +18,8 @@ export interface MappedTags {
 }
 
 function requireTaxonomyValue(values: readonly string[], value: string, where: string): string {
-  if (!values.includes(value)) throw new Error(`tag mapping: ${where} names '${value}', which is not in the contract's taxonomy`);
+  if (!values.includes(value))
+    throw new Error(`tag mapping: ${where} names '${value}', which is not in the contract's taxonomy`);
   return value;
 }
 
@@ -49,11 +50,16 @@ function buildTable(): Map<string, TagMeaning> {
   };
   for (const [category, tags] of Object.entries(categoryTags)) {
     requireTaxonomyValue(taxonomy.categories, category, 'categoryTags');
-    for (const mood of tags.moods ?? []) requireTaxonomyValue(taxonomy.moods, mood, `categoryTags['${category}'].moods`);
-    for (const [list, specific] of [[tags.specific, true], [tags.broad ?? [], false]] as const) {
+    for (const mood of tags.moods ?? [])
+      requireTaxonomyValue(taxonomy.moods, mood, `categoryTags['${category}'].moods`);
+    for (const [list, specific] of [
+      [tags.specific, true],
+      [tags.broad ?? [], false],
+    ] as const) {
       for (const tag of list) {
         const meaning = entry(tag);
-        if (!meaning.category || (specific && !meaning.category.specific)) meaning.category = { name: category, specific };
+        if (!meaning.category || (specific && !meaning.category.specific))
+          meaning.category = { name: category, specific };
         for (const mood of tags.moods ?? []) if (!meaning.moods.includes(mood)) meaning.moods.push(mood);
       }
     }
@@ -85,7 +91,11 @@ export const tagTable: ReadonlyMap<string, TagMeaning> = buildTable();
 
 /** Splits a `tags` value: a comma/semicolon/pipe separated string, or an array of strings. */
 export function splitTags(value: unknown): string[] {
-  const parts = Array.isArray(value) ? value.flatMap((item) => (typeof item === 'string' ? item.split(/[,;|]/) : [])) : typeof value === 'string' ? value.split(/[,;|]/) : [];
+  const parts = Array.isArray(value)
+    ? value.flatMap((item) => (typeof item === 'string' ? item.split(/[,;|]/) : []))
+    : typeof value === 'string'
+      ? value.split(/[,;|]/)
+      : [];
   return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 

@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX quotes_category_rank ON quotes (category, rank)`.execute(db);
   await sql`CREATE INDEX quotes_era_rank ON quotes (era, rank)`.execute(db);
   await sql`CREATE INDEX quotes_length_rank ON quotes (length, rank)`.execute(db);
-  await sql`CREATE INDEX quotes_faith_rank ON quotes (faith_tradition, rank) WHERE faith_tradition IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX quotes_faith_rank ON quotes (faith_tradition, rank) WHERE faith_tradition IS NOT NULL`.execute(
+    db,
+  );
   await sql`CREATE INDEX quotes_moods ON quotes USING gin (moods)`.execute(db);
 
   await sql`

@@ -9,7 +9,9 @@ import { type Kysely, sql } from 'kysely';
  * beside the total, computed from the same locked row version, and returns both.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE monthly_usage ADD COLUMN last_grant integer NOT NULL DEFAULT 0 CHECK (last_grant >= 0)`.execute(db);
+  await sql`ALTER TABLE monthly_usage ADD COLUMN last_grant integer NOT NULL DEFAULT 0 CHECK (last_grant >= 0)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

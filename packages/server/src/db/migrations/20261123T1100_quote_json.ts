@@ -19,7 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE FUNCTION quotes_length(quote_text text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$ SELECT CASE WHEN char_length(quote_text) < 100 THEN 'Short' WHEN char_length(quote_text) <= 200 THEN 'Medium' ELSE 'Long' END $$`.execute(db);
+    AS $$ SELECT CASE WHEN char_length(quote_text) < 100 THEN 'Short' WHEN char_length(quote_text) <= 200 THEN 'Medium' ELSE 'Long' END $$`.execute(
+    db,
+  );
   // Property order follows the contract's schemas; to_json(text) is JSON string escaping.
   await sql`
     CREATE FUNCTION quotes_summary_json(q_id text, q_text text, q_author text, q_category text, q_moods text[], q_era text)
@@ -44,7 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await sql`DROP INDEX quotes_length_rank`.execute(db);
   await sql`ALTER TABLE quotes DROP COLUMN length`.execute(db);
-  await sql`ALTER TABLE quotes ADD COLUMN length text NOT NULL GENERATED ALWAYS AS (quotes_length(text)) STORED`.execute(db);
+  await sql`ALTER TABLE quotes ADD COLUMN length text NOT NULL GENERATED ALWAYS AS (quotes_length(text)) STORED`.execute(
+    db,
+  );
   await sql`CREATE INDEX quotes_length_rank ON quotes (length, rank)`.execute(db);
   await sql`
     ALTER TABLE quotes
@@ -60,7 +64,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE quotes DROP COLUMN length`.execute(db);
   await sql`
     ALTER TABLE quotes ADD COLUMN length text NOT NULL GENERATED ALWAYS AS (
-      CASE WHEN char_length(text) < 100 THEN 'Short' WHEN char_length(text) <= 200 THEN 'Medium' ELSE 'Long' END) STORED`.execute(db);
+      CASE WHEN char_length(text) < 100 THEN 'Short' WHEN char_length(text) <= 200 THEN 'Medium' ELSE 'Long' END) STORED`.execute(
+    db,
+  );
   await sql`CREATE INDEX quotes_length_rank ON quotes (length, rank)`.execute(db);
   await sql`DROP FUNCTION quotes_quote_json(text, text, text, text, text, text[], text, text)`.execute(db);
   await sql`DROP FUNCTION quotes_summary_json(text, text, text, text, text[], text)`.execute(db);

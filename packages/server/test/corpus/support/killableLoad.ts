@@ -6,8 +6,13 @@ import { connectDatabase } from '../../../src/db/database.js';
 const url = process.argv[2];
 if (!url) throw new Error('usage: killableLoad.ts DATABASE_URL');
 const handle = connectDatabase(url);
-await replaceCorpus(handle, generateCorpus({ size: 50_000_000, seed: 99 }), { source: 'never finished', seed: 99 }, {
-  onProgress: ({ phase, rows }) => process.stdout.write(`${phase} ${rows}\n`),
-});
+await replaceCorpus(
+  handle,
+  generateCorpus({ size: 50_000_000, seed: 99 }),
+  { source: 'never finished', seed: 99 },
+  {
+    onProgress: ({ phase, rows }) => process.stdout.write(`${phase} ${rows}\n`),
+  },
+);
 process.stdout.write('finished\n');
 await handle.close();

@@ -26,16 +26,28 @@ await admin.end();
 const handle = connectDatabase(cluster.urlFor('measure'));
 try {
   await migrateToLatest(handle.db);
-  for (const [round, label] of [[1, 'into an empty database'], [2, 'replacing the first load']] as const) {
+  for (const [round, label] of [
+    [1, 'into an empty database'],
+    [2, 'replacing the first load'],
+  ] as const) {
     peakRss = 0;
     const started = performance.now();
-    const report = await replaceCorpus(handle, generateCorpus({ size, seed: 20261123 + round }), { source: 'generated', seed: 20261123 + round });
+    const report = await replaceCorpus(handle, generateCorpus({ size, seed: 20261123 + round }), {
+      source: 'generated',
+      seed: 20261123 + round,
+    });
     const seconds = (performance.now() - started) / 1000;
-    const phases = Object.entries(report.phaseSeconds).map(([phase, value]) => `${phase} ${value.toFixed(1)} s`).join(', ');
-    console.log(`${size.toLocaleString('en-US')} quotes ${label}: ${seconds.toFixed(1)} s (${phases}); peak RSS of this process ${megabytes(peakRss)}`);
+    const phases = Object.entries(report.phaseSeconds)
+      .map(([phase, value]) => `${phase} ${value.toFixed(1)} s`)
+      .join(', ');
+    console.log(
+      `${size.toLocaleString('en-US')} quotes ${label}: ${seconds.toFixed(1)} s (${phases}); peak RSS of this process ${megabytes(peakRss)}`,
+    );
   }
   const stats = await corpusStats(handle);
-  const tableSize = await handle.pool.query<{ size: string }>("SELECT pg_size_pretty(pg_total_relation_size('quotes')) AS size");
+  const tableSize = await handle.pool.query<{ size: string }>(
+    "SELECT pg_size_pretty(pg_total_relation_size('quotes')) AS size",
+  );
   console.log(`quotes table with indexes: ${tableSize.rows[0]?.size}; lengths ${JSON.stringify(stats.byLength)}`);
 } finally {
   clearInterval(sampler);

@@ -19,7 +19,16 @@ export const faithBanks: Record<string, FaithBank> = {
   Christian: {
     eras: { Ancient: 2, Medieval: 5, 'Early Modern': 4, Modern: 4, Contemporary: 3, Present: 2 },
     divine: ['God', 'the Lord', 'Christ', 'the Father', 'the Shepherd', 'the Spirit'],
-    practices: ['prayer', 'the breaking of bread', 'Scripture', 'confession', 'the psalms', 'the quiet of the chapel', 'the Eucharist', 'vespers'],
+    practices: [
+      'prayer',
+      'the breaking of bread',
+      'Scripture',
+      'confession',
+      'the psalms',
+      'the quiet of the chapel',
+      'the Eucharist',
+      'vespers',
+    ],
     truths: [
       'grace arrives before we know to ask for it',
       'no one is so far from God that love cannot find the road',
@@ -63,7 +72,16 @@ export const faithBanks: Record<string, FaithBank> = {
   Islamic: {
     eras: { Medieval: 6, 'Early Modern': 3, Modern: 2, Contemporary: 2, Present: 2 },
     divine: ['God', 'the Merciful', 'the Most Compassionate', 'Allah', 'the Most Patient', 'the All-Hearing'],
-    practices: ['prayer', 'remembrance', 'the night prayer', 'fasting', 'the recitation', 'charity', 'the call to prayer', 'patience'],
+    practices: [
+      'prayer',
+      'remembrance',
+      'the night prayer',
+      'fasting',
+      'the recitation',
+      'charity',
+      'the call to prayer',
+      'patience',
+    ],
     truths: [
       'the mercy of God is wider than the sins of all creation',
       'patience is the lamp that does not go out in the storm',
@@ -104,7 +122,15 @@ export const faithBanks: Record<string, FaithBank> = {
   Buddhist: {
     eras: { Ancient: 4, Medieval: 4, 'Early Modern': 2, Modern: 2, Contemporary: 3, Present: 3 },
     divine: ['the Dharma', 'the Buddha', 'the Awakened One', 'the Sangha', 'the Middle Way'],
-    practices: ['meditation', 'sitting', 'mindful breathing', 'walking meditation', 'the practice', 'loving-kindness', 'the sound of the bell'],
+    practices: [
+      'meditation',
+      'sitting',
+      'mindful breathing',
+      'walking meditation',
+      'the practice',
+      'loving-kindness',
+      'the sound of the bell',
+    ],
     truths: [
       'all that arises also passes away',
       'the mind that clings suffers, and the mind that loosens its grip rests',
@@ -143,7 +169,15 @@ export const faithBanks: Record<string, FaithBank> = {
   Jewish: {
     eras: { Ancient: 4, Medieval: 4, 'Early Modern': 2, Modern: 3, Contemporary: 3, Present: 2 },
     divine: ['the Holy One', 'the Eternal', 'God', 'the Creator', 'the Name'],
-    practices: ['study', 'the Sabbath', 'prayer', 'the blessing over bread', 'the lighting of candles', 'the reading of the Torah', 'the Days of Awe'],
+    practices: [
+      'study',
+      'the Sabbath',
+      'prayer',
+      'the blessing over bread',
+      'the lighting of candles',
+      'the reading of the Torah',
+      'the Days of Awe',
+    ],
     truths: [
       'a question honestly asked is already a kind of prayer',
       'the Holy One waits for us at the place where we turn around',
@@ -181,7 +215,15 @@ export const faithBanks: Record<string, FaithBank> = {
   Hindu: {
     eras: { Ancient: 5, Medieval: 4, 'Early Modern': 2, Modern: 3, Contemporary: 2, Present: 2 },
     divine: ['the Lord', 'Krishna', 'the Divine Mother', 'Brahman', 'the Self', 'the Beloved'],
-    practices: ['devotion', 'meditation', 'selfless action', 'the chanting of the Name', 'the evening lamp', 'service', 'the morning prayer'],
+    practices: [
+      'devotion',
+      'meditation',
+      'selfless action',
+      'the chanting of the Name',
+      'the evening lamp',
+      'service',
+      'the morning prayer',
+    ],
     truths: [
       'the Self does not age with the body that carries it',
       'work done as an offering leaves no chain behind',

@@ -32,7 +32,11 @@ export const closeMoodPairs: Array<[string, string]> = [
 export const faithSentenceMoods = ['reflective', 'serious', 'uplifting', 'inspirational'];
 
 /** Share of quotes with one, two and three moods (as many as the quote has sentences for). */
-export const moodCountWeights: Array<[number, number]> = [[1, 40], [2, 42], [3, 18]];
+export const moodCountWeights: Array<[number, number]> = [
+  [1, 40],
+  [2, 42],
+  [3, 18],
+];
 
 /** How often each era occurs when a category does not say otherwise. */
 export const defaultEraWeights: Record<string, number> = {
@@ -51,7 +55,12 @@ export const oldEras = ['Ancient', 'Medieval', 'Early Modern'];
  * Sentences per quote, chosen before writing it: one sentence is almost always Short, two
  * usually Medium, three or four Long (the length itself is always derived from the text).
  */
-export const sentenceCountWeights: Array<[number, number]> = [[1, 46], [2, 34], [3, 14], [4, 6]];
+export const sentenceCountWeights: Array<[number, number]> = [
+  [1, 46],
+  [2, 34],
+  [3, 14],
+  [4, 6],
+];
 
 /** Share of quotes with a secondary category (drawn from the category's related ones). */
 export const secondaryCategoryShare = 0.84;

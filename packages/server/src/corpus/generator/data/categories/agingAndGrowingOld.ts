@@ -5,7 +5,14 @@ export const agingAndGrowingOld: CategoryBank = {
   moods: { reflective: 5, humorous: 4, poignant: 3, uplifting: 3, inspirational: 1, dark: 1, serious: 1 },
   faith: 0.08,
   faiths: { Christian: 2, Buddhist: 1, Confucian: 2, Hindu: 1, Jewish: 1 },
-  related: ['Time & Mortality', 'Wisdom & Philosophy', 'Memory & Nostalgia', 'Life & Human Nature', 'Family & Parenting', 'Humor & Wit'],
+  related: [
+    'Time & Mortality',
+    'Wisdom & Philosophy',
+    'Memory & Nostalgia',
+    'Life & Human Nature',
+    'Family & Parenting',
+    'Humor & Wit',
+  ],
   subjects: ['old age', 'growing old', 'aging', 'the later years', 'grey hair', 'a long life'],
   metaphors: [
     'a slow unpacking of everything we carried in a hurry',

@@ -5,7 +5,14 @@ export const artAndLiterature: CategoryBank = {
   moods: { reflective: 5, inspirational: 3, humorous: 2, poignant: 2, uplifting: 2, serious: 1, challenging: 1 },
   faith: 0.03,
   faiths: { Christian: 1, Jewish: 1, Buddhist: 1 },
-  related: ['Creativity & Innovation', 'Beauty & Aesthetics', 'Education & Learning', 'Culture & Heritage', 'Memory & Nostalgia', 'Curiosity & Wonder'],
+  related: [
+    'Creativity & Innovation',
+    'Beauty & Aesthetics',
+    'Education & Learning',
+    'Culture & Heritage',
+    'Memory & Nostalgia',
+    'Curiosity & Wonder',
+  ],
   subjects: ['art', 'literature', 'poetry', 'reading', 'writing', 'a good story', 'painting'],
   metaphors: [
     'an invention that remembers more honestly than the record',

@@ -6,7 +6,14 @@ export const athletesAndSportsLegends: CategoryBank = {
   eras: { Ancient: 3, Medieval: 1, 'Early Modern': 1, Modern: 14, Contemporary: 35, Present: 40 },
   faith: 0.02,
   faiths: { Christian: 3, Islamic: 1 },
-  related: ['Motivation & Success', 'Courage & Strength', 'Hardship & Adversity', 'Leadership & Business', 'Dignity & Honor', 'Friendship & Loyalty'],
+  related: [
+    'Motivation & Success',
+    'Courage & Strength',
+    'Hardship & Adversity',
+    'Leadership & Business',
+    'Dignity & Honor',
+    'Friendship & Loyalty',
+  ],
   subjects: ['the game', 'training', 'competition', 'victory', 'defeat', 'sport', 'endurance'],
   metaphors: [
     'a conversation between the body and the will',

@@ -6,7 +6,14 @@ export const beautyAndAesthetics: CategoryBank = {
   moods: { reflective: 5, uplifting: 4, poignant: 2, inspirational: 2, humorous: 1, challenging: 1 },
   faith: 0.06,
   faiths: { Christian: 1, Buddhist: 2, Taoist: 2, Islamic: 1, Hindu: 1 },
-  related: ['Art & Literature', 'Nature & Environment', 'Curiosity & Wonder', 'Happiness & Peace', 'Time & Mortality', 'Creativity & Innovation'],
+  related: [
+    'Art & Literature',
+    'Nature & Environment',
+    'Curiosity & Wonder',
+    'Happiness & Peace',
+    'Time & Mortality',
+    'Creativity & Innovation',
+  ],
   subjects: ['beauty', 'elegance', 'grace', 'loveliness', 'style', 'simplicity'],
   metaphors: [
     'the way the world says it is worth staying',

@@ -5,7 +5,14 @@ export const communityAndService: CategoryBank = {
   moods: { inspirational: 5, uplifting: 5, serious: 2, challenging: 2, reflective: 2, poignant: 1 },
   faith: 0.25,
   faiths: { Christian: 4, Islamic: 3, Jewish: 2, Hindu: 2, Buddhist: 2, Confucian: 2 },
-  related: ['Justice & Equality', 'Friendship & Loyalty', 'Culture & Heritage', 'Leadership & Business', 'Conscience & Integrity', 'Family & Parenting'],
+  related: [
+    'Justice & Equality',
+    'Friendship & Loyalty',
+    'Culture & Heritage',
+    'Leadership & Business',
+    'Conscience & Integrity',
+    'Family & Parenting',
+  ],
   subjects: ['service', 'community', 'kindness', 'generosity', 'neighbourliness', 'charity', 'volunteering'],
   metaphors: [
     'the interest we pay on everything we were given',
@@ -54,7 +61,14 @@ export const communityAndService: CategoryBank = {
     '^a common oven where the whole village baked its bread',
     '~a group chat that organises meals for a family in need',
   ],
-  people: ['volunteers', 'good neighbours', 'those who serve', 'the generous', 'nurses and firefighters', 'the people who show up'],
+  people: [
+    'volunteers',
+    'good neighbours',
+    'those who serve',
+    'the generous',
+    'nurses and firefighters',
+    'the people who show up',
+  ],
   acts: [
     'show up when they are needed',
     'serve without being asked',

@@ -5,7 +5,14 @@ export const conscienceAndIntegrity: CategoryBank = {
   moods: { serious: 5, reflective: 4, challenging: 4, inspirational: 2, dark: 1, humorous: 1 },
   faith: 0.22,
   faiths: { Christian: 3, Jewish: 2, Islamic: 2, Confucian: 3, Buddhist: 1, Hindu: 1 },
-  related: ['Dignity & Honor', 'Justice & Equality', 'Courage & Strength', 'Leadership & Business', 'Wisdom & Philosophy', 'Politics & Governance'],
+  related: [
+    'Dignity & Honor',
+    'Justice & Equality',
+    'Courage & Strength',
+    'Leadership & Business',
+    'Wisdom & Philosophy',
+    'Politics & Governance',
+  ],
   subjects: ['integrity', 'conscience', 'honesty', 'character', 'principle', 'truthfulness'],
   metaphors: [
     'the voice that speaks loudest in an empty room',
@@ -55,7 +62,14 @@ export const conscienceAndIntegrity: CategoryBank = {
     '~a whistle-blower\u2019s email sent at midnight',
     'a door closed on a bribe',
   ],
-  people: ['honest people', 'those who keep their word', 'people of principle', 'good judges', 'the incorruptible', 'whistle-blowers'],
+  people: [
+    'honest people',
+    'those who keep their word',
+    'people of principle',
+    'good judges',
+    'the incorruptible',
+    'whistle-blowers',
+  ],
   acts: [
     'keep their word even at a cost',
     'tell the truth to those in power',

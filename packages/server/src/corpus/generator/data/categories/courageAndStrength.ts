@@ -6,7 +6,14 @@ export const courageAndStrength: CategoryBank = {
   moods: { inspirational: 6, challenging: 4, uplifting: 3, serious: 2, reflective: 2, poignant: 1 },
   faith: 0.12,
   faiths: { Christian: 3, Islamic: 2, Jewish: 2, Buddhist: 1, Hindu: 1, Taoist: 1 },
-  related: ['Hardship & Adversity', 'Hope & Optimism', 'Motivation & Success', 'War & Conflict', 'Dignity & Honor', 'Mental Health & Recovery'],
+  related: [
+    'Hardship & Adversity',
+    'Hope & Optimism',
+    'Motivation & Success',
+    'War & Conflict',
+    'Dignity & Honor',
+    'Mental Health & Recovery',
+  ],
   subjects: ['courage', 'strength', 'bravery', 'valour', 'nerve', 'fortitude'],
   metaphors: [
     'fear that has put its boots on',
@@ -56,7 +63,14 @@ export const courageAndStrength: CategoryBank = {
     '~a hospital gown and a brave joke',
     'a sparrow facing down a cat',
   ],
-  people: ['the brave', 'firefighters', 'those who stand up', 'survivors', 'mothers in hard times', 'people who keep going'],
+  people: [
+    'the brave',
+    'firefighters',
+    'those who stand up',
+    'survivors',
+    'mothers in hard times',
+    'people who keep going',
+  ],
   acts: [
     'stand up when everyone else sits down',
     'walk into the fear',

@@ -6,7 +6,14 @@ export const creativityAndInnovation: CategoryBank = {
   eras: { Ancient: 4, Medieval: 4, 'Early Modern': 12, Modern: 24, Contemporary: 28, Present: 28 },
   faith: 0.02,
   faiths: { Taoist: 1, Buddhist: 1, Christian: 1 },
-  related: ['Art & Literature', 'Curiosity & Wonder', 'Science & Reason', 'Leadership & Business', 'Work & Purpose', 'Education & Learning'],
+  related: [
+    'Art & Literature',
+    'Curiosity & Wonder',
+    'Science & Reason',
+    'Leadership & Business',
+    'Work & Purpose',
+    'Education & Learning',
+  ],
   subjects: ['creativity', 'imagination', 'invention', 'originality', 'innovation', 'the creative life'],
   metaphors: [
     'intelligence let out to play',

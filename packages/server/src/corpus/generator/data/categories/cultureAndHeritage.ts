@@ -5,7 +5,14 @@ export const cultureAndHeritage: CategoryBank = {
   moods: { reflective: 5, poignant: 3, serious: 2, uplifting: 3, inspirational: 2, humorous: 1 },
   faith: 0.15,
   faiths: { Jewish: 3, Confucian: 3, Hindu: 2, Islamic: 2, Christian: 2, Buddhist: 1, Taoist: 1 },
-  related: ['Family & Parenting', 'Memory & Nostalgia', 'Art & Literature', 'Community & Service', 'Travel & Adventure', 'Freedom & Liberty'],
+  related: [
+    'Family & Parenting',
+    'Memory & Nostalgia',
+    'Art & Literature',
+    'Community & Service',
+    'Travel & Adventure',
+    'Freedom & Liberty',
+  ],
   subjects: ['heritage', 'tradition', 'culture', 'ancestry', 'custom', 'a mother tongue'],
   metaphors: [
     'a river that carries the voices of those upstream',

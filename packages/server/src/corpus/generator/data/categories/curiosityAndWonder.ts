@@ -5,7 +5,14 @@ export const curiosityAndWonder: CategoryBank = {
   moods: { uplifting: 4, reflective: 5, inspirational: 4, humorous: 1, poignant: 1 },
   faith: 0.08,
   faiths: { Taoist: 2, Buddhist: 2, Christian: 2, Jewish: 1, Hindu: 1, Islamic: 1 },
-  related: ['Science & Reason', 'Nature & Environment', 'Education & Learning', 'Travel & Adventure', 'Creativity & Innovation', 'Beauty & Aesthetics'],
+  related: [
+    'Science & Reason',
+    'Nature & Environment',
+    'Education & Learning',
+    'Travel & Adventure',
+    'Creativity & Innovation',
+    'Beauty & Aesthetics',
+  ],
   subjects: ['curiosity', 'wonder', 'awe', 'astonishment', 'the sense of wonder'],
   metaphors: [
     'the mind standing on tiptoe',

@@ -6,7 +6,14 @@ export const dignityAndHonor: CategoryBank = {
   moods: { serious: 5, reflective: 3, inspirational: 3, poignant: 2, challenging: 2, dark: 1 },
   faith: 0.15,
   faiths: { Confucian: 3, Christian: 2, Islamic: 2, Jewish: 2, Hindu: 1 },
-  related: ['Conscience & Integrity', 'Courage & Strength', 'Justice & Equality', 'War & Conflict', 'Aging & Growing Old', 'Culture & Heritage'],
+  related: [
+    'Conscience & Integrity',
+    'Courage & Strength',
+    'Justice & Equality',
+    'War & Conflict',
+    'Aging & Growing Old',
+    'Culture & Heritage',
+  ],
   subjects: ['dignity', 'honour', 'self-respect', 'nobility of spirit', 'a good name'],
   metaphors: [
     'the coat the poor wear better than the rich',
@@ -55,7 +62,14 @@ export const dignityAndHonor: CategoryBank = {
     '~a name tag worn with quiet pride',
     'a pressed shirt on the first day of a hard job',
   ],
-  people: ['the humble', 'honourable people', 'those who serve without thanks', 'old soldiers', 'the poor who will not beg', 'people of their word'],
+  people: [
+    'the humble',
+    'honourable people',
+    'those who serve without thanks',
+    'old soldiers',
+    'the poor who will not beg',
+    'people of their word',
+  ],
   acts: [
     'treat every person as a person',
     'keep their word when no one would know',

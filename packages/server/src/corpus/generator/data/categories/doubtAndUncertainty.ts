@@ -6,7 +6,14 @@ export const doubtAndUncertainty: CategoryBank = {
   moods: { reflective: 6, challenging: 3, humorous: 2, dark: 2, poignant: 2, serious: 1, uplifting: 1 },
   faith: 0.12,
   faiths: { Christian: 3, Jewish: 3, Buddhist: 2, Taoist: 2, Islamic: 1 },
-  related: ['Wisdom & Philosophy', 'Science & Reason', 'Spirituality & Faith', 'Mental Health & Recovery', 'Courage & Strength', 'Curiosity & Wonder'],
+  related: [
+    'Wisdom & Philosophy',
+    'Science & Reason',
+    'Spirituality & Faith',
+    'Mental Health & Recovery',
+    'Courage & Strength',
+    'Curiosity & Wonder',
+  ],
   subjects: ['doubt', 'uncertainty', 'not knowing', 'hesitation', 'the unknown'],
   metaphors: [
     'the doorway through which every honest thought must pass',

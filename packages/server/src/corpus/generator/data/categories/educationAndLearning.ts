@@ -6,7 +6,14 @@ export const educationAndLearning: CategoryBank = {
   moods: { inspirational: 5, reflective: 4, uplifting: 2, challenging: 3, humorous: 2, serious: 1 },
   faith: 0.1,
   faiths: { Confucian: 4, Jewish: 3, Islamic: 2, Buddhist: 1, Christian: 1, Hindu: 1 },
-  related: ['Wisdom & Philosophy', 'Curiosity & Wonder', 'Science & Reason', 'Parenting & Children', 'Art & Literature', 'Work & Purpose'],
+  related: [
+    'Wisdom & Philosophy',
+    'Curiosity & Wonder',
+    'Science & Reason',
+    'Parenting & Children',
+    'Art & Literature',
+    'Work & Purpose',
+  ],
   subjects: ['learning', 'education', 'study', 'teaching', 'knowledge', 'schooling'],
   metaphors: [
     'the kindling of a mind rather than the stocking of a cupboard',

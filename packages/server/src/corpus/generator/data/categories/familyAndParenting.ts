@@ -6,7 +6,14 @@ export const familyAndParenting: CategoryBank = {
   moods: { uplifting: 4, reflective: 4, poignant: 3, humorous: 3, inspirational: 2, serious: 1 },
   faith: 0.15,
   faiths: { Confucian: 3, Christian: 3, Jewish: 2, Islamic: 2, Hindu: 2 },
-  related: ['Parenting & Children', 'Marriage & Partnership', 'Love & Relationships', 'Memory & Nostalgia', 'Culture & Heritage', 'Aging & Growing Old'],
+  related: [
+    'Parenting & Children',
+    'Marriage & Partnership',
+    'Love & Relationships',
+    'Memory & Nostalgia',
+    'Culture & Heritage',
+    'Aging & Growing Old',
+  ],
   subjects: ['family', 'home', 'kinship', 'a family table', 'brotherhood', 'sisterhood'],
   metaphors: [
     'the first country we belong to',
@@ -38,10 +45,7 @@ export const familyAndParenting: CategoryBank = {
     'family is the one club that cannot expel you, though it may stop sending invitations',
     'the family we choose can be as true as the family we are given',
   ],
-  shadows: [
-    'the deepest wounds are given at the family table',
-    'some families are only strangers who share a surname',
-  ],
+  shadows: ['the deepest wounds are given at the family table', 'some families are only strangers who share a surname'],
   images: [
     'a crowded kitchen on a holiday morning',
     'a height chart pencilled on a doorframe',
@@ -54,7 +58,14 @@ export const familyAndParenting: CategoryBank = {
     '^a family register with births and deaths written inside the cover',
     '~a family group chat full of blurry photographs',
   ],
-  people: ['parents', 'grandparents', 'brothers and sisters', 'large families', 'the children of immigrants', 'cousins'],
+  people: [
+    'parents',
+    'grandparents',
+    'brothers and sisters',
+    'large families',
+    'the children of immigrants',
+    'cousins',
+  ],
   acts: [
     'sit down together for dinner',
     'forgive the family they have',

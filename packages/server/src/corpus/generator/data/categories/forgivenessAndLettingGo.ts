@@ -6,7 +6,14 @@ export const forgivenessAndLettingGo: CategoryBank = {
   moods: { reflective: 5, uplifting: 3, poignant: 3, inspirational: 3, challenging: 2, serious: 1 },
   faith: 0.45,
   faiths: { Christian: 5, Jewish: 3, Islamic: 3, Buddhist: 4, Hindu: 2, Taoist: 1 },
-  related: ['Love & Relationships', 'Mental Health & Recovery', 'Happiness & Peace', 'Family & Parenting', 'Spirituality & Faith', 'Grief & Loss'],
+  related: [
+    'Love & Relationships',
+    'Mental Health & Recovery',
+    'Happiness & Peace',
+    'Family & Parenting',
+    'Spirituality & Faith',
+    'Grief & Loss',
+  ],
   subjects: ['forgiveness', 'letting go', 'mercy', 'release', 'reconciliation'],
   metaphors: [
     'setting down a stone we were never meant to carry',
@@ -54,7 +61,14 @@ export const forgivenessAndLettingGo: CategoryBank = {
     '^a feud ended with bread and salt',
     'a garden weeded of old brambles',
   ],
-  people: ['those who forgive', 'the wronged', 'estranged brothers', 'people who start again', 'the merciful', 'the reconciled'],
+  people: [
+    'those who forgive',
+    'the wronged',
+    'estranged brothers',
+    'people who start again',
+    'the merciful',
+    'the reconciled',
+  ],
   acts: [
     'forgive without waiting for an apology',
     'let the old quarrel die',

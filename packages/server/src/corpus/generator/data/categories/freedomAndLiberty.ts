@@ -6,7 +6,14 @@ export const freedomAndLiberty: CategoryBank = {
   eras: { Ancient: 8, Medieval: 6, 'Early Modern': 18, Modern: 26, Contemporary: 24, Present: 18 },
   faith: 0.06,
   faiths: { Jewish: 2, Christian: 2, Buddhist: 2, Taoist: 1 },
-  related: ['Justice & Equality', 'Politics & Governance', 'Courage & Strength', 'War & Conflict', 'Travel & Adventure', 'Dignity & Honor'],
+  related: [
+    'Justice & Equality',
+    'Politics & Governance',
+    'Courage & Strength',
+    'War & Conflict',
+    'Travel & Adventure',
+    'Dignity & Honor',
+  ],
   subjects: ['freedom', 'liberty', 'independence', 'self-rule', 'free speech'],
   metaphors: [
     'a fire that must be fed by every generation',

@@ -6,7 +6,14 @@ export const friendshipAndLoyalty: CategoryBank = {
   moods: { uplifting: 5, reflective: 4, humorous: 3, poignant: 2, inspirational: 2, serious: 1 },
   faith: 0.06,
   faiths: { Confucian: 2, Christian: 1, Islamic: 1, Jewish: 1, Buddhist: 1 },
-  related: ['Love & Relationships', 'Loneliness & Solitude', 'Community & Service', 'Memory & Nostalgia', 'Happiness & Peace', 'Dignity & Honor'],
+  related: [
+    'Love & Relationships',
+    'Loneliness & Solitude',
+    'Community & Service',
+    'Memory & Nostalgia',
+    'Happiness & Peace',
+    'Dignity & Honor',
+  ],
   subjects: ['friendship', 'loyalty', 'companionship', 'true friendship', 'fellowship', 'faithfulness'],
   metaphors: [
     'a shelter built for two in any weather',

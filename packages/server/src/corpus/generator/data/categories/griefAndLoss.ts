@@ -6,7 +6,14 @@ export const griefAndLoss: CategoryBank = {
   moods: { poignant: 6, reflective: 4, dark: 2, serious: 1, uplifting: 2, inspirational: 1 },
   faith: 0.32,
   faiths: { Christian: 4, Jewish: 3, Islamic: 3, Buddhist: 3, Hindu: 2 },
-  related: ['Love & Relationships', 'Memory & Nostalgia', 'Time & Mortality', 'Family & Parenting', 'Hope & Optimism', 'Loneliness & Solitude'],
+  related: [
+    'Love & Relationships',
+    'Memory & Nostalgia',
+    'Time & Mortality',
+    'Family & Parenting',
+    'Hope & Optimism',
+    'Loneliness & Solitude',
+  ],
   subjects: ['grief', 'loss', 'mourning', 'sorrow', 'bereavement', 'absence'],
   metaphors: [
     'the rent we pay on rooms that once held laughter',
@@ -61,7 +68,14 @@ export const griefAndLoss: CategoryBank = {
     '^a candle burning beside a shrouded bed',
     '~a profile that nobody has the heart to close',
   ],
-  people: ['those who mourn', 'the bereaved', 'widows and widowers', 'orphans', 'grieving parents', 'those left behind'],
+  people: [
+    'those who mourn',
+    'the bereaved',
+    'widows and widowers',
+    'orphans',
+    'grieving parents',
+    'those left behind',
+  ],
   acts: [
     'say the names of the dead aloud',
     'carry the dead a little lighter each year',

@@ -6,7 +6,14 @@ export const happinessAndPeace: CategoryBank = {
   moods: { uplifting: 6, reflective: 4, inspirational: 3, humorous: 2, poignant: 1 },
   faith: 0.25,
   faiths: { Buddhist: 5, Taoist: 3, Hindu: 2, Christian: 2, Islamic: 2, Jewish: 1, Confucian: 1 },
-  related: ['Hope & Optimism', 'Silence & Stillness', 'Nature & Environment', 'Friendship & Loyalty', 'Spirituality & Faith', 'Mental Health & Recovery'],
+  related: [
+    'Hope & Optimism',
+    'Silence & Stillness',
+    'Nature & Environment',
+    'Friendship & Loyalty',
+    'Spirituality & Faith',
+    'Mental Health & Recovery',
+  ],
   subjects: ['happiness', 'joy', 'peace', 'contentment', 'serenity', 'gratitude'],
   metaphors: [
     'a road we walk rather than a house we finally buy',

@@ -6,7 +6,14 @@ export const hardshipAndAdversity: CategoryBank = {
   moods: { inspirational: 4, challenging: 4, serious: 3, dark: 2, reflective: 3, poignant: 2, uplifting: 1 },
   faith: 0.2,
   faiths: { Christian: 3, Islamic: 3, Jewish: 2, Buddhist: 2, Hindu: 1, Taoist: 1 },
-  related: ['Courage & Strength', 'Hope & Optimism', 'Mental Health & Recovery', 'Motivation & Success', 'Grief & Loss', 'Money & Wealth'],
+  related: [
+    'Courage & Strength',
+    'Hope & Optimism',
+    'Mental Health & Recovery',
+    'Motivation & Success',
+    'Grief & Loss',
+    'Money & Wealth',
+  ],
   subjects: ['adversity', 'hardship', 'struggle', 'suffering', 'misfortune', 'hard times'],
   metaphors: [
     'the whetstone on which character is sharpened',

@@ -6,7 +6,14 @@ export const hopeAndOptimism: CategoryBank = {
   moods: { uplifting: 6, inspirational: 5, reflective: 2, poignant: 2, humorous: 1 },
   faith: 0.22,
   faiths: { Christian: 4, Jewish: 2, Islamic: 3, Buddhist: 2, Hindu: 1 },
-  related: ['Happiness & Peace', 'Hardship & Adversity', 'Courage & Strength', 'Spirituality & Faith', 'Mental Health & Recovery', 'Grief & Loss'],
+  related: [
+    'Happiness & Peace',
+    'Hardship & Adversity',
+    'Courage & Strength',
+    'Spirituality & Faith',
+    'Mental Health & Recovery',
+    'Grief & Loss',
+  ],
   subjects: ['hope', 'optimism', 'expectation', 'a hopeful heart', 'the promise of morning'],
   metaphors: [
     'a lamp someone trims before the power comes back',

@@ -6,7 +6,14 @@ export const humorAndWit: CategoryBank = {
   moods: { humorous: 12, reflective: 2, uplifting: 2, challenging: 1 },
   eras: { Ancient: 6, Medieval: 6, 'Early Modern': 14, Modern: 24, Contemporary: 26, Present: 24 },
   faith: 0,
-  related: ['Life & Human Nature', 'Wisdom & Philosophy', 'Happiness & Peace', 'Aging & Growing Old', 'Marriage & Partnership', 'Work & Purpose'],
+  related: [
+    'Life & Human Nature',
+    'Wisdom & Philosophy',
+    'Happiness & Peace',
+    'Aging & Growing Old',
+    'Marriage & Partnership',
+    'Work & Purpose',
+  ],
   subjects: ['humour', 'wit', 'laughter', 'irony', 'comedy', 'satire'],
   metaphors: [
     'tragedy that has had a good night\u2019s sleep',

@@ -6,7 +6,14 @@ export const justiceAndEquality: CategoryBank = {
   eras: { Ancient: 8, Medieval: 6, 'Early Modern': 12, Modern: 24, Contemporary: 28, Present: 22 },
   faith: 0.14,
   faiths: { Jewish: 3, Christian: 3, Islamic: 3, Confucian: 1, Hindu: 1 },
-  related: ['Freedom & Liberty', 'Politics & Governance', 'Conscience & Integrity', 'Dignity & Honor', 'Community & Service', 'War & Conflict'],
+  related: [
+    'Freedom & Liberty',
+    'Politics & Governance',
+    'Conscience & Integrity',
+    'Dignity & Honor',
+    'Community & Service',
+    'War & Conflict',
+  ],
   subjects: ['justice', 'equality', 'fairness', 'the rule of law', 'equal rights', 'righteousness'],
   metaphors: [
     'kindness given a constitution',
@@ -54,7 +61,14 @@ export const justiceAndEquality: CategoryBank = {
     '~a livestreamed verdict watched by millions',
     'an open door at the town hall',
   ],
-  people: ['the oppressed', 'good judges', 'civil rights marchers', 'the voiceless', 'public defenders', 'those who speak up'],
+  people: [
+    'the oppressed',
+    'good judges',
+    'civil rights marchers',
+    'the voiceless',
+    'public defenders',
+    'those who speak up',
+  ],
   acts: [
     'speak up for those who cannot',
     'treat the stranger as a neighbour',

@@ -7,7 +7,14 @@ export const leadershipAndBusiness: CategoryBank = {
   eras: { Ancient: 6, Medieval: 3, 'Early Modern': 8, Modern: 20, Contemporary: 32, Present: 31 },
   faith: 0.03,
   faiths: { Confucian: 3, Christian: 1, Taoist: 1 },
-  related: ['Motivation & Success', 'Work & Purpose', 'Money & Wealth', 'Politics & Governance', 'Creativity & Innovation', 'Conscience & Integrity'],
+  related: [
+    'Motivation & Success',
+    'Work & Purpose',
+    'Money & Wealth',
+    'Politics & Governance',
+    'Creativity & Innovation',
+    'Conscience & Integrity',
+  ],
   subjects: ['leadership', 'management', 'enterprise', 'business', 'command', 'teamwork'],
   metaphors: [
     'the art of making other people taller',

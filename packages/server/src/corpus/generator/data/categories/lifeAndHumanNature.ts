@@ -3,10 +3,26 @@ import type { CategoryBank } from './categoryBank.js';
 export const lifeAndHumanNature: CategoryBank = {
   category: 'Life & Human Nature',
   weight: 1.3,
-  moods: { reflective: 6, humorous: 3, challenging: 2, dark: 2, poignant: 2, uplifting: 2, serious: 1, inspirational: 1 },
+  moods: {
+    reflective: 6,
+    humorous: 3,
+    challenging: 2,
+    dark: 2,
+    poignant: 2,
+    uplifting: 2,
+    serious: 1,
+    inspirational: 1,
+  },
   faith: 0.08,
   faiths: { Buddhist: 2, Confucian: 2, Taoist: 2, Christian: 1, Jewish: 1, Hindu: 1 },
-  related: ['Wisdom & Philosophy', 'Time & Mortality', 'Humor & Wit', 'Happiness & Peace', 'Love & Relationships', 'Conscience & Integrity'],
+  related: [
+    'Wisdom & Philosophy',
+    'Time & Mortality',
+    'Humor & Wit',
+    'Happiness & Peace',
+    'Love & Relationships',
+    'Conscience & Integrity',
+  ],
   subjects: ['life', 'human nature', 'the human heart', 'ordinary life', 'living', 'the human condition'],
   metaphors: [
     'a book in which we are always reading the wrong chapter',

@@ -5,7 +5,14 @@ export const lonelinessAndSolitude: CategoryBank = {
   moods: { poignant: 5, reflective: 5, dark: 2, uplifting: 2, serious: 1, humorous: 1 },
   faith: 0.12,
   faiths: { Buddhist: 3, Taoist: 2, Christian: 2, Islamic: 1, Hindu: 1 },
-  related: ['Silence & Stillness', 'Friendship & Loyalty', 'Mental Health & Recovery', 'Love & Relationships', 'Grief & Loss', 'Nature & Environment'],
+  related: [
+    'Silence & Stillness',
+    'Friendship & Loyalty',
+    'Mental Health & Recovery',
+    'Love & Relationships',
+    'Grief & Loss',
+    'Nature & Environment',
+  ],
   subjects: ['loneliness', 'solitude', 'being alone', 'isolation', 'aloneness'],
   metaphors: [
     'a room with too many chairs and only one person',

@@ -6,7 +6,14 @@ export const loveAndRelationships: CategoryBank = {
   moods: { uplifting: 4, poignant: 4, reflective: 4, inspirational: 2, humorous: 2, dark: 1 },
   faith: 0.1,
   faiths: { Christian: 3, Islamic: 2, Hindu: 2, Jewish: 1, Buddhist: 1 },
-  related: ['Marriage & Partnership', 'Friendship & Loyalty', 'Grief & Loss', 'Family & Parenting', 'Happiness & Peace', 'Forgiveness & Letting Go'],
+  related: [
+    'Marriage & Partnership',
+    'Friendship & Loyalty',
+    'Grief & Loss',
+    'Family & Parenting',
+    'Happiness & Peace',
+    'Forgiveness & Letting Go',
+  ],
   subjects: ['love', 'romance', 'devotion', 'tenderness', 'affection', 'a love affair'],
   metaphors: [
     'a fire we agree to keep feeding',

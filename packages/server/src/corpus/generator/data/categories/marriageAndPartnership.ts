@@ -5,7 +5,14 @@ export const marriageAndPartnership: CategoryBank = {
   moods: { humorous: 4, reflective: 4, uplifting: 4, inspirational: 2, poignant: 2, serious: 1 },
   faith: 0.18,
   faiths: { Christian: 4, Jewish: 2, Islamic: 2, Hindu: 2, Confucian: 1 },
-  related: ['Love & Relationships', 'Family & Parenting', 'Friendship & Loyalty', 'Forgiveness & Letting Go', 'Aging & Growing Old', 'Humor & Wit'],
+  related: [
+    'Love & Relationships',
+    'Family & Parenting',
+    'Friendship & Loyalty',
+    'Forgiveness & Letting Go',
+    'Aging & Growing Old',
+    'Humor & Wit',
+  ],
   subjects: ['marriage', 'partnership', 'wedlock', 'a long marriage', 'companionship'],
   metaphors: [
     'a long conversation that outlasts every argument',
@@ -51,7 +58,14 @@ export const marriageAndPartnership: CategoryBank = {
     '~a shared calendar full of colour-coded plans',
     'two chairs turned toward the same window',
   ],
-  people: ['married couples', 'newlyweds', 'old couples', 'husbands and wives', 'partners', 'couples who laugh together'],
+  people: [
+    'married couples',
+    'newlyweds',
+    'old couples',
+    'husbands and wives',
+    'partners',
+    'couples who laugh together',
+  ],
   acts: [
     'choose each other again after every quarrel',
     'keep the little promises',

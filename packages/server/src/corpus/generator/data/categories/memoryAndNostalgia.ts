@@ -5,7 +5,14 @@ export const memoryAndNostalgia: CategoryBank = {
   moods: { poignant: 5, reflective: 5, uplifting: 2, humorous: 1, dark: 1 },
   faith: 0.06,
   faiths: { Jewish: 3, Buddhist: 1, Christian: 1, Confucian: 1 },
-  related: ['Time & Mortality', 'Grief & Loss', 'Family & Parenting', 'Aging & Growing Old', 'Culture & Heritage', 'Love & Relationships'],
+  related: [
+    'Time & Mortality',
+    'Grief & Loss',
+    'Family & Parenting',
+    'Aging & Growing Old',
+    'Culture & Heritage',
+    'Love & Relationships',
+  ],
   subjects: ['memory', 'nostalgia', 'remembrance', 'the past', 'childhood memories', 'recollection'],
   metaphors: [
     'a house where every room is lit by a different year',

@@ -7,7 +7,14 @@ export const mentalHealthAndRecovery: CategoryBank = {
   eras: { Ancient: 2, Medieval: 2, 'Early Modern': 4, Modern: 14, Contemporary: 34, Present: 44 },
   faith: 0.08,
   faiths: { Buddhist: 3, Christian: 2, Islamic: 1, Hindu: 1, Jewish: 1 },
-  related: ['Hope & Optimism', 'Courage & Strength', 'Hardship & Adversity', 'Loneliness & Solitude', 'Happiness & Peace', 'Forgiveness & Letting Go'],
+  related: [
+    'Hope & Optimism',
+    'Courage & Strength',
+    'Hardship & Adversity',
+    'Loneliness & Solitude',
+    'Happiness & Peace',
+    'Forgiveness & Letting Go',
+  ],
   subjects: ['recovery', 'healing', 'mental health', 'sobriety', 'self-care', 'therapy'],
   metaphors: [
     'a staircase climbed one ordinary day at a time',
@@ -55,7 +62,14 @@ export const mentalHealthAndRecovery: CategoryBank = {
     '~a helpline number saved in a phone',
     'a made bed after a long bad season',
   ],
-  people: ['survivors', 'people in recovery', 'therapists', 'those who struggle quietly', 'support groups', 'the anxious'],
+  people: [
+    'survivors',
+    'people in recovery',
+    'therapists',
+    'those who struggle quietly',
+    'support groups',
+    'the anxious',
+  ],
   acts: [
     'ask for help',
     'get out of bed on the hard days',

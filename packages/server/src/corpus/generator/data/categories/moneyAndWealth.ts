@@ -5,7 +5,14 @@ export const moneyAndWealth: CategoryBank = {
   moods: { reflective: 4, humorous: 4, serious: 3, challenging: 3, dark: 1, inspirational: 1 },
   faith: 0.1,
   faiths: { Christian: 2, Islamic: 2, Jewish: 2, Buddhist: 2, Hindu: 1, Confucian: 1 },
-  related: ['Work & Purpose', 'Leadership & Business', 'Happiness & Peace', 'Conscience & Integrity', 'Hardship & Adversity', 'Justice & Equality'],
+  related: [
+    'Work & Purpose',
+    'Leadership & Business',
+    'Happiness & Peace',
+    'Conscience & Integrity',
+    'Hardship & Adversity',
+    'Justice & Equality',
+  ],
   subjects: ['money', 'wealth', 'riches', 'thrift', 'greed', 'fortune'],
   metaphors: [
     'an obedient dog that sometimes dreams of holding the leash',

@@ -7,7 +7,14 @@ export const motivationAndSuccess: CategoryBank = {
   eras: { Ancient: 6, Medieval: 4, 'Early Modern': 8, Modern: 20, Contemporary: 30, Present: 32 },
   faith: 0.04,
   faiths: { Christian: 2, Islamic: 1, Confucian: 1, Hindu: 1 },
-  related: ['Work & Purpose', 'Courage & Strength', 'Hardship & Adversity', 'Athletes & Sports Legends', 'Leadership & Business', 'Hope & Optimism'],
+  related: [
+    'Work & Purpose',
+    'Courage & Strength',
+    'Hardship & Adversity',
+    'Athletes & Sports Legends',
+    'Leadership & Business',
+    'Hope & Optimism',
+  ],
   subjects: ['success', 'ambition', 'discipline', 'perseverance', 'achievement', 'determination'],
   metaphors: [
     '~a long stair with no lift and a very good view',
@@ -52,7 +59,14 @@ export const motivationAndSuccess: CategoryBank = {
     '~a to-do list with every item ticked',
     'a trophy on a dusty shelf next to a hundred failures',
   ],
-  people: ['achievers', 'champions', 'the persistent', 'those who start early', 'entrepreneurs', 'people who never quit'],
+  people: [
+    'achievers',
+    'champions',
+    'the persistent',
+    'those who start early',
+    'entrepreneurs',
+    'people who never quit',
+  ],
   acts: [
     'start before they feel ready',
     'finish what they begin',

@@ -6,7 +6,14 @@ export const natureAndEnvironment: CategoryBank = {
   moods: { reflective: 5, uplifting: 4, inspirational: 2, serious: 2, poignant: 2, challenging: 1, dark: 1 },
   faith: 0.12,
   faiths: { Taoist: 4, Buddhist: 3, Hindu: 2, Christian: 2, Islamic: 1, Jewish: 1 },
-  related: ['Beauty & Aesthetics', 'Curiosity & Wonder', 'Silence & Stillness', 'Travel & Adventure', 'Science & Reason', 'Time & Mortality'],
+  related: [
+    'Beauty & Aesthetics',
+    'Curiosity & Wonder',
+    'Silence & Stillness',
+    'Travel & Adventure',
+    'Science & Reason',
+    'Time & Mortality',
+  ],
   subjects: ['nature', 'the earth', 'the wild', 'the natural world', 'the forest', 'the sea'],
   metaphors: [
     'the oldest book, written in water and stone',

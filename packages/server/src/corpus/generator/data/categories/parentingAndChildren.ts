@@ -7,7 +7,14 @@ export const parentingAndChildren: CategoryBank = {
   eras: { Ancient: 6, Medieval: 6, 'Early Modern': 10, Modern: 20, Contemporary: 28, Present: 30 },
   faith: 0.12,
   faiths: { Christian: 3, Jewish: 2, Islamic: 2, Confucian: 2, Hindu: 1 },
-  related: ['Family & Parenting', 'Education & Learning', 'Love & Relationships', 'Time & Mortality', 'Memory & Nostalgia', 'Humor & Wit'],
+  related: [
+    'Family & Parenting',
+    'Education & Learning',
+    'Love & Relationships',
+    'Time & Mortality',
+    'Memory & Nostalgia',
+    'Humor & Wit',
+  ],
   subjects: ['parenthood', 'childhood', 'motherhood', 'fatherhood', 'raising children', 'parenting'],
   metaphors: [
     'the longest goodbye, said a little every day',

@@ -5,7 +5,14 @@ export const politicsAndGovernance: CategoryBank = {
   moods: { serious: 5, challenging: 4, humorous: 3, dark: 2, reflective: 2, inspirational: 1 },
   faith: 0.06,
   faiths: { Confucian: 4, Christian: 1, Islamic: 1, Jewish: 1 },
-  related: ['Justice & Equality', 'Freedom & Liberty', 'Leadership & Business', 'War & Conflict', 'Conscience & Integrity', 'Culture & Heritage'],
+  related: [
+    'Justice & Equality',
+    'Freedom & Liberty',
+    'Leadership & Business',
+    'War & Conflict',
+    'Conscience & Integrity',
+    'Culture & Heritage',
+  ],
   subjects: ['politics', 'government', 'democracy', 'power', 'statecraft', 'public office'],
   metaphors: [
     'the craft of getting half of what you want from people who want the opposite',

@@ -6,7 +6,14 @@ export const scienceAndReason: CategoryBank = {
   eras: { Ancient: 8, Medieval: 5, 'Early Modern': 16, Modern: 24, Contemporary: 26, Present: 21 },
   faith: 0.03,
   faiths: { Islamic: 1, Christian: 1, Jewish: 1, Buddhist: 1 },
-  related: ['Curiosity & Wonder', 'Education & Learning', 'Doubt & Uncertainty', 'Creativity & Innovation', 'Nature & Environment', 'Wisdom & Philosophy'],
+  related: [
+    'Curiosity & Wonder',
+    'Education & Learning',
+    'Doubt & Uncertainty',
+    'Creativity & Innovation',
+    'Nature & Environment',
+    'Wisdom & Philosophy',
+  ],
   subjects: ['science', 'reason', 'evidence', 'experiment', 'scientific inquiry', 'logic'],
   metaphors: [
     'organised curiosity with a notebook',

@@ -6,7 +6,14 @@ export const silenceAndStillness: CategoryBank = {
   moods: { reflective: 6, uplifting: 3, inspirational: 2, poignant: 2, serious: 1 },
   faith: 0.42,
   faiths: { Buddhist: 5, Taoist: 4, Christian: 3, Hindu: 2, Islamic: 2, Jewish: 1 },
-  related: ['Happiness & Peace', 'Loneliness & Solitude', 'Spirituality & Faith', 'Nature & Environment', 'Wisdom & Philosophy', 'Mental Health & Recovery'],
+  related: [
+    'Happiness & Peace',
+    'Loneliness & Solitude',
+    'Spirituality & Faith',
+    'Nature & Environment',
+    'Wisdom & Philosophy',
+    'Mental Health & Recovery',
+  ],
   subjects: ['silence', 'stillness', 'quiet', 'calm', 'contemplation', 'the quiet mind'],
   metaphors: [
     'the room in which all our voices finally sit down',

@@ -6,7 +6,14 @@ export const spiritualityAndFaith: CategoryBank = {
   moods: { reflective: 5, inspirational: 4, uplifting: 4, serious: 2, poignant: 1, challenging: 1 },
   faith: 0.92,
   faiths: { Christian: 5, Islamic: 4, Buddhist: 4, Jewish: 3, Hindu: 3, Taoist: 2, Confucian: 2 },
-  related: ['Hope & Optimism', 'Silence & Stillness', 'Forgiveness & Letting Go', 'Wisdom & Philosophy', 'Grief & Loss', 'Happiness & Peace'],
+  related: [
+    'Hope & Optimism',
+    'Silence & Stillness',
+    'Forgiveness & Letting Go',
+    'Wisdom & Philosophy',
+    'Grief & Loss',
+    'Happiness & Peace',
+  ],
   subjects: ['faith', 'prayer', 'the spiritual life', 'devotion', 'the soul', 'belief'],
   metaphors: [
     'a lamp we carry for others as much as for ourselves',

@@ -6,7 +6,14 @@ export const timeAndMortality: CategoryBank = {
   moods: { reflective: 6, dark: 3, poignant: 3, serious: 2, inspirational: 2, uplifting: 1, humorous: 1 },
   faith: 0.25,
   faiths: { Buddhist: 4, Christian: 3, Hindu: 2, Islamic: 2, Jewish: 2, Taoist: 2 },
-  related: ['Aging & Growing Old', 'Grief & Loss', 'Memory & Nostalgia', 'Wisdom & Philosophy', 'Life & Human Nature', 'Spirituality & Faith'],
+  related: [
+    'Aging & Growing Old',
+    'Grief & Loss',
+    'Memory & Nostalgia',
+    'Wisdom & Philosophy',
+    'Life & Human Nature',
+    'Spirituality & Faith',
+  ],
   subjects: ['time', 'mortality', 'death', 'the passing of time', 'transience', 'a single lifetime'],
   metaphors: [
     'a tide that only ever goes out',

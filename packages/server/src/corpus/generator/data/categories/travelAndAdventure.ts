@@ -6,7 +6,14 @@ export const travelAndAdventure: CategoryBank = {
   moods: { inspirational: 4, uplifting: 4, reflective: 3, humorous: 3, challenging: 2, poignant: 1 },
   faith: 0.05,
   faiths: { Christian: 2, Islamic: 2, Buddhist: 2, Hindu: 1 },
-  related: ['Curiosity & Wonder', 'Nature & Environment', 'Freedom & Liberty', 'Courage & Strength', 'Culture & Heritage', 'Loneliness & Solitude'],
+  related: [
+    'Curiosity & Wonder',
+    'Nature & Environment',
+    'Freedom & Liberty',
+    'Courage & Strength',
+    'Culture & Heritage',
+    'Loneliness & Solitude',
+  ],
   subjects: ['travel', 'adventure', 'the journey', 'wandering', 'exploration', 'the open road'],
   metaphors: [
     'a school without walls',

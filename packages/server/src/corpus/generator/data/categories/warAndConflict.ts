@@ -5,7 +5,14 @@ export const warAndConflict: CategoryBank = {
   moods: { serious: 5, dark: 4, poignant: 3, reflective: 3, challenging: 2, inspirational: 1 },
   faith: 0.1,
   faiths: { Christian: 2, Jewish: 2, Islamic: 2, Buddhist: 2, Hindu: 1, Taoist: 1 },
-  related: ['Politics & Governance', 'Courage & Strength', 'Grief & Loss', 'Freedom & Liberty', 'Justice & Equality', 'Dignity & Honor'],
+  related: [
+    'Politics & Governance',
+    'Courage & Strength',
+    'Grief & Loss',
+    'Freedom & Liberty',
+    'Justice & Equality',
+    'Dignity & Honor',
+  ],
   subjects: ['war', 'conflict', 'battle', 'violence', 'warfare', 'peace-making'],
   metaphors: [
     'the failure of every other language',

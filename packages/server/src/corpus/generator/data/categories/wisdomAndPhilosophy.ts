@@ -7,7 +7,14 @@ export const wisdomAndPhilosophy: CategoryBank = {
   eras: { Ancient: 20, Medieval: 14, 'Early Modern': 16, Modern: 20, Contemporary: 16, Present: 14 },
   faith: 0.22,
   faiths: { Confucian: 4, Taoist: 4, Buddhist: 4, Hindu: 2, Jewish: 2, Islamic: 2, Christian: 2 },
-  related: ['Life & Human Nature', 'Education & Learning', 'Doubt & Uncertainty', 'Time & Mortality', 'Silence & Stillness', 'Science & Reason'],
+  related: [
+    'Life & Human Nature',
+    'Education & Learning',
+    'Doubt & Uncertainty',
+    'Time & Mortality',
+    'Silence & Stillness',
+    'Science & Reason',
+  ],
   subjects: ['wisdom', 'philosophy', 'understanding', 'insight', 'good judgement', 'reflection'],
   metaphors: [
     'knowledge that has learned when to keep quiet',

@@ -6,7 +6,14 @@ export const workAndPurpose: CategoryBank = {
   moods: { inspirational: 4, reflective: 3, challenging: 3, humorous: 4, serious: 2, uplifting: 2 },
   faith: 0.1,
   faiths: { Hindu: 3, Christian: 2, Confucian: 2, Jewish: 1, Islamic: 1, Buddhist: 1 },
-  related: ['Motivation & Success', 'Leadership & Business', 'Money & Wealth', 'Creativity & Innovation', 'Community & Service', 'Education & Learning'],
+  related: [
+    'Motivation & Success',
+    'Leadership & Business',
+    'Money & Wealth',
+    'Creativity & Innovation',
+    'Community & Service',
+    'Education & Learning',
+  ],
   subjects: ['work', 'craft', 'purpose', 'vocation', 'labour', 'a calling'],
   metaphors: [
     'care given a shape and a deadline',
