@@ -12,5 +12,5 @@ export default defineConfig({
     // NodeNext resolution needs explicit extensions in relative imports.
     module: { extension: '.js' },
   },
-  plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+  plugins: ['@hey-api/client-fetch', { name: '@hey-api/typescript', enums: 'javascript' }, '@hey-api/sdk'],
 });

@@ -1,19 +1,13 @@
 import { type Client, createClient, createConfig } from './generated/client/index.js';
 import type { Auth } from './generated/core/auth.gen.js';
 import * as sdk from './generated/sdk.gen.js';
-import type {
-  FilterValues,
-  GetRandomQuoteData,
-  ListQuotesData,
-  Quote,
-  QuotePage,
-  Usage,
-} from './generated/types.gen.js';
+import type { ListQuotesQuery, RandomQuoteQuery } from './filterQuery.js';
+import type { FilterValues, Quote, QuotePage, Usage } from './generated/types.gen.js';
+import { QuotesNetworkError } from './networkError.js';
 import { QuotesProblemError } from './problemError.js';
 import { parseRateLimit, type RateLimit } from './rateLimit.js';
-
-export type RandomQuoteQuery = NonNullable<GetRandomQuoteData['query']>;
-export type ListQuotesQuery = NonNullable<ListQuotesData['query']>;
+import { resilientFetch } from './resilientFetch.js';
+import { type RetryOptions, retryPolicy } from './retryPolicy.js';
 
 export interface QuotesClientOptions {
   /** Scheme, host and port only; the `/v1/...` paths come from the contract. */
@@ -25,6 +19,17 @@ export interface QuotesClientOptions {
   /** Sent on every call (e.g. `Prefer` for the Prism mock); per-call headers win. */
   headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
+  /**
+   * How long one try may take, headers and body, before it fails with a `QuotesNetworkError`
+   * whose `reason` is `timeout`. Default 30,000 ms; 0 for none.
+   */
+  timeoutMs?: number;
+  /**
+   * Off by default. `true` (or options) retries 503 answers, honouring their `Retry-After`, and
+   * failed connections and timeouts, with exponential backoff. 4xx answers are never retried: a
+   * 429 means the monthly allowance is used up, which no retry fixes; its error carries `retryAt`.
+   */
+  retry?: boolean | RetryOptions;
 }
 
 export interface CallOptions {
@@ -67,23 +72,44 @@ type SdkOutcome<T> = ({ data: T; error: undefined } | { data: undefined; error: 
 
 async function settle<T>(pending: Promise<SdkOutcome<T>>): Promise<QuotesResult<T>> {
   const outcome = await pending;
-  // With throwOnError off, the generated client reports a network failure as `error` with no
-  // response; rethrow it as is rather than dressing it up as an HTTP problem.
+  // With throwOnError off, the generated client reports a failed fetch as `error` with no
+  // response: resilientFetch already made it a QuotesNetworkError (or the caller's abort).
   if (outcome.response === undefined) throw outcome.error;
+  // A 2xx whose body could not be read: the deadline passed mid-body, or the connection broke.
+  if (outcome.response.ok && outcome.error !== undefined) throw unreadableBody(outcome.response, outcome.error);
   if (!outcome.response.ok) {
     throw QuotesProblemError.fromResponse(outcome.response, outcome.error);
   }
   return { data: outcome.data as T, rateLimit: parseRateLimit(outcome.response.headers), response: outcome.response };
 }
 
+function unreadableBody(response: Response, error: unknown): unknown {
+  if (error instanceof Error && error.name === 'AbortError') return error;
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  return new QuotesNetworkError(
+    timedOut ? 'timeout' : 'network',
+    `${response.url}: the ${response.status} answer's body could not be read (${error instanceof Error ? error.message : String(error)})`,
+    1,
+    error,
+  );
+}
+
 export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
   const { apiKey, sendKeyAs = 'x-api-key' } = options;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new RangeError('timeoutMs must be a non-negative number');
+  const fetch = resilientFetch({
+    // Read at call time when not given, so a fetch patched in later (tests, polyfills) is used.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+    retry: retryPolicy(options.retry),
+  });
   const client: Client = createClient(
     createConfig({
       baseUrl: options.baseUrl,
       // Every 2xx of the contract is JSON; 'auto' would hand back a stream if Content-Type were lost.
       parseAs: 'json',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch,
       ...(options.headers ? { headers: options.headers } : {}),
       // The SDK lists both security schemes; answering for only one of them sends exactly one key.
       auth: (scheme: Auth) => {

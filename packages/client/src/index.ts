@@ -2,29 +2,30 @@ export {
   type CallOptions,
   createQuotesClient,
   type FilterValuesResult,
-  type ListQuotesQuery,
   type QuotesClient,
   type QuotesClientOptions,
   type QuotesResult,
-  type RandomQuoteQuery,
 } from './createQuotesClient.js';
-export type {
+export type { ListQuotesQuery, RandomQuoteQuery, Suggested } from './filterQuery.js';
+export {
   Category,
-  CategoryCount,
+  type CategoryCount,
   Era,
   FaithTradition,
-  FilterValues,
+  type FilterValues,
   Length,
   Mood,
-  ParameterError,
+  type ParameterError,
   Plan,
-  Problem,
+  type Problem,
   ProblemType,
-  Quote,
-  QuotePage,
-  QuoteSummary,
-  Usage,
+  type Quote,
+  type QuotePage,
+  type QuoteSummary,
+  type Usage,
 } from './generated/types.gen.js';
+export { QuotesNetworkError } from './networkError.js';
 export { type IterateQuotesOptions, iterateQuotes } from './paginate.js';
-export { QuotesProblemError, type QuotesProblemType } from './problemError.js';
+export { QuotesProblemError, type QuotesProblemCode, type QuotesProblemType } from './problemError.js';
 export { parseRateLimit, parseRetryAfter, type RateLimit } from './rateLimit.js';
+export type { RetryOptions } from './retryPolicy.js';

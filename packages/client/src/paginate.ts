@@ -1,4 +1,5 @@
-import type { ListQuotesQuery, QuotesClient } from './createQuotesClient.js';
+import type { QuotesClient } from './createQuotesClient.js';
+import type { ListQuotesQuery } from './filterQuery.js';
 import type { QuoteSummary } from './generated/types.gen.js';
 
 export interface IterateQuotesOptions {

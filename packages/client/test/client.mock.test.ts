@@ -1,6 +1,12 @@
 import { type RunningMock, startMock } from '@quotes/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQuotesClient, iterateQuotes, type QuotePage, QuotesProblemError } from '../src/index.js';
+import {
+  createQuotesClient,
+  iterateQuotes,
+  type QuotePage,
+  QuotesNetworkError,
+  QuotesProblemError,
+} from '../src/index.js';
 import { recordingFetch } from './helpers.js';
 import { responseExample } from '@quotes/contract';
 
@@ -131,7 +137,9 @@ describe('problems', () => {
     const error = await rejection(() => client.getRandomQuote({}, { headers: { Prefer: 'code=429' } }));
     expect(error.status).toBe(429);
     expect(error.type).toBe('urn:quotes:problem:allowance-exhausted');
+    expect(error.code).toBe('allowance-exhausted');
     expect(error.retryAfterSeconds).toBe(691200);
+    expect(Math.abs(error.retryAt!.getTime() - (Date.now() + 691200_000))).toBeLessThan(60_000);
     expect(error.rateLimit).toEqual(documentedAllowance);
     expect(error.detail).toBe((responseExample('/v1/quotes-random', '429') as { detail: string }).detail);
   });
@@ -164,20 +172,23 @@ describe('problems', () => {
     ]);
   });
 
-  it('a problem type outside the contract (Prism’s own) is kept, not dropped', async () => {
+  it('a problem type outside the contract (Prism’s own) is about:blank, and kept as rawType', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     const error = await rejection(() => client.getUsage({ headers: { Prefer: 'code=429' } }));
     expect(error.status).toBe(404);
-    expect(error.type).toBe('https://stoplight.io/prism/errors#NOT_FOUND');
+    expect(error.type).toBe('about:blank');
+    expect(error.code).toBe('unknown');
+    expect(error.rawType).toBe('https://stoplight.io/prism/errors#NOT_FOUND');
   });
 
-  it('a network failure is rethrown as is, not as a problem', async () => {
+  it('a network failure is a QuotesNetworkError carrying the cause, not a problem', async () => {
     const closed = new URL(mock.url);
     closed.port = '1';
     const client = createQuotesClient({ baseUrl: closed.origin, apiKey: 'qk_test' });
     const error = await client.getUsage().catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(TypeError);
-    expect(error).not.toBeInstanceOf(QuotesProblemError);
+    expect(error).toBeInstanceOf(QuotesNetworkError);
+    expect(error).toMatchObject({ reason: 'network', attempts: 1 });
+    expect((error as QuotesNetworkError).cause).toBeInstanceOf(TypeError);
   });
 });
 

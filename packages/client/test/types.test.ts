@@ -1,11 +1,17 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type Category,
   createQuotesClient,
+  type Era,
+  type FaithTradition,
   type FilterValues,
   type ParameterError,
   type Quote,
   type QuotePage,
   type QuotesProblemError,
+  type QuotesProblemCode,
+  type QuotesProblemType,
+  type Suggested,
   type Usage,
 } from '../src/index.js';
 
@@ -22,25 +28,86 @@ describe('types follow the contract', () => {
     expectTypeOf(client.withMeta.getUsage).returns.resolves.toHaveProperty('data').toEqualTypeOf<Usage>();
   });
 
-  it('takes only the documented query parameters', () => {
+  it('takes only the documented query parameters, suggesting the canonical values of each filter', () => {
     expectTypeOf(client.listQuotes).parameter(0).toEqualTypeOf<
       | {
-          category?: string;
-          mood?: string;
-          length?: string;
-          era?: string;
-          faith?: string;
+          category?: Suggested<Category>;
+          mood?: Suggested<
+            'challenging' | 'dark' | 'humorous' | 'inspirational' | 'poignant' | 'reflective' | 'serious' | 'uplifting'
+          >;
+          length?: Suggested<'Short' | 'Medium' | 'Long'>;
+          era?: Suggested<Era>;
+          faith?: Suggested<FaithTradition>;
           limit?: number;
           offset?: number;
         }
       | undefined
     >();
+    // Any string the server accepts still compiles: substrings, other cases.
+    void (() => client.getRandomQuote({ category: 'grief', era: 'early modern', length: 'short', mood: 'inspir' }));
     // @ts-expect-error a misspelt filter must not compile
     void (() => client.getRandomQuote({ catgory: 'grief' }));
+  });
+
+  it('keeps the enums of the contract in the quote, nullable ones included', () => {
+    expectTypeOf<Quote['era']>().toEqualTypeOf<Era>();
+    expectTypeOf<Quote['category']>().toEqualTypeOf<Category>();
   });
 
   it('types the problem fields from the Problem schema', () => {
     expectTypeOf<QuotesProblemError['errors']>().toEqualTypeOf<ParameterError[] | undefined>();
     expectTypeOf<QuotesProblemError['status']>().toEqualTypeOf<number>();
+    expectTypeOf<QuotesProblemCode>().toEqualTypeOf<
+      | 'invalid-request'
+      | 'missing-api-key'
+      | 'invalid-api-key'
+      | 'conflicting-api-keys'
+      | 'revoked-api-key'
+      | 'expired-api-key'
+      | 'plan-limit'
+      | 'no-match'
+      | 'not-found'
+      | 'method-not-allowed'
+      | 'allowance-exhausted'
+      | 'internal-error'
+      | 'service-unavailable'
+      | 'unknown'
+    >();
+  });
+
+  it('makes a switch on the problem type compiler-checked', () => {
+    const describe = (error: QuotesProblemError): string => {
+      switch (error.code) {
+        case 'invalid-request':
+        case 'no-match':
+        case 'not-found':
+        case 'method-not-allowed':
+          return 'fix the request';
+        case 'missing-api-key':
+        case 'invalid-api-key':
+        case 'conflicting-api-keys':
+        case 'revoked-api-key':
+        case 'expired-api-key':
+          return 'fix the key';
+        case 'plan-limit':
+        case 'allowance-exhausted':
+          return 'upgrade';
+        case 'internal-error':
+        case 'service-unavailable':
+        case 'unknown':
+          return 'try later';
+        default: {
+          // Fails to compile when the contract gains a problem type this switch does not handle.
+          const unhandled: never = error.code;
+          return unhandled;
+        }
+      }
+    };
+    void describe;
+    const byType = (type: QuotesProblemType) => {
+      // @ts-expect-error a misspelt problem type is not comparable to the union
+      return type === 'urn:quotes:problem:plan-limt';
+    };
+    void byType;
   });
 });
