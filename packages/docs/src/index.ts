@@ -1,2 +1,1 @@
 export { apiReferenceRouter } from './apiReferenceRouter.js';
-export { createDocsFront, type DocsFrontOptions, type RunningDocsFront } from './docsFront.js';

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { contractPath } from '@quotes/contract';
 
 const require = createRequire(import.meta.url);
 
-/**
- * Absolute path of the contract. Resolved through @quotes/contract's `./quotes.yaml` export
- * rather than its compiled entry point, so `npm run mock` works in a fresh clone before any build.
- */
-export const mockContractPath: string = require.resolve('@quotes/contract/quotes.yaml');
+/** Absolute path of the contract Prism serves: the repository's, or the copy the package carries. */
+export const mockContractPath: string = contractPath;
 
 /** The Prism CLI's JavaScript entry point, run with this Node rather than through a shell shim. */
 export function prismBinPath(): string {

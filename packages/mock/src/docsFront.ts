@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { problemTypePrefix } from '@quotes/contract';
 import express from 'express';
-import { apiReferenceRouter } from './apiReferenceRouter.js';
+import { apiReferenceRouter } from '@quotes/docs';
 
 export interface DocsFrontOptions {
   /** Origin everything but the reference is forwarded to, e.g. Prism's `http://127.0.0.1:43557`. */

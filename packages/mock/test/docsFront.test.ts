@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocsFront, type RunningDocsFront } from '../src/index.js';
+import { createDocsFront, type RunningDocsFront } from '../src/docsFront.js';
 import { type Listening, listen } from './support/listen.js';
 
 interface Echo {

@@ -3,8 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocsFront, type RunningDocsFront } from '../../src/index.js';
-import { browserSkipReason, launchChromium, ReferencePage } from '../../src/testing/index.js';
+import { browserSkipReason, launchChromium, ReferencePage } from '@quotes/docs/testing';
+import { createDocsFront, type RunningDocsFront } from '../../src/docsFront.js';
 import { type Listening, listen } from '../support/listen.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
