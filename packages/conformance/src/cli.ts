@@ -1,16 +1,20 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { taxonomy } from '@quotes/contract';
-import type { GivenKeys } from './target/keys.js';
-import { runConformance } from './session.js';
+import { jsonReport, junitReport } from './report/reportFormats.js';
+import { MissingCompanion, runConformance } from './session.js';
 import { defaultRuns, readSettings } from './settings.js';
+import type { GivenKeys } from './target/keys.js';
+import { TargetUnreachable, waitForTarget } from './target/waitForTarget.js';
 
-const usage = `Usage: npm run conformance -- [options]
+const usage = `Usage: quotes-conformance --base-url URL --keys-file keys.json [options]
 
 Runs the conformance suite (Dredd over every documented response, Ajv validation of every
 response seen, property-based generated requests) and prints a summary ending with
-"N passed, M failed". Exit code 0 only when nothing failed.
+"N passed, M failed". Exit code 0: everything checked passed; 1: something failed; 2: the run
+could not happen (bad flags, unreachable target), with one line on stderr saying why.
 
 Target
   --base-url URL         a running deployment (e.g. staging). Without it: the real server
@@ -33,7 +37,12 @@ Layers
   --runs N               generated requests (default ${defaultRuns}; CONFORMANCE_RUNS)
   --seed N               fast-check seed (default random, printed; CONFORMANCE_SEED)
   --path P               fast-check replay path printed with a failure (CONFORMANCE_PATH)
-  --verbose              list passing checks too
+Reports and waiting
+  --report junit=PATH    JUnit XML (one testcase per check; failures carry a curl line)
+  --report json=PATH     the same as JSON; --report may be given more than once
+  --wait SECONDS         wait up to SECONDS for the target's /readyz (or any HTTP answer
+                         but 502-504) before starting (default 0: one probe)
+  --verbose              list passing checks too, and print a stack with an error
   --help
 
 Against a deployment, generated requests are real counted calls on the keys given: use keys
@@ -81,12 +90,34 @@ function parseOptions() {
       runs: { type: 'string' },
       seed: { type: 'string' },
       path: { type: 'string' },
+      report: { type: 'string', multiple: true },
+      wait: { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean' },
       ...Object.fromEntries(keyNames.map((name) => [`key-${name}`, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,
+  });
+}
+
+interface ReportFile {
+  readonly format: 'junit' | 'json';
+  readonly path: string;
+}
+
+/** `junit=PATH` / `json=PATH`, with the folder checked now rather than after a long run. */
+function parseReports(values: readonly string[]): ReportFile[] {
+  return values.map((value) => {
+    const match = /^(junit|json)=(.+)$/.exec(value);
+    if (!match) fail(`--report must be junit=PATH or json=PATH, got "${value}"`);
+    const path = resolve(match[2]!);
+    try {
+      accessSync(dirname(path), constants.W_OK);
+    } catch {
+      fail(`--report ${match[1]}: cannot write in ${dirname(path)}`);
+    }
+    return { format: match[1] as ReportFile['format'], path };
   });
 }
 
@@ -141,9 +172,15 @@ async function main(): Promise<void> {
   const seed = wholeNumber(options.seed as string | undefined, '--seed') ?? settings.seed;
   const path = (options.path as string | undefined) ?? settings.path;
   const mock = options['no-mock'] ? false : options.mock === true || baseUrl === undefined;
+  const reports = parseReports((values.report as string[] | undefined) ?? []);
+  const wait = wholeNumber(options.wait as string | undefined, '--wait') ?? 0;
+  if (wait < 0 || wait > 3600) fail('--wait must be from 0 to 3600 seconds');
+  if (wait > 0 && !baseUrl) fail('--wait needs --base-url (a server the suite starts is waited for anyway)');
 
   const started = Date.now();
+  const startedAt = new Date();
   const log = (line: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
+  if (baseUrl) await waitForTarget(baseUrl, wait, log);
   log(baseUrl ? `target: ${baseUrl}` : 'target: the real server on a fresh database');
   log(`fast-check seed ${seed}, numRuns ${runs}`);
   const report = await runConformance({
@@ -157,12 +194,22 @@ async function main(): Promise<void> {
     log,
   });
   report.note(`Total time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const run = { baseUrl: baseUrl ?? 'http://127.0.0.1', startedAt, durationMs: Date.now() - started };
+  for (const file of reports) {
+    writeFileSync(file.path, file.format === 'junit' ? junitReport(report, run) : jsonReport(report, run));
+    log(`${file.format} report: ${file.path}`);
+  }
   process.stdout.write(`${report.format({ verbose: options.verbose === true })}\n`);
   process.exitCode = report.count('failed') > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.stdout.write('0 passed, 1 failed\n');
-  process.exitCode = 1;
+  // Failures of the target are checks in the report; anything thrown means the run itself could
+  // not happen or finish. One line, unless --verbose asks for the stack.
+  const expected = error instanceof TargetUnreachable || error instanceof MissingCompanion;
+  const verbose = process.argv.includes('--verbose');
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  process.stderr.write(`conformance: ${expected ? message : `the run stopped: ${message}`}\n`);
+  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exitCode = 2;
 });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { startMock } from '@quotes/mock';
 import { documentedResponses } from './contract/operations.js';
 import { assessDreddRun } from './dredd/assessDreddRun.js';
 import { type OutageControl, runDredd } from './dredd/runDredd.js';
@@ -9,10 +8,18 @@ import { type PropertyOptions, runRequestProperties } from './properties/runProp
 import { Report } from './report/report.js';
 import { discoverData } from './target/discoverData.js';
 import { describeGivenKeys, type GivenKeys, provisionLocalKeys, type SuiteKeys } from './target/keys.js';
-import { type LocalTargetOptions, startLocalTarget } from './target/localTarget.js';
+import type { LocalTargetOptions } from './target/localTarget.js';
 import { runProtocolChecks } from './target/protocolChecks.js';
 import { ContractValidator } from './validation/contractValidator.js';
 import { ResponseLedger } from './validation/responseLedger.js';
+
+/** A part of the suite that needs a package not installed: the run cannot happen (exit 2). */
+export class MissingCompanion extends Error {
+  override readonly name = 'MissingCompanion';
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+  }
+}
 
 /**
  * One target under test and everything the layers share: the keys, the discovered data, and the
@@ -38,6 +45,13 @@ export class ConformanceSession {
   static async local(options: LocalTargetOptions): Promise<ConformanceSession> {
     const log = options.log ?? (() => undefined);
     const ledger = new ResponseLedger(new ContractValidator());
+    // Loaded only here: it needs this repository's server, which the published package does not carry.
+    const { startLocalTarget } = await import('./target/localTarget.js').catch((error: unknown) => {
+      throw new MissingCompanion(
+        "without --base-url the suite starts this repository's server (@quotes/server), which is not installed here; pass --base-url",
+        error,
+      );
+    });
     const target = await startLocalTarget({ ...options, ledger });
     try {
       const keys = await provisionLocalKeys(target.operator);
@@ -125,6 +139,9 @@ export class ConformanceSession {
 
 /** Layer 1 against the Prism mock: the mock is proved to speak the same contract. */
 export async function checkMock(log: (line: string) => void = () => undefined): Promise<Report> {
+  const { startMock } = await import('@quotes/mock').catch((error: unknown) => {
+    throw new MissingCompanion('--mock needs @quotes/mock installed beside @quotes/conformance', error);
+  });
   const mock = await startMock();
   try {
     const expected = documentedResponses();

@@ -1,5 +1,6 @@
 import type { DocumentedResponse } from '../contract/operations.js';
 import { Report } from '../report/report.js';
+import { requestLine } from '../report/requestLine.js';
 import type { ResponseLedger } from '../validation/responseLedger.js';
 import type { TransactionShape } from './fixture.js';
 import type { DreddRun } from './runDredd.js';
@@ -79,6 +80,7 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
         'planned, but Dredd produced no such transaction (renamed operation or summary?)',
       );
     const results = new Map(run.hooks.transactions.map((transaction) => [transaction.name, transaction]));
+    const records = new Map(run.records.map((record) => [record.name, record]));
     for (const name of expectedNames) {
       const shape = options.transactions[name];
       const title = `${name}${shape ? ` (${shape.purpose})` : ''}`;
@@ -86,7 +88,11 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
       if (shape?.skip) report.skip(layer, title, shape.skip);
       else if (!result) report.fail(layer, title, 'Dredd did not run it');
       else if (result.status === 'pass') report.pass(layer, title);
-      else report.fail(layer, title, result.message.trim() || `status ${result.status}`);
+      else {
+        const sent = records.get(name)?.request;
+        const request = sent ? `\n${requestLine(sent.method, sent.uri, sent.headerNames)}` : '';
+        report.fail(layer, title, `${result.message.trim() || `status ${result.status}`}${request}`);
+      }
     }
   }
 
@@ -103,13 +109,17 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
       const headers = Object.fromEntries(
         Object.entries(record.response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
       );
-      options.ledger.record(`dredd ${options.label}`, `GET ${record.request.uri}`, {
-        method: record.request.method,
-        path,
-        status: record.response.status,
-        headers,
-        body: record.response.body,
-      });
+      options.ledger.record(
+        `dredd ${options.label}`,
+        requestLine(record.request.method, record.request.uri, record.request.headerNames),
+        {
+          method: record.request.method,
+          path,
+          status: record.response.status,
+          headers,
+          body: record.response.body,
+        },
+      );
     }
   }
   return report;

@@ -1,3 +1,4 @@
+import { requestLine } from '../report/requestLine.js';
 import type { ObservedResponse, ValidationIssue } from '../validation/contractValidator.js';
 import type { ResponseLedger } from '../validation/responseLedger.js';
 
@@ -40,7 +41,7 @@ export class ObservedClient {
       headers: Object.fromEntries(response.headers),
       body,
     };
-    const request = `${method} ${pathAndQuery}${describeCredentials(headers)}`;
+    const request = requestLine(method, pathAndQuery, Object.keys(headers));
     const issues = this.ledger.record(this.source, request, observed);
     let json: unknown;
     try {
@@ -50,10 +51,4 @@ export class ObservedClient {
     }
     return { request, response: observed, json, issues };
   }
-}
-
-/** Which credential headers a request carried, never their values (keys stay out of reports). */
-function describeCredentials(headers: Record<string, string>): string {
-  const names = Object.keys(headers).filter((name) => /^(x-api-key|authorization)$/i.test(name));
-  return names.length > 0 ? ` [${names.join(', ')}]` : ' [no key]';
 }
