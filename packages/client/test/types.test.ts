@@ -52,6 +52,8 @@ describe('types follow the contract', () => {
   it('keeps the enums of the contract in the quote, nullable ones included', () => {
     expectTypeOf<Quote['era']>().toEqualTypeOf<Era>();
     expectTypeOf<Quote['category']>().toEqualTypeOf<Category>();
+    expectTypeOf<Quote['secondary_category']>().toEqualTypeOf<Category | null>();
+    expectTypeOf<Quote['faith_tradition']>().toEqualTypeOf<FaithTradition | null>();
   });
 
   it('types the problem fields from the Problem schema', () => {

@@ -60,7 +60,12 @@ function upstreamUnavailable(res: ServerResponse, upstream: URL): void {
     status: 503,
     detail: `The upstream server at ${upstream.origin} cannot be reached; please retry in a few seconds.`,
   });
-  res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body) });
+  // The contract's 503 always says when to try again.
+  res.writeHead(503, {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+    'Retry-After': '2',
+  });
   res.end(body);
 }
 

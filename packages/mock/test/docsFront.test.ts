@@ -144,6 +144,7 @@ describe('createDocsFront', () => {
       const response = await fetch(`${orphan.url}/v1/quotes-usage`);
       expect(response.status).toBe(503);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.headers.get('retry-after')).toBe('2');
       expect(await response.json()).toMatchObject({ type: 'urn:quotes:problem:service-unavailable', status: 503 });
       // The reference does not depend on the upstream.
       expect((await fetch(`${orphan.url}/docs`)).status).toBe(200);
