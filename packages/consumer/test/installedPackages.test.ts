@@ -1,0 +1,303 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  type EmbeddedDatabase,
+  ensureDefaultCorpus,
+  freePort,
+  parseConfig,
+  type RunningServer,
+  startEmbeddedPostgres,
+  startServer,
+} from '@quotes/server';
+import { responseExample } from '@quotes/contract';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The three published packages as their users get them: packed with npm, installed from the
+// tarballs into a fresh project under the system's temporary folder (no node_modules of this
+// repository above it), their other dependencies from the registry, and used only through what
+// the install put there.
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../../..', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixture/', import.meta.url));
+const published = ['@quotes/client', '@quotes/mock', '@quotes/conformance'];
+
+let project: string;
+const started: ChildProcess[] = [];
+let dataDir: string | undefined;
+let cluster: EmbeddedDatabase | undefined;
+let server: RunningServer | undefined;
+
+/** Runs a command in the project; resolves with its output and exit code, whatever the code. */
+async function inProject(
+  command: string,
+  args: string[],
+  timeoutMs = 120_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: project, timeout: timeoutMs, maxBuffer: 64 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+    };
+  }
+}
+
+const bin = (name: string) => join(project, 'node_modules', '.bin', name);
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'quotes-consumer-'));
+  const tarballs = join(project, 'tarballs');
+  await mkdir(tarballs);
+  // prepack builds each package, so the tarballs hold what this checkout's sources make.
+  await run('npm', ['pack', '--pack-destination', tarballs, ...published.flatMap((name) => ['-w', name])], {
+    cwd: repository,
+    maxBuffer: 64 << 20,
+    timeout: 180_000,
+  });
+  const packed = (await readdir(tarballs)).filter((file) => file.endsWith('.tgz')).map((file) => join(tarballs, file));
+  expect(packed).toHaveLength(3);
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'quotes-consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await cp(fixture, project, { recursive: true });
+  const install = await inProject(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed, 'typescript@7.0.2', '@types/node@24.19.2'],
+    180_000,
+  );
+  expect(install.stderr).not.toMatch(/ERR!/);
+  expect(install.code).toBe(0);
+}, 360_000);
+
+afterAll(async () => {
+  for (const child of started) {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  }
+  await Promise.all(started.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  await server?.close();
+  await cluster?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+describe('installed from the tarballs into a fresh project', () => {
+  it('resolves nothing from above the project: no node_modules in any folder around it', () => {
+    const around: string[] = [];
+    for (let folder = dirname(project); folder !== dirname(folder); folder = dirname(folder)) {
+      if (existsSync(join(folder, 'node_modules'))) around.push(folder);
+    }
+    expect(around).toEqual([]);
+  });
+
+  it('installs nothing of this repository but the three packages', async () => {
+    const { stdout } = await inProject('npm', ['ls', '--all', '--json']);
+    const names = new Set<string>();
+    const walk = (dependencies: Record<string, { dependencies?: Record<string, unknown> }> = {}) => {
+      for (const [name, node] of Object.entries(dependencies)) {
+        names.add(name);
+        walk(node.dependencies as Record<string, { dependencies?: Record<string, unknown> }>);
+      }
+    };
+    walk(
+      (JSON.parse(stdout) as { dependencies: Record<string, { dependencies?: Record<string, unknown> }> }).dependencies,
+    );
+    expect([...names].filter((name) => name.startsWith('@quotes/')).sort()).toEqual([...published].sort());
+    const client = JSON.parse(await readFile(join(project, 'node_modules/@quotes/client/package.json'), 'utf8'));
+    expect(client.dependencies ?? {}).toEqual({});
+  });
+
+  it('the client typechecks strictly against its own declarations', async () => {
+    const result = await inProject(bin('tsc'), ['-p', '.']);
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('quotes-mock serves the contract and the reference page, and the client calls it', async () => {
+    const mock = spawn(bin('quotes-mock'), ['--port', '0'], {
+      cwd: project,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(mock);
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`quotes-mock did not start: ${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /on (http:\/\/\S+) \(reference page/.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      mock.stdout!.on('data', read);
+      mock.stderr!.on('data', read);
+      mock.once('exit', (code) => reject(new Error(`quotes-mock exited ${code}: ${output}`)));
+    });
+    const docs = await fetch(`${url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger-ui');
+    expect((await fetch(`${url}/docs/assets/swagger-initializer.js`)).status).toBe(200);
+
+    const result = await inProject('node', ['useClient.ts', url, 'any-key-for-the-mock']);
+    expect(result.stderr).toBe('');
+    const quote = responseExample('/v1/quotes-random', '200') as Record<string, unknown>;
+    expect(JSON.parse(result.stdout)).toEqual({
+      text: quote.text,
+      era: quote.era,
+      faith: quote.faith_tradition,
+      second: quote.secondary_category,
+      pageSize: (responseExample('/v1/quotes-filter', '200') as { quotes: unknown[] }).quotes.length,
+      problem: '401 missing-api-key: fix the key',
+      walked: 0,
+      tier: (responseExample('/v1/quotes-usage', '200') as { tier: string }).tier,
+    });
+  });
+
+  describe('against the real server', () => {
+    let keysFile: string;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'quotes-consumer-pg-'));
+      cluster = await startEmbeddedPostgres({
+        dataDir: join(dataDir, 'data'),
+        port: await freePort(),
+        persistent: false,
+        fast: true,
+      });
+      server = await startServer({
+        config: parseConfig({ DATABASE_URL: cluster.adminUrl, PORT: '0', LOG_LEVEL: 'silent' }),
+      });
+      await ensureDefaultCorpus(server.database, { size: 3000, seed: 7 });
+      const operator = server.operator;
+      const keys: Record<string, string> = {};
+      for (const plan of ['trial', 'starter', 'professional', 'platform'])
+        keys[plan] = (await operator.createKey({ client: `consumer ${plan}`, plan })).key;
+      const revoked = await operator.createKey({ client: 'consumer revoked', plan: 'starter' });
+      await operator.revokeKey(revoked.id, 'consumer test');
+      keys.revoked = revoked.key;
+      keys.expired = (
+        await operator.createKey({
+          client: 'consumer expired',
+          plan: 'starter',
+          expiresAt: new Date(Date.now() - 86_400_000),
+        })
+      ).key;
+      const exhausted = await operator.createKey({ client: 'consumer used up', plan: 'starter' });
+      await operator.setUsage(exhausted.id, (await operator.usage(exhausted.id)).limit ?? 0);
+      keys.exhausted = exhausted.key;
+      keysFile = join(project, 'keys.json');
+      await writeFile(keysFile, JSON.stringify(keys), { mode: 0o600 });
+    }, 180_000);
+
+    it('the client calls it, paging included', async () => {
+      const key = JSON.parse(await readFile(keysFile, 'utf8')).platform as string;
+      const result = await inProject('node', ['useClient.ts', server!.url, key, 'walk']);
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        era: 'Modern',
+        problem: '401 missing-api-key: fix the key',
+        walked: 120,
+        tier: 'platform',
+      });
+    });
+
+    it('quotes-conformance passes it and writes JUnit and JSON reports that list every check', async () => {
+      const result = await inProject(
+        bin('quotes-conformance'),
+        [
+          '--base-url',
+          server!.url,
+          '--keys-file',
+          keysFile,
+          '--runs',
+          '300',
+          '--wait',
+          '30',
+          '--report',
+          'junit=out.xml',
+          '--report',
+          'json=out.json',
+        ],
+        170_000,
+      );
+      expect(result.stdout, result.stderr).toMatch(/\n\d+ passed, 0 failed\n?$/);
+      expect(result.code).toBe(0);
+
+      const xml = await readFile(join(project, 'out.xml'), 'utf8');
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const suites = new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        isArray: (name) => ['testsuite', 'testcase'].includes(name),
+      }).parse(xml).testsuites as {
+        tests: string;
+        failures: string;
+        testsuite: Array<{ name: string; testcase: Array<{ name: string }> }>;
+      };
+      const json = JSON.parse(await readFile(join(project, 'out.json'), 'utf8')) as {
+        passed: number;
+        failed: number;
+        checks: Array<{ layer: string; name: string }>;
+      };
+      const cases = suites.testsuite.flatMap((suite) =>
+        suite.testcase.map((testcase) => `${suite.name}: ${testcase.name}`),
+      );
+      expect(cases).toEqual(json.checks.map((check) => `${check.layer}: ${check.name}`));
+      expect(Number(suites.tests)).toBe(json.checks.length);
+      expect(suites.failures).toBe('0');
+      console.log(
+        `quotes-conformance from the tarball: ${json.passed} passed, ${json.failed} failed, ${cases.length - json.passed - json.failed} skipped`,
+      );
+      expect(json.failed).toBe(0);
+      // Every documented response of every operation is one Dredd testcase.
+      expect(cases.filter((name) => name.startsWith('Layer 1 Dredd (server): /v1/')).length).toBeGreaterThanOrEqual(20);
+      expect(cases.some((name) => name.startsWith('Layer 3 properties'))).toBe(true);
+      // Keys never reach a report.
+      for (const key of Object.values(JSON.parse(await readFile(keysFile, 'utf8')) as Record<string, string>)) {
+        expect(xml).not.toContain(key);
+      }
+    });
+  });
+
+  it('quotes-conformance against nothing listening: exit 2 and one line, no stack', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const result = await inProject(bin('quotes-conformance'), ['--base-url', `http://127.0.0.1:${port}`]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `conformance: cannot reach http://127.0.0.1:${port} (ECONNREFUSED); --wait SECONDS to wait for it`,
+    ]);
+  });
+
+  it('quotes-conformance with a bad flag: exit 2 and one line', async () => {
+    const result = await inProject(bin('quotes-conformance'), [
+      '--report',
+      'html=x.html',
+      '--base-url',
+      'http://127.0.0.1:1',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'conformance: --report must be junit=PATH or json=PATH, got "html=x.html"',
+    ]);
+  });
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Packing, installing from the registry and starting Prism and PostgreSQL on a shared 2-core machine.
+    hookTimeout: 240_000,
+    testTimeout: 180_000,
+  },
+});
