@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObservedClient } from '../src/http/observedClient.js';
 import { runRequestProperties } from '../src/properties/runProperties.js';
 import { Report } from '../src/report/report.js';
+import { curlLinesFor } from '../src/report/reportFormats.js';
 import { ConformanceSession } from '../src/session.js';
 import { readSettings } from '../src/settings.js';
 import { ContractValidator } from '../src/validation/contractValidator.js';
@@ -105,6 +106,10 @@ describe('the suite fails a server that breaks the contract', () => {
         .map((check) => check.detail)
         .join('\n'),
     ).toMatch(/length is (Long|Short) but the text has/);
+    // The failure names the request it saw, which the reports turn into a curl line to replay.
+    const curls = report.failures().flatMap((check) => curlLinesFor(check, session.baseUrl));
+    expect(curls[0]).toMatch(new RegExp(`^curl -sS -i '${session.baseUrl}/v1/quotes-random\\S*'`));
+    expect(curls.join('\n')).not.toMatch(/qk_[A-Za-z0-9]{24}/);
   });
 
   it('a usage counter that moved by one call too many', async () => {

@@ -227,7 +227,7 @@ export async function runRequestProperties(
     }
     if (problems.length > 0) {
       throw new Error(
-        `${describeRequest(request, operation.path)} -> ${status}\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+        `${describeRequest(request, operation.path)} -> ${status}\n  sent: ${exchange.request}\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
       );
     }
   };

@@ -30,7 +30,8 @@ export async function runProtocolChecks(
     if (check.status === 405 && !(exchange.response.headers.allow ?? '').toUpperCase().includes(operation.method)) {
       problems.push(`Allow is ${String(exchange.response.headers.allow)}, it must list ${operation.method}`);
     }
-    if (problems.length > 0) report.fail(layer, name, `got ${exchange.response.status}\n${problems.join('\n')}`);
+    if (problems.length > 0)
+      report.fail(layer, name, `got ${exchange.response.status} to ${exchange.request}\n${problems.join('\n')}`);
     else report.pass(layer, name);
   }
 }
