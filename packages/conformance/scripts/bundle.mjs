@@ -18,7 +18,7 @@ const relocations = [
   { file: /runDredd\.ts$/, loader: 'ts', from: "'../../hooks/dreddHooks.cjs'", to: "'../hooks/dreddHooks.cjs'" },
 ];
 
-await build({
+const result = await build({
   entryPoints: [join(root, 'src/cli.ts')],
   outdir: dist,
   bundle: true,
@@ -27,6 +27,7 @@ await build({
   platform: 'node',
   target: 'node24',
   logLevel: 'warning',
+  metafile: true,
   plugins: [
     {
       name: 'repository-packages-inside',
@@ -51,3 +52,25 @@ await build({
 });
 
 copyFileSync(require.resolve('@quotes/contract/quotes.yaml'), join(dist, 'quotes.yaml'));
+
+// A package the bundle imports but the manifest does not list would be missing for every user
+// who installs the tarball; stop the build instead.
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const declared = new Set([
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+]);
+// Imported only by runs without --base-url, which need this repository and say so when it is absent.
+const repositoryOnly = new Set(['@quotes/server']);
+const undeclared = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const { path, external } of output.imports) {
+    if (!external || path.startsWith('node:') || path.startsWith('.')) continue;
+    const name = path
+      .split('/')
+      .slice(0, path.startsWith('@') ? 2 : 1)
+      .join('/');
+    if (!declared.has(name) && !repositoryOnly.has(name)) undeclared.add(name);
+  }
+}
+if (undeclared.size > 0) throw new Error(`the bundle imports ${[...undeclared].join(', ')}, missing from dependencies`);

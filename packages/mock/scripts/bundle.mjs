@@ -21,7 +21,7 @@ const relocations = [
   { file: /swaggerUiAssets\.js$/, from: "'../src/browser/swaggerInitializer.js'", to: "'./swaggerInitializer.js'" },
 ];
 
-await build({
+const result = await build({
   entryPoints: [join(root, 'src/index.ts'), join(root, 'src/cli.ts')],
   outdir: dist,
   bundle: true,
@@ -30,6 +30,7 @@ await build({
   platform: 'node',
   target: 'node24',
   logLevel: 'warning',
+  metafile: true,
   plugins: [
     {
       name: 'repository-packages-inside',
@@ -51,3 +52,23 @@ await build({
 
 copyFileSync(contractFile, join(dist, 'quotes.yaml'));
 copyFileSync(join(docsDir, 'src/browser/swaggerInitializer.js'), join(dist, 'swaggerInitializer.js'));
+
+// A package the bundle imports but the manifest does not list would be missing for every user
+// who installs the tarball; stop the build instead.
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const declared = new Set([
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+]);
+const undeclared = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const { path, external } of output.imports) {
+    if (!external || path.startsWith('node:') || path.startsWith('.')) continue;
+    const name = path
+      .split('/')
+      .slice(0, path.startsWith('@') ? 2 : 1)
+      .join('/');
+    if (!declared.has(name)) undeclared.add(name);
+  }
+}
+if (undeclared.size > 0) throw new Error(`the bundle imports ${[...undeclared].join(', ')}, missing from dependencies`);
