@@ -288,6 +288,14 @@ describe('installed from the tarballs into a fresh project', () => {
     ]);
   });
 
+  it('quotes-mock with a bad port: exit 2 and one line', async () => {
+    const result = await inProject(bin('quotes-mock'), ['--port', 'forty']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'quotes-mock: --port must be a port number (0-65535), got "forty"',
+    ]);
+  });
+
   it('quotes-conformance with a bad flag: exit 2 and one line', async () => {
     const result = await inProject(bin('quotes-conformance'), [
       '--report',
