@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrator.js';
-import { openDatabase } from './db/openDatabase.js';
+import type { DatabaseHandle } from '@quotes/database';
+import { migrateToLatest } from '@quotes/database';
+import { openDatabase } from '@quotes/database';
 import { type Clock, systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
 import { createApiBackend } from './http/openApiBackend.js';

@@ -1,6 +1,6 @@
 import { type Config, parseConfig } from '../config.js';
-import { migrateToLatest } from '../db/migrator.js';
-import { type OpenedDatabase, openDatabase } from '../db/openDatabase.js';
+import { migrateToLatest } from '@quotes/database';
+import { type OpenedDatabase, openDatabase } from '@quotes/database';
 
 /**
  * The database the CLI works on: the server's (DATABASE_URL, or the embedded cluster under

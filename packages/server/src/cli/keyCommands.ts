@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import { type Command, Option } from 'commander';
 import type { Config } from '../config.js';
-import type { OpenedDatabase } from '../db/openDatabase.js';
+import type { OpenedDatabase } from '@quotes/database';
 import { createOperatorApi, type KeyView } from '../operator/operatorApi.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
 import { textTable } from './textTable.js';

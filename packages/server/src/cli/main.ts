@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { CorpusError } from '../corpus/index.js';
+import { CorpusError, registerCorpusCommands } from '@quotes/corpus';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
-import { registerCorpusCommands } from './corpusCommands.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerUsageCommands } from './usageCommands.js';
@@ -31,7 +30,7 @@ const context = {
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
-registerCorpusCommands(program, open);
+registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
-import type { ApiKeysTable, Database, NewApiKey } from '../db/schema.js';
+import type { ApiKeysTable, Database, NewApiKey } from '@quotes/database';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
 import { keyChangedChannel } from './notificationChannels.js';
 

@@ -1,6 +1,6 @@
 import { type Router, Router as createRouter } from 'express';
 import { sql } from 'kysely';
-import type { DatabaseHandle } from '../db/database.js';
+import type { DatabaseHandle } from '@quotes/database';
 import type { Logger } from '../log.js';
 import { Problem } from '../problems.js';
 import { sendApiResponse } from './apiResponse.js';

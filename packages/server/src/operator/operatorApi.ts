@@ -2,7 +2,7 @@ import { taxonomy } from '@quotes/contract';
 import type { Kysely } from 'kysely';
 import { type ApiKeyRecord, findKeyById, findPlan, insertKey, listKeys, renewKey, revokeKey } from '../data/apiKeys.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '@quotes/database';
 import { type CalendarMonth, calendarMonthOf, isoSeconds, parseMonth } from '../domain/calendarMonth.js';
 import { type Clock, systemClock } from '../domain/clock.js';
 import { effectiveLimits } from '../domain/plans.js';

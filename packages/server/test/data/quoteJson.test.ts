@@ -1,9 +1,9 @@
 import { lengthOfText } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CorpusRow } from '../../src/corpus/index.js';
+import type { CorpusRow } from '@quotes/corpus';
 import { quotesByRank, quotesInRankRange, readCorpusState } from '../../src/data/quoteQueries.js';
 import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;
 
