@@ -3,7 +3,6 @@ export { CorpusError, CorpusValidationError } from './errors.js';
 export { normaliseForIdentity, quoteId } from './quoteId.js';
 export {
   appendCorpus,
-  corpusChangedChannel,
   type CorpusLoadReport,
   type CorpusMeta,
   type CorpusRows,

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { taxonomy } from '@quotes/contract';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { DatabaseHandle } from '@quotes/database';
+import { corpusChangedChannel, type DatabaseHandle } from '@quotes/database';
 import { type CorpusRow, problemWithRow } from './corpusRow.js';
 import { CorpusError, CorpusValidationError } from './errors.js';
 import { quoteId } from './quoteId.js';
@@ -57,9 +57,6 @@ export interface CorpusLoadReport {
   /** Seconds spent per phase, for the timings in the README. */
   phaseSeconds: Partial<Record<LoadPhase, number>>;
 }
-
-/** NOTIFY channel sent in the swap transaction; the payload is the new corpus_state.version. */
-export const corpusChangedChannel = 'quotes_corpus_changed';
 
 // One load at a time per database: a transaction-scoped advisory lock, released however the
 // load ends (commit, rollback, or the connection dying with a killed process).

@@ -3,14 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type CorpusRow,
-  corpusChangedChannel,
-  corpusStats,
-  ensureDefaultCorpus,
-  generateCorpus,
-  replaceCorpus,
-} from '../src/index.js';
+import { type CorpusRow, corpusStats, ensureDefaultCorpus, generateCorpus, replaceCorpus } from '../src/index.js';
+import { corpusChangedChannel } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;

@@ -2,5 +2,7 @@ export { connectDatabase, type DatabaseHandle, type DatabaseOptions } from './da
 export { type EmbeddedDatabase, startEmbeddedPostgres } from './embeddedPostgres.js';
 export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';
-export { type DatabaseSettings, type OpenedDatabase, openDatabase } from './openDatabase.js';
+export { corpusChangedChannel, keyChangedChannel } from './notificationChannels.js';
+export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
+export { seedPlans } from './planSeed.js';
 export type * from './schema.js';

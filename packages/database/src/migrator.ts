@@ -1,14 +1,22 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the Migrator works on any schema, as kysely documents.
 import type { Kysely } from 'kysely';
 import { type MigrationResultSet, Migrator } from 'kysely/migration';
+import type { PlanRules } from '@quotes/contract';
 import { migrations } from './migrations/index.js';
+import { seedPlans } from './planSeed.js';
 
 function migratorFor(db: Kysely<any>): Migrator {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
 }
 
-/** Applies every pending migration in order; throws the first failure. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+/**
+ * Applies every pending migration in order (throws the first failure), then writes the
+ * contract's plans into the plans table (`plans` replaces them, for tests of a changed contract).
+ */
+export async function migrateToLatest(
+  db: Kysely<any>,
+  options: { plans?: readonly PlanRules[] } = {},
+): Promise<string[]> {
   const { error, results }: MigrationResultSet = await migratorFor(db).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
@@ -16,6 +24,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
       `migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  await seedPlans(db, options.plans);
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 

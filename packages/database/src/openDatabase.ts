@@ -77,3 +77,16 @@ export async function openDatabase(
     },
   };
 }
+
+/** Opens a database for one piece of work and closes it afterwards, whatever happens. */
+export async function withDatabase<Handle extends { close(): Promise<void> }, T>(
+  open: () => Promise<Handle>,
+  work: (database: Handle) => Promise<T>,
+): Promise<T> {
+  const database = await open();
+  try {
+    return await work(database);
+  } finally {
+    await database.close().catch(() => undefined);
+  }
+}

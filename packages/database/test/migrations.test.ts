@@ -1,6 +1,7 @@
+import { cloneContract, readContractRules, rules } from '@quotes/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationStatus } from '../src/index.js';
+import { migrateToLatest, migrationStatus } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../testing/testDatabase.js';
 
 let database: TestDatabase;
@@ -17,20 +18,40 @@ describe('migrations on a real PostgreSQL', () => {
     expect(status.map((m) => m.name)).toEqual([...status.map((m) => m.name)].sort());
   });
 
-  it('seed the five plans as data', async () => {
-    const plans = await database.db.selectFrom('plans').selectAll().orderBy('max_limit').orderBy('id').execute();
-    expect(
-      plans.map((p) => [p.id, p.monthly_calls, p.filters_per_call, p.max_limit, p.faith_filter, p.validity_days]),
-    ).toEqual([
-      ['trial', 1000, 1, 10, false, 30],
-      ['starter', 10000, 2, 25, false, null],
-      ['professional', 50000, 5, 50, true, null],
-      ['enterprise', null, 5, 100, true, null],
-      ['platform', null, 5, 100, true, null],
-    ]);
+  it('seed the plans from the contract', async () => {
+    const plans = await database.db.selectFrom('plans').selectAll().execute();
+    expect(plans.length).toBe(rules.plans.length);
+    for (const plan of rules.plans) {
+      expect(plans.find((row) => row.id === plan.id)).toEqual({
+        id: plan.id,
+        monthly_calls: plan.monthlyCalls,
+        filters_per_call: plan.filtersPerCall,
+        max_limit: plan.maxLimit,
+        faith_filter: plan.faithFilter,
+        validity_days: plan.validityDays,
+        per_key_limits: plan.perKeyLimits,
+      });
+    }
   });
 
-  it('derive length from the text in characters, never by hand', async () => {
+  it('follow a changed allowance in the contract, for new databases and on the next start of old ones', async () => {
+    const copy = cloneContract();
+    const trial = (copy.info as unknown as { 'x-plans': Array<Record<string, unknown>> })['x-plans'][0]!;
+    trial.monthly_calls = 777;
+    const changed = await createTestDatabase({ plans: readContractRules(copy).plans });
+    try {
+      const row = await changed.db.selectFrom('plans').selectAll().where('id', '=', 'trial').executeTakeFirstOrThrow();
+      expect(row.monthly_calls).toBe(777);
+      await migrateToLatest(changed.db);
+      const again = await changed.db.selectFrom('plans').select('monthly_calls').where('id', '=', 'trial').execute();
+      expect(again).toEqual([{ monthly_calls: rules.planById.get('trial')?.monthlyCalls }]);
+    } finally {
+      await changed.drop();
+    }
+  });
+
+  it('derive length from the text in characters, never by hand, at the contract thresholds', async () => {
+    // The generated column necessarily repeats the thresholds in SQL: this test keeps the copy equal.
     const row = (text: string, id: string, rank: number) => ({
       id,
       rank,
@@ -43,17 +64,22 @@ describe('migrations on a real PostgreSQL', () => {
       faith_tradition: null,
       score: 1,
     });
+    const samples = rules.lengths.flatMap((band) => [
+      { characters: band.minCharacters, expected: band.name },
+      ...(band.maxCharacters === null
+        ? [{ characters: 5000, expected: band.name }]
+        : [{ characters: band.maxCharacters, expected: band.name }]),
+    ]);
     await database.db
       .insertInto('quotes')
-      .values([
-        row('x'.repeat(99), 'q_a', 0),
-        row('é'.repeat(100), 'q_b', 1),
-        row('😀'.repeat(200), 'q_c', 2),
-        row('y'.repeat(201), 'q_d', 3),
-      ])
+      .values(
+        samples.map((sample, index) =>
+          row((index % 2 === 0 ? '😀' : 'é').repeat(sample.characters), `q_${index}`, index),
+        ),
+      )
       .execute();
     const lengths = await database.db.selectFrom('quotes').select(['id', 'length']).orderBy('rank').execute();
-    expect(lengths.map((r) => r.length)).toEqual(['Short', 'Medium', 'Medium', 'Long']);
-    await expect(sql`UPDATE quotes SET length = 'Long' WHERE id = 'q_a'`.execute(database.db)).rejects.toThrow();
+    expect(lengths.map((r) => r.length)).toEqual(samples.map((sample) => sample.expected));
+    await expect(sql`UPDATE quotes SET length = 'Long' WHERE id = 'q_0'`.execute(database.db)).rejects.toThrow();
   });
 });

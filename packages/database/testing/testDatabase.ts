@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { PlanRules } from '@quotes/contract';
 import { inject } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../src/database.js';
 import { migrateToLatest } from '../src/migrator.js';
@@ -25,12 +26,17 @@ async function adminQuery(sqlText: string): Promise<void> {
   }
 }
 
-/** A fresh, migrated database on the run's real PostgreSQL, private to the caller. */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database on the run's real PostgreSQL, private to the caller; `plans` seeds
+ * other plans than the contract's (for tests of a changed contract).
+ */
+export async function createTestDatabase(
+  options: { poolSize?: number; plans?: readonly PlanRules[] } = {},
+): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const handle = connectDatabase(withDatabase(inject('adminDatabaseUrl'), name), { poolSize: options.poolSize ?? 10 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, { plans: options.plans });
   return {
     ...handle,
     async drop() {

@@ -89,6 +89,13 @@ export class Problem extends Error {
   }
 }
 
+/** The database cannot be reached: a 503 the client retries after a couple of seconds. */
+export function serviceUnavailable(): Problem {
+  return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', {
+    headers: { 'Retry-After': '2' },
+  });
+}
+
 /** A 400 naming every bad parameter; the detail repeats them so a human sees it all in one line. */
 export function invalidRequest(errors: ParameterError[]): Problem {
   const detail = errors.map((error) => `${error.parameter}: ${error.message}`).join('; ');

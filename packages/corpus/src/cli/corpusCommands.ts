@@ -3,7 +3,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { OpenedDatabase } from '@quotes/database';
+import { type OpenedDatabase, withDatabase } from '@quotes/database';
 import {
   type CorpusLoadReport,
   CorpusError,
@@ -95,19 +95,15 @@ function asCorpusError(error: unknown, what: string): CorpusError {
   return new CorpusError(`${what} failed: ${message.split('\n')[0]}`);
 }
 
-async function withDatabase<T>(
+async function withCorpusDatabase<T>(
   openDatabase: () => Promise<OpenedDatabase>,
   what: string,
   work: (database: OpenedDatabase) => Promise<T>,
 ): Promise<T> {
-  let database: OpenedDatabase | undefined;
   try {
-    database = await openDatabase();
-    return await work(database);
+    return await withDatabase(openDatabase, work);
   } catch (error) {
     throw asCorpusError(error, what);
-  } finally {
-    await database?.close().catch(() => undefined);
   }
 }
 
@@ -227,7 +223,7 @@ export function registerCorpusCommands(
         }
         return;
       }
-      await withDatabase(openDatabase, 'corpus generate', async (database) => {
+      await withCorpusDatabase(openDatabase, 'corpus generate', async (database) => {
         const display = progressDisplay('generate');
         let report: CorpusLoadReport;
         try {
@@ -306,7 +302,7 @@ export function registerCorpusCommands(
             throw asCorpusError(error, 'corpus import --dry-run');
           }
         } else {
-          await withDatabase(openDatabase, 'corpus import', run);
+          await withCorpusDatabase(openDatabase, 'corpus import', run);
         }
       },
     );
@@ -316,7 +312,7 @@ export function registerCorpusCommands(
     .description('Counts per category, mood, era, length and faith tradition, and where the corpus came from')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      await withDatabase(openDatabase, 'corpus stats', async (database) => {
+      await withCorpusDatabase(openDatabase, 'corpus stats', async (database) => {
         const stats = await corpusStats(database);
         console.log(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n'));
       });

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
 import { CorpusError, registerCorpusCommands } from '@quotes/corpus';
+import type { OpenedDatabase } from '@quotes/database';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { registerDbCommands } from './dbCommands.js';
@@ -24,7 +25,7 @@ const context = {
   config: loadConfig,
   open,
   openUnmigrated: () => openCliDatabase(loadConfig()),
-  run: <T>(work: Parameters<typeof withDatabase<T>>[1]) => withDatabase(open, work),
+  run: <T>(work: (database: OpenedDatabase) => Promise<T>) => withDatabase(open, work),
   out: (text: string) => process.stdout.write(`${text}\n`),
 };
 registerKeyCommands(program, context);

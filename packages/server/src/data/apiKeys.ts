@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { ApiKeysTable, Database, NewApiKey } from '@quotes/database';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
-import { keyChangedChannel } from './notificationChannels.js';
+import { keyChangedChannel } from '@quotes/database';
 
 /** A key with its plan, as the request path and the operator see it (never the secret). */
 export interface ApiKeyRecord {

@@ -1,4 +1,5 @@
 import { calendarMonthOf, isoSeconds } from './calendarMonth.js';
+import { remainingCalls } from './plans.js';
 
 /** The contract's Usage body. */
 export interface UsageSummary {
@@ -20,7 +21,7 @@ export function usageSummary(input: {
   now: Date;
 }): UsageSummary {
   const { limit, calls } = input;
-  const remaining = limit === null ? null : Math.max(0, limit - calls);
+  const remaining = remainingCalls(limit, calls);
   // Rounded down, so 100 means the allowance is really used up; a zero allowance is used up from the start.
   const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, Math.floor((calls * 100) / limit));
   return {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiKeyRecord } from '../data/apiKeys.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
+import { keyStanding } from '../domain/keyStanding.js';
 import { looksLikeApiKey } from '../keys/apiKeySecret.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import { Problem } from '../problems.js';
@@ -61,11 +62,12 @@ export async function authenticateCaller(
     return { ok: false, error };
   }
   if (!key) return invalid();
-  if (key.status === 'revoked') {
+  const standing = keyStanding(key, now);
+  if (standing === 'revoked') {
     const when = key.revokedAt ? ` on ${isoSeconds(key.revokedAt)}` : '';
     return { ok: false, problem: new Problem('revoked-api-key', `This API key was revoked${when}.`) };
   }
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
+  if (standing === 'expired' && key.expiresAt) {
     return {
       ok: false,
       problem: new Problem('expired-api-key', `This API key expired on ${isoSeconds(key.expiresAt)}.`),
