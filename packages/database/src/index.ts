@@ -4,5 +4,5 @@ export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';
 export { corpusChangedChannel, keyChangedChannel } from './notificationChannels.js';
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
-export { seedPlans } from './planSeed.js';
+export { planRulesOfRow, seedPlans } from './planSeed.js';
 export type * from './schema.js';

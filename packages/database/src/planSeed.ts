@@ -1,6 +1,6 @@
 import { type PlanRules, rules } from '@quotes/contract';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, Plan } from './schema.js';
 
 /**
  * Writes the contract's plans (`info.x-plans` in openapi/quotes.yaml) into the plans table, new
@@ -34,4 +34,17 @@ export async function seedPlans(db: Kysely<Database>, plans: readonly PlanRules[
       }),
     )
     .execute();
+}
+
+/** A row of the plans table as the rules it holds. */
+export function planRulesOfRow(row: Plan): PlanRules {
+  return {
+    id: row.id,
+    monthlyCalls: row.monthly_calls,
+    filtersPerCall: row.filters_per_call,
+    maxLimit: row.max_limit,
+    faithFilter: row.faith_filter,
+    validityDays: row.validity_days,
+    perKeyLimits: row.per_key_limits,
+  };
 }

@@ -1,7 +1,7 @@
 import { cloneContract, readContractRules, rules } from '@quotes/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, migrationStatus } from '../src/index.js';
+import { migrateToLatest, migrationStatus, planRulesOfRow } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../testing/testDatabase.js';
 
 let database: TestDatabase;
@@ -19,19 +19,10 @@ describe('migrations on a real PostgreSQL', () => {
   });
 
   it('seed the plans from the contract', async () => {
-    const plans = await database.db.selectFrom('plans').selectAll().execute();
-    expect(plans.length).toBe(rules.plans.length);
-    for (const plan of rules.plans) {
-      expect(plans.find((row) => row.id === plan.id)).toEqual({
-        id: plan.id,
-        monthly_calls: plan.monthlyCalls,
-        filters_per_call: plan.filtersPerCall,
-        max_limit: plan.maxLimit,
-        faith_filter: plan.faithFilter,
-        validity_days: plan.validityDays,
-        per_key_limits: plan.perKeyLimits,
-      });
-    }
+    const rows = await database.db.selectFrom('plans').selectAll().execute();
+    const seeded = rules.plans.map((plan) => rows.find((row) => row.id === plan.id));
+    expect(rows).toHaveLength(rules.plans.length);
+    expect(seeded.map((row) => row && planRulesOfRow(row))).toEqual(rules.plans);
   });
 
   it('follow a changed allowance in the contract, for new databases and on the next start of old ones', async () => {

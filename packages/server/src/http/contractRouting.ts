@@ -61,7 +61,8 @@ export function normalisedPath(path: string): string {
   return trimmed;
 }
 
-export async function loadContractRouting(): Promise<ContractRouting> {
+/** openapi-backend initialised on the contract, as the routing uses it (and its test compares with). */
+export async function contractBackend(): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
     definition: cloneContract() as unknown as Document,
     strict: true,
@@ -73,7 +74,11 @@ export async function loadContractRouting(): Promise<ContractRouting> {
     },
   });
   await api.init();
+  return api;
+}
 
+export async function loadContractRouting(): Promise<ContractRouting> {
+  const api = await contractBackend();
   const byPath = new Map<string, Map<string, ContractRoute>>();
   const routes: ContractRoute[] = [];
   for (const operation of api.getOperations()) {

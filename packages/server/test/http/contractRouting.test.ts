@@ -1,8 +1,6 @@
-import { cloneContract } from '@quotes/contract';
-import addFormats from 'ajv-formats';
-import { type Document, OpenAPIBackend } from 'openapi-backend';
+import type { OpenAPIBackend } from 'openapi-backend';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContractRouting, loadContractRouting } from '../../src/http/contractRouting.js';
+import { type ContractRouting, contractBackend, loadContractRouting } from '../../src/http/contractRouting.js';
 import { parameterErrorsFromSchema, type SchemaError } from '../../src/http/requestScreening.js';
 
 /**
@@ -16,17 +14,7 @@ let library: OpenAPIBackend;
 
 beforeAll(async () => {
   routing = await loadContractRouting();
-  library = new OpenAPIBackend({
-    definition: cloneContract() as unknown as Document,
-    strict: true,
-    coerceTypes: true,
-    ajvOpts: { allErrors: true },
-    customizeAjv: (ajv) => {
-      addFormats.default(ajv);
-      return ajv;
-    },
-  });
-  await library.init();
+  library = await contractBackend();
 });
 
 const requests: Array<[string, string]> = [
