@@ -5,4 +5,17 @@ export {
   responseExample,
   type ContractDocument,
 } from './contractDocument.js';
-export { taxonomy, lengthOfText, problemTypePrefix, type Taxonomy } from './taxonomy.js';
+export {
+  type ContractRules,
+  type FilterRule,
+  type LengthBand,
+  lengthOfText,
+  type PlanRules,
+  readContractRules,
+  rules,
+} from './contractRules.js';
+export { describedContract, planTable } from './planTable.js';
+export { taxonomy, problemTypePrefix, type Taxonomy } from './taxonomy.js';
+// The contract's schemas and each operation's request and response shapes, generated from
+// quotes.yaml by @hey-api/openapi-ts at build time (src/generated, never edited by hand).
+export type * from './generated/types.gen.js';

@@ -32,13 +32,5 @@ export const taxonomy: Taxonomy = Object.freeze({
   problemTypes: enumOf('ProblemType'),
 });
 
-/** Length category of a text, counted in characters (code points), not UTF-16 units or bytes. */
-export function lengthOfText(text: string): 'Short' | 'Medium' | 'Long' {
-  const characters = [...text].length;
-  if (characters < 100) return 'Short';
-  if (characters <= 200) return 'Medium';
-  return 'Long';
-}
-
 /** Prefix shared by every problem type URI in the contract. */
 export const problemTypePrefix = 'urn:quotes:problem:';

@@ -1,9 +1,9 @@
 /** The server as a library: the conformance suite and the benchmarks start it in-process. */
 export { type Config, ConfigError, parseConfig } from './config.js';
-export { connectDatabase, type DatabaseHandle } from './db/database.js';
-export { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embeddedPostgres.js';
-export { migrateToLatest, migrationStatus } from './db/migrator.js';
-export { type OpenedDatabase, openDatabase } from './db/openDatabase.js';
+export { connectDatabase, type DatabaseHandle } from '@quotes/database';
+export { type EmbeddedDatabase, startEmbeddedPostgres } from '@quotes/database';
+export { migrateToLatest, migrationStatus } from '@quotes/database';
+export { type OpenedDatabase, openDatabase } from '@quotes/database';
 export type { Clock } from './domain/clock.js';
 // The corpus loaders, for suites that prepare their own database (conformance, benchmarks).
 export {
@@ -12,9 +12,9 @@ export {
   ensureDefaultCorpus,
   generateCorpus,
   replaceCorpus,
-} from './corpus/index.js';
+} from '@quotes/corpus';
 export { createLogger, type Logger } from './log.js';
-export { freePort } from './net/freePort.js';
+export { freePort } from '@quotes/database';
 export {
   type CreateKeyInput,
   createOperatorApi,

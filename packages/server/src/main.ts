@@ -1,8 +1,8 @@
 import { ConfigError, parseConfig } from './config.js';
-import { ensureDefaultCorpus } from './corpus/index.js';
+import { ensureDefaultCorpus } from '@quotes/corpus';
 import { countKeys } from './data/apiKeys.js';
-import { migrateToLatest } from './db/migrator.js';
-import { type OpenedDatabase, openDatabase } from './db/openDatabase.js';
+import { migrateToLatest } from '@quotes/database';
+import { type OpenedDatabase, openDatabase } from '@quotes/database';
 import { createLogger, type Logger } from './log.js';
 import { createOperatorApi } from './operator/operatorApi.js';
 import { type RunningServer, startServer } from './startServer.js';

@@ -1,9 +1,18 @@
-import { problemTypePrefix, taxonomy } from '@quotes/contract';
+import {
+  type ParameterError,
+  type Problem as ProblemSchema,
+  type ProblemType,
+  problemTypePrefix,
+} from '@quotes/contract';
 
 /**
  * Every kind of problem the service answers with: one place owns the URI (from the contract's
  * ProblemType enum), the title and the status. Handlers throw a Problem; one middleware renders it.
  */
+/** The kinds the contract's ProblemType enum names: the table below must have exactly these. */
+type KindOf<Uri> = Uri extends `urn:quotes:problem:${infer Kind}` ? Kind : never;
+type ContractProblemKind = KindOf<ProblemType>;
+
 const problemKinds = {
   'invalid-request': { status: 400, title: 'Invalid request' },
   'missing-api-key': { status: 401, title: 'API key required' },
@@ -18,41 +27,18 @@ const problemKinds = {
   'allowance-exhausted': { status: 429, title: 'Monthly allowance used up' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>;
+} as const satisfies Record<ContractProblemKind, { status: number; title: string }>;
 
 export type ProblemKind = keyof typeof problemKinds;
 
 /** A parameter named in a 400, as the contract's ParameterError. */
-export interface ParameterError {
-  parameter: string;
-  message: string;
-}
+export type { ParameterError };
 
-/** The body the contract's Problem schema describes. */
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  errors?: ParameterError[];
-}
+/** The body the contract's Problem schema describes (the type generated from it). */
+export type ProblemBody = ProblemSchema;
 
-export function problemTypeUri(kind: ProblemKind): string {
-  return `${problemTypePrefix}${kind}`;
-}
-
-// Fail at start-up, not at the first error, when the contract and this table disagree.
-{
-  const known = new Set(taxonomy.problemTypes);
-  const ours = Object.keys(problemKinds).map((kind) => problemTypeUri(kind as ProblemKind));
-  const missingHere = [...known].filter((uri) => !ours.includes(uri));
-  const unknownThere = ours.filter((uri) => !known.has(uri));
-  if (missingHere.length > 0 || unknownThere.length > 0) {
-    throw new Error(
-      `problems.ts and the contract's ProblemType enum disagree: missing here [${missingHere.join(', ')}], not in the contract [${unknownThere.join(', ')}]`,
-    );
-  }
+export function problemTypeUri(kind: ProblemKind): ProblemType {
+  return `${problemTypePrefix}${kind}` as ProblemType;
 }
 
 export class Problem extends Error {
@@ -87,6 +73,13 @@ export class Problem extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
+}
+
+/** The database cannot be reached: a 503 the client retries after a couple of seconds. */
+export function serviceUnavailable(): Problem {
+  return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', {
+    headers: { 'Retry-After': '2' },
+  });
 }
 
 /** A 400 naming every bad parameter; the detail repeats them so a human sees it all in one line. */

@@ -1,7 +1,7 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
-import type { DatabaseHandle } from './db/database.js';
+import type { DatabaseHandle } from '@quotes/database';
 import type { Clock } from './domain/clock.js';
 import { KeyCache } from './keys/keyCache.js';
 import type { Logger } from './log.js';

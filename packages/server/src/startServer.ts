@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrator.js';
-import { openDatabase } from './db/openDatabase.js';
+import type { DatabaseHandle } from '@quotes/database';
+import { migrateToLatest } from '@quotes/database';
+import { openDatabase } from '@quotes/database';
 import { type Clock, systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
-import { createApiBackend } from './http/openApiBackend.js';
+import { loadContractRouting } from './http/contractRouting.js';
 import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
 import { createServiceRuntime } from './serviceRuntime.js';
@@ -85,7 +85,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const server = createServer();
     let address: AddressInfo;
     try {
-      server.on('request', createApp(runtime, await createApiBackend(runtime)));
+      server.on('request', createApp(runtime, await loadContractRouting()));
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,

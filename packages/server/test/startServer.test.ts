@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { startServer } from '../src/index.js';
-import { createTestDatabase } from './support/testDatabase.js';
+import { createTestDatabase } from '@quotes/database/testing';
 
 describe('startServer from a configuration', () => {
   it('opens and migrates the database itself, serves, and closes what it opened', async () => {

@@ -1,4 +1,4 @@
-import { type ContractDocument, loadContract } from '@quotes/contract';
+import { type ContractDocument, loadContract, readContractRules } from '@quotes/contract';
 
 /** A schema object as written in the contract (OpenAPI 3.0 dialect). */
 export type OasSchema = Record<string, unknown>;
@@ -31,6 +31,8 @@ export interface OperationSpec {
   readonly description: string;
   readonly parameters: readonly ParameterSpec[];
   readonly responses: ReadonlyMap<number, ResponseSpec>;
+  /** The statuses at which a call counts against the allowance (`x-counted-statuses`). */
+  readonly countedStatuses: readonly number[];
 }
 
 type Json = Record<string, unknown>;
@@ -72,6 +74,7 @@ function readResponse(document: ContractDocument, status: string, node: unknown)
 }
 
 function readOperations(document: ContractDocument): OperationSpec[] {
+  const counted = readContractRules(document).countedStatuses;
   const operations: OperationSpec[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(item as Json)) {
@@ -99,6 +102,7 @@ function readOperations(document: ContractDocument): OperationSpec[] {
         description: String(operation.description ?? ''),
         parameters,
         responses,
+        countedStatuses: counted.get(String(operation.operationId)) ?? [],
       });
     }
   }
@@ -152,16 +156,7 @@ export function documentedResponses(operations = contractOperations()): Document
   return list;
 }
 
-/**
- * The statuses at which a call of this operation counts against the allowance, read from the
- * operation's description ("Counts against the allowance when answered 200 or 404." / "Free:
- * never counted"), so the counting rules are not restated here.
- */
+/** The statuses at which a call of this operation counts against the allowance, from the contract's data. */
 export function countedStatuses(operation: OperationSpec): readonly number[] {
-  const counted = /Counts against the allowance when answered ([^.]+)\./.exec(operation.description);
-  if (counted?.[1]) return (counted[1].match(/\d{3}/g) ?? []).map(Number);
-  if (/Free: never counted/.test(operation.description)) return [];
-  throw new Error(
-    `openapi/quotes.yaml: ${operation.operationId}'s description does not say whether it counts against the allowance`,
-  );
+  return operation.countedStatuses;
 }

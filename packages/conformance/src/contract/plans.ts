@@ -1,6 +1,6 @@
-import { type ContractDocument, loadContract, taxonomy } from '@quotes/contract';
+import { type ContractDocument, loadContract, readContractRules } from '@quotes/contract';
 
-/** A plan's rules as the contract's "Keys and plans" table states them. */
+/** A plan's rules as the contract's `info.x-plans` states them. */
 export interface PlanRules {
   readonly plan: string;
   /** null: unlimited, or set per key (see `perKey`). */
@@ -13,41 +13,19 @@ export interface PlanRules {
   readonly perKey: boolean;
 }
 
-function number(text: string): number | null {
-  const match = /^[\d,]+/.exec(text.trim());
-  return match ? Number(match[0].replaceAll(',', '')) : null;
-}
-
-/**
- * Reads the plan table out of the contract's description, so the rules exist in one place.
- * Fails loudly when the table changes shape rather than guessing.
- */
+/** The oracle's plan rules, read from the contract's data (`info.x-plans`), never from its prose. */
 export function planRules(document: ContractDocument = loadContract()): ReadonlyMap<string, PlanRules> {
-  const description = String((document.info as { description?: string }).description ?? '');
-  const rules = new Map<string, PlanRules>();
-  for (const line of description.split('\n')) {
-    const cells = line
-      .split('|')
-      .slice(1, -1)
-      .map((cell) => cell.trim());
-    const plan = cells[0];
-    if (cells.length < 5 || plan === undefined || !taxonomy.plans.includes(plan)) continue;
-    const [, calls = '', filters = '', page = '', faith = ''] = cells;
-    const filtersPerCall = number(filters);
-    const maxLimit = number(page);
-    if (filtersPerCall === null || maxLimit === null || !/^(yes|no)$/.test(faith)) {
-      throw new Error(`openapi/quotes.yaml: cannot read the plan table row for ${plan}: "${line.trim()}"`);
-    }
-    rules.set(plan, {
-      plan,
-      monthlyCalls: number(calls),
-      filtersPerCall,
-      maxLimit,
-      faithFilter: faith === 'yes',
-      perKey: /per key/.test(calls),
-    });
-  }
-  const missing = taxonomy.plans.filter((plan) => !rules.has(plan));
-  if (missing.length > 0) throw new Error(`openapi/quotes.yaml: the plan table has no row for ${missing.join(', ')}`);
-  return rules;
+  return new Map(
+    readContractRules(document).plans.map((plan) => [
+      plan.id,
+      {
+        plan: plan.id,
+        monthlyCalls: plan.monthlyCalls,
+        filtersPerCall: plan.filtersPerCall,
+        maxLimit: plan.maxLimit,
+        faithFilter: plan.faithFilter,
+        perKey: plan.perKeyLimits,
+      },
+    ]),
+  );
 }

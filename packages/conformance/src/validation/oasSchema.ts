@@ -10,6 +10,8 @@ export function toJsonSchema(node: unknown): unknown {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
     if (key === 'nullable' || key === 'example' || key === 'externalDocs' || key === 'xml') continue;
+    // Specification extensions (`x-characters` on Length) are data for other readers, not keywords.
+    if (key.startsWith('x-')) continue;
     if (key === 'deprecated' || key === 'readOnly' || key === 'writeOnly') continue;
     if (key === '$ref' && typeof value === 'string') {
       result.$ref = value.replace(/^#\/components\/schemas\//, '#/definitions/');

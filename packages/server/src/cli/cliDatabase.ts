@@ -1,6 +1,6 @@
 import { type Config, parseConfig } from '../config.js';
-import { migrateToLatest } from '../db/migrator.js';
-import { type OpenedDatabase, openDatabase } from '../db/openDatabase.js';
+import { migrateToLatest } from '@quotes/database';
+import { type OpenedDatabase, openDatabase, withDatabase } from '@quotes/database';
 
 /**
  * The database the CLI works on: the server's (DATABASE_URL, or the embedded cluster under
@@ -43,14 +43,4 @@ export async function openMigratedDatabase(config: Config): Promise<OpenedDataba
   return database;
 }
 
-export async function withDatabase<T>(
-  open: () => Promise<OpenedDatabase>,
-  work: (database: OpenedDatabase) => Promise<T>,
-): Promise<T> {
-  const database = await open();
-  try {
-    return await work(database);
-  } finally {
-    await database.close().catch(() => undefined);
-  }
-}
+export { withDatabase };

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { migrateToLatest, migrationStatus } from '../db/migrator.js';
+import { migrateToLatest, migrationStatus } from '@quotes/database';
 import { withDatabase } from './cliDatabase.js';
 import type { CliContext } from './keyCommands.js';
 import { textTable } from './textTable.js';

@@ -1,10 +1,20 @@
-import { taxonomy } from '@quotes/contract';
+import { rules, taxonomy } from '@quotes/contract';
 import { type Command, Option } from 'commander';
 import type { Config } from '../config.js';
-import type { OpenedDatabase } from '../db/openDatabase.js';
+import type { OpenedDatabase } from '@quotes/database';
+import { plansWhere } from '../domain/plans.js';
 import { createOperatorApi, type KeyView } from '../operator/operatorApi.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
 import { textTable } from './textTable.js';
+
+const perKeyPlans = () => plansWhere((plan) => plan.perKeyLimits).replace(/^the /, '');
+
+/** "trial keys: at most 30 days, the default": the plans whose keys expire by themselves. */
+function validityHelp(): string {
+  const limited = rules.plans.filter((plan) => plan.validityDays !== null);
+  if (limited.length === 0) return 'default: never';
+  return `${limited.map((plan) => `${plan.id} keys: at most ${plan.validityDays} days, the default`).join('; ')}`;
+}
 
 export interface CliContext {
   config: () => Config;
@@ -43,16 +53,16 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .requiredOption('--client <name>', 'the client the key is issued to')
     .addOption(new Option('--plan <plan>', 'the plan').choices([...taxonomy.plans]).makeOptionMandatory())
     .option('--email <address>', 'contact e-mail')
-    .option('--expires-at <iso>', 'expiry (trial keys: at most 30 days, the default)', isoInstant('--expires-at'))
+    .option('--expires-at <iso>', `expiry (${validityHelp()})`, isoInstant('--expires-at'))
     .option(
       '--monthly-calls <n>',
-      'enterprise only: calls per month (default: unlimited)',
+      `${perKeyPlans()} only: calls per month (default: unlimited)`,
       wholeNumber('--monthly-calls', 0, 2_147_483_647),
     )
     .option(
       '--max-limit <n>',
-      'enterprise only: largest page, 1-1000 (default: 100)',
-      wholeNumber('--max-limit', 1, 1000),
+      `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
+      wholeNumber('--max-limit', 1, rules.pageCeiling),
     )
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
     .action(

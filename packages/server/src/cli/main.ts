@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { CorpusError } from '../corpus/index.js';
+import { CorpusError, registerCorpusCommands } from '@quotes/corpus';
+import type { OpenedDatabase } from '@quotes/database';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
-import { registerCorpusCommands } from './corpusCommands.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerUsageCommands } from './usageCommands.js';
@@ -25,13 +25,13 @@ const context = {
   config: loadConfig,
   open,
   openUnmigrated: () => openCliDatabase(loadConfig()),
-  run: <T>(work: Parameters<typeof withDatabase<T>>[1]) => withDatabase(open, work),
+  run: <T>(work: (database: OpenedDatabase) => Promise<T>) => withDatabase(open, work),
   out: (text: string) => process.stdout.write(`${text}\n`),
 };
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
-registerCorpusCommands(program, open);
+registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
-import type { ApiKeysTable, Database, NewApiKey } from '../db/schema.js';
+import { type ApiKeysTable, type Database, type NewApiKey, planRulesOfRow } from '@quotes/database';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
-import { keyChangedChannel } from './notificationChannels.js';
+import { keyChangedChannel } from '@quotes/database';
 
 /** A key with its plan, as the request path and the operator see it (never the secret). */
 export interface ApiKeyRecord {
@@ -99,17 +99,7 @@ export async function insertKey(db: Kysely<Database>, key: NewApiKey): Promise<v
 
 export async function findPlan(db: Kysely<Database>, planId: string): Promise<PlanRules | undefined> {
   const row = await db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      monthlyCalls: row.monthly_calls,
-      filtersPerCall: row.filters_per_call,
-      maxLimit: row.max_limit,
-      faithFilter: row.faith_filter,
-      perKeyLimits: row.per_key_limits,
-      validityDays: row.validity_days,
-    }
-  );
+  return row && planRulesOfRow(row);
 }
 
 /** Every process caching this key drops it when the change commits (NOTIFY is transactional). */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { corpusChangedChannel, keyChangedChannel } from './notificationChannels.js';
+import { corpusChangedChannel, keyChangedChannel } from '@quotes/database';
 
 export interface NotificationHandlers {
   onKeyChanged(keyId: string): void;

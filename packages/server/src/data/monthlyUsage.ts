@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '@quotes/database';
 
 /** Reads and operator writes of the monthly counters; the request path counts through monthlyCounter.ts. */
 

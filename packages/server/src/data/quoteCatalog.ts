@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { taxonomy } from '@quotes/contract';
+import type { FilterValues, Quote } from '@quotes/contract';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
+import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
 import { ByteBoundedLru } from './byteBoundedLru.js';
 import { RandomDrawBatcher } from './randomDrawBatcher.js';
 import {
@@ -30,7 +31,7 @@ export interface QuoteCatalogOptions {
 }
 
 export interface FilterValuesBody {
-  readonly body: string;
+  readonly body: JsonText<FilterValues>;
   /** A strong ETag, quoted, as the contract's ETag header has it. */
   readonly etag: string;
 }
@@ -79,7 +80,7 @@ export class QuoteCatalog {
   }
 
   /** A random matching quote as the contract's Quote JSON; undefined when nothing matches. */
-  async randomQuote(filter: ResolvedFilter): Promise<string | undefined> {
+  async randomQuote(filter: ResolvedFilter): Promise<JsonText<Quote> | undefined> {
     return this.onCurrentCorpus(async (state) => {
       let rank: number;
       if (isUnfiltered(filter)) {
@@ -92,7 +93,7 @@ export class QuoteCatalog {
       }
       const quote = await this.draws.fetch(rank, state.version);
       if (!quote) throw new CorpusChanged();
-      return quote;
+      return storedQuote(quote);
     });
   }
 
@@ -116,14 +117,7 @@ export class QuoteCatalog {
     const state = await this.corpusState();
     if (this.filterValues?.version === state.version) return this.filterValues;
     const { version, counts } = await categoryCounts(this.pool);
-    const body = JSON.stringify({
-      categories: [...taxonomy.categories].sort().map((name) => ({ name, count: counts[name] ?? 0 })),
-      total_categories: taxonomy.categories.length,
-      moods: taxonomy.moods,
-      lengths: taxonomy.lengths,
-      eras: taxonomy.eras,
-      faith_traditions: taxonomy.faithTraditions,
-    });
+    const body = filterValuesBody(counts);
     // A hash of the body rather than the corpus version: every server on one database agrees.
     const etag = `"fv-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
     if (version === state.version) this.filterValues = { version, body, etag };

@@ -1,4 +1,5 @@
 import { calendarMonthOf, secondsInMonth, secondsUntilReset } from './calendarMonth.js';
+import { remainingCalls } from './plans.js';
 
 export interface AllowanceState {
   /** Calls allowed this month; null for a plan without a monthly limit. */
@@ -15,7 +16,7 @@ export function allowanceHeaders(state: AllowanceState, now: Date): Record<strin
   const month = calendarMonthOf(now);
   const reset = String(Math.floor(month.next.getTime() / 1000));
   if (state.limit === null) return { 'X-RateLimit-Reset': reset };
-  const remaining = Math.max(0, state.limit - state.used);
+  const remaining = remainingCalls(state.limit, state.used);
   const untilReset = secondsUntilReset(now);
   return {
     'RateLimit-Policy': `"monthly";q=${state.limit};w=${secondsInMonth(month)}`,

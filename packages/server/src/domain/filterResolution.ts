@@ -1,9 +1,25 @@
-import { taxonomy } from '@quotes/contract';
+import { type GetRandomQuoteData, rules } from '@quotes/contract';
 import type { ParameterError } from '../problems.js';
 
-/** The filter parameters, in the order the contract lists them. `limit`/`offset` are not filters. */
-export const filterNames = ['category', 'mood', 'length', 'era', 'faith'] as const;
-export type FilterName = (typeof filterNames)[number];
+/** The filter parameters, as the contract types them (`limit`/`offset` are not filters). */
+export type FilterName = keyof NonNullable<GetRandomQuoteData['query']>;
+
+// Which ResolvedFilter field each filter fills: typed by the contract, so a filter renamed or
+// added there fails typecheck here; its kind of match and its values come from `x-filter`.
+const resolvedField = {
+  category: 'categories',
+  mood: 'moods',
+  length: 'length',
+  era: 'era',
+  faith: 'faith',
+} as const satisfies Record<FilterName, keyof ResolvedFilter>;
+
+/** The filter parameters and their rules, in the order the contract declares them. */
+const filterRules = rules.filters.map((rule) => {
+  if (!Object.hasOwn(resolvedField, rule.name)) throw new Error(`the contract's filter ${rule.name} has no field here`);
+  return { ...rule, name: rule.name as FilterName };
+});
+export const filterNames: readonly FilterName[] = filterRules.map((rule) => rule.name);
 
 export type RawFilters = Partial<Record<FilterName, string>>;
 
@@ -37,47 +53,44 @@ function exactMatch(text: string, values: readonly string[]): string | undefined
   return values.find((value) => value.toLowerCase() === needle);
 }
 
-const mustBeOneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+/** What a substring filter matching nothing is told: the values when they fit on a line. */
+function matchesNothing(name: string, values: readonly string[]): string {
+  return values.length <= 10
+    ? `matches no ${name} (${values.join(', ')})`
+    : `matches no ${name} (give part of a ${name} name, e.g. "${values[0]?.split(' ')[0]?.toLowerCase()}"; see /v1/quotes-categories)`;
+}
 
 /**
- * Resolves the caller's filter text against the taxonomy (step 3 of the order of checks):
- * category and mood by case-insensitive substring, length, era and faith by case-insensitive
- * equality. Every bad parameter is reported, not just the first.
+ * Resolves the caller's filter text against the taxonomy (step 3 of the order of checks), as
+ * each filter's `x-filter` in the contract says: by case-insensitive substring (any matching
+ * value) or by case-insensitive equality. Every bad parameter is reported, not just the first.
  */
 export function resolveFilters(raw: RawFilters): FilterResolution {
   const errors: ParameterError[] = [];
-  let categories: string[] | null = null;
-  let moods: string[] | null = null;
-  if (raw.category !== undefined) {
-    categories = substringMatches(raw.category, taxonomy.categories);
-    if (categories.length === 0) {
-      errors.push({
-        parameter: 'category',
-        message: 'matches no category (give part of a category name, e.g. "grief"; see /v1/quotes-categories)',
-      });
-    }
-  }
-  if (raw.mood !== undefined) {
-    moods = substringMatches(raw.mood, taxonomy.moods);
-    if (moods.length === 0)
-      errors.push({ parameter: 'mood', message: `matches no mood (${taxonomy.moods.join(', ')})` });
-  }
-  const exact = (name: 'length' | 'era' | 'faith', values: readonly string[]): string | null => {
-    const text = raw[name];
-    if (text === undefined) return null;
-    const value = exactMatch(text, values);
-    if (value === undefined) {
-      errors.push({ parameter: name, message: mustBeOneOf(values) });
-      return null;
-    }
-    return value;
+  const resolved: Record<keyof ResolvedFilter, unknown> = {
+    categories: null,
+    moods: null,
+    length: null,
+    era: null,
+    faith: null,
+    given: filterNames.filter((name) => raw[name] !== undefined),
   };
-  const length = exact('length', taxonomy.lengths);
-  const era = exact('era', taxonomy.eras);
-  const faith = exact('faith', taxonomy.faithTraditions);
+  for (const rule of filterRules) {
+    const text = raw[rule.name];
+    if (text === undefined) continue;
+    if (rule.match === 'substring') {
+      const matches = substringMatches(text, rule.values);
+      if (matches.length === 0) errors.push({ parameter: rule.name, message: matchesNothing(rule.name, rule.values) });
+      resolved[resolvedField[rule.name]] = matches;
+    } else {
+      const value = exactMatch(text, rule.values);
+      if (value === undefined)
+        errors.push({ parameter: rule.name, message: `must be one of ${rule.values.join(', ')}` });
+      resolved[resolvedField[rule.name]] = value ?? null;
+    }
+  }
   if (errors.length > 0) return { ok: false, errors };
-  const given = filterNames.filter((name) => raw[name] !== undefined);
-  return { ok: true, filter: { categories, moods, length, era, faith, given } };
+  return { ok: true, filter: resolved as unknown as ResolvedFilter };
 }
 
 /** True when no filter narrows the corpus: the whole corpus, in rank order, is the match set. */

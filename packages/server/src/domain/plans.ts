@@ -1,17 +1,8 @@
+import { type PlanRules, rules } from '@quotes/contract';
 import type { FilterName } from './filterResolution.js';
 
-/** A plan row as the rules need it (plans are data: see the plans table). */
-export interface PlanRules {
-  readonly id: string;
-  readonly monthlyCalls: number | null;
-  readonly filtersPerCall: number;
-  readonly maxLimit: number;
-  readonly faithFilter: boolean;
-  /** Enterprise: allowance and largest page may be set on each key. */
-  readonly perKeyLimits: boolean;
-  /** Days a key stays valid from issue (trial); null: no limit from the plan. */
-  readonly validityDays: number | null;
-}
+/** A plan's rules: the contract's `info.x-plans`, as the plans table holds them. */
+export type { PlanRules };
 
 /** What a key overrides on a plan with per-key limits. */
 export interface KeyOverrides {
@@ -40,11 +31,23 @@ export function effectiveLimits(plan: PlanRules, key: KeyOverrides): EffectiveLi
  */
 export function planViolation(plan: PlanRules, given: readonly FilterName[]): string | undefined {
   if (given.includes('faith') && !plan.faithFilter) {
-    return `The ${plan.id} plan does not include the faith filter; the professional, platform and enterprise plans do.`;
+    return `The ${plan.id} plan does not include the faith filter; ${plansWhere((rule) => rule.faithFilter)} do.`;
   }
   if (given.length > plan.filtersPerCall) {
     const noun = plan.filtersPerCall === 1 ? 'filter' : 'filters';
     return `The ${plan.id} plan allows ${plan.filtersPerCall} ${noun} per call; this call used ${given.length} (${given.join(', ')}).`;
   }
   return undefined;
+}
+
+/** "the professional, platform and enterprise plans": the contract's plans that have a property. */
+export function plansWhere(test: (plan: PlanRules) => boolean): string {
+  const names = rules.plans.filter(test).map((plan) => plan.id);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'no');
+  return `the ${list} plan${names.length === 1 ? '' : 's'}`;
+}
+
+/** Calls left of a monthly allowance after `used` (never below 0); null without a monthly limit. */
+export function remainingCalls(monthlyCalls: number | null, used: number): number | null {
+  return monthlyCalls === null ? null : Math.max(0, monthlyCalls - used);
 }

@@ -4,13 +4,9 @@ import type { Problem } from '../problems.js';
 /** A handler's answer; one function writes it, with the exact content type the contract names. */
 export interface ApiResponse {
   readonly status: number;
-  /** Already serialised JSON: cached bodies (the filter values) are sent as they are. */
-  readonly body: string;
+  /** Already serialised JSON: cached bodies (the filter values) are sent as they are; none on a 304. */
+  readonly body?: string;
   readonly headers?: Record<string, string>;
-}
-
-export function jsonResponse(body: unknown, headers?: Record<string, string>): ApiResponse {
-  return { status: 200, body: JSON.stringify(body), headers };
 }
 
 // Express's res.json()/res.type() append '; charset=utf-8'; the contract (and Dredd) expect the
@@ -37,7 +33,7 @@ export function sendApiResponse(response: Response, answer: ApiResponse): void {
     response.end();
     return;
   }
-  send(response, answer.status, 'application/json', answer.body, answer.headers);
+  send(response, answer.status, 'application/json', answer.body ?? '', answer.headers);
 }
 
 export function sendProblem(response: Response, problem: Problem, instance: string | undefined): void {

@@ -1,29 +1,38 @@
 import { apiReferenceRouter } from '@quotes/docs';
 import express, { type Express, type RequestHandler } from 'express';
-import type { OpenAPIBackend } from 'openapi-backend';
 import type { ServiceRuntime } from '../serviceRuntime.js';
-import { ApiExchange } from './apiExchange.js';
-import { type ApiResponse, sendApiResponse } from './apiResponse.js';
+import { parseCall } from './apiCall.js';
+import { sendApiResponse } from './apiResponse.js';
+import type { ContractRouting } from './contractRouting.js';
+import { countedCall } from './countedCall.js';
 import { healthRoutes } from './healthRoutes.js';
+import { createOperationHandlers, handle } from './operationHandlers.js';
 import { problemResponder } from './problemResponder.js';
-import { requestIdOf, requestLog } from './requestLog.js';
+import { requestLog } from './requestLog.js';
 
 /**
  * The Express app: request id and logging, the probes and the API reference (/docs,
- * /openapi.yaml, /openapi.json: public, outside /v1 and the contract), then everything else
- * through openapi-backend.
+ * /openapi.yaml, /openapi.json: public, outside /v1 and the contract), then every API call down
+ * one path: parse (route, key, query, plan) -> count -> operation -> send; any problem thrown on
+ * the way is rendered by the problem responder.
  */
-export function createApp(runtime: ServiceRuntime, api: OpenAPIBackend): Express {
+export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   // The query is parsed once, by the screening (repeated and empty parameters must stay visible).
   app.set('query parser', false);
 
+  const handlers = createOperationHandlers(runtime);
   const handleApiCall: RequestHandler = async (request, response) => {
-    const exchange = new ApiExchange(request, requestIdOf(response) ?? '');
-    const answer = (await api.handleRequest(exchange.request, exchange)) as ApiResponse;
-    sendApiResponse(response, answer);
+    const call = await parseCall(
+      // Mounted under /v1, Express strips the prefix from url: the call is routed on the original.
+      { method: request.method, url: request.originalUrl ?? request.url, headers: request.headers },
+      routing,
+      runtime.keys,
+      runtime.clock(),
+    );
+    sendApiResponse(response, await countedCall(runtime, call, () => handle(handlers, call)));
   };
 
   app.use(requestLog(runtime.log));
@@ -31,7 +40,7 @@ export function createApp(runtime: ServiceRuntime, api: OpenAPIBackend): Express
   app.use('/v1', handleApiCall);
   app.use(healthRoutes(runtime.database, runtime.log));
   app.use(apiReferenceRouter());
-  // Everything else gets openapi-backend's 404 or 405, as problem details.
+  // Everything else gets the contract routing's 404 or 405, as problem details.
   app.use(handleApiCall);
   app.use(problemResponder(runtime.log));
   return app;

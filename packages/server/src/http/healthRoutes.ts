@@ -1,8 +1,8 @@
 import { type Router, Router as createRouter } from 'express';
 import { sql } from 'kysely';
-import type { DatabaseHandle } from '../db/database.js';
+import type { DatabaseHandle } from '@quotes/database';
 import type { Logger } from '../log.js';
-import { Problem } from '../problems.js';
+import { serviceUnavailable } from '../problems.js';
 import { sendApiResponse } from './apiResponse.js';
 
 /** Probes outside /v1 and outside the contract: no key, never counted. */
@@ -16,9 +16,7 @@ export function healthRoutes(database: DatabaseHandle, log: Logger): Router {
       await sql`SELECT 1`.execute(database.db);
     } catch (error) {
       log.warn({ err: error }, 'readiness: database unreachable');
-      throw new Problem('service-unavailable', 'The quote database is unreachable.', {
-        headers: { 'Retry-After': '2' },
-      });
+      throw serviceUnavailable();
     }
     sendApiResponse(response, { status: 200, body: JSON.stringify({ status: 'ready' }) });
   });

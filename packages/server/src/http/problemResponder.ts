@@ -1,18 +1,14 @@
 import type { ErrorRequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../data/databaseAvailability.js';
 import type { Logger } from '../log.js';
-import { Problem } from '../problems.js';
+import { Problem, serviceUnavailable } from '../problems.js';
 import { sendProblem } from './apiResponse.js';
 import { requestIdOf } from './requestLog.js';
 
 /** Whatever was thrown, as the problem the client sees: expected problems as they are, the rest 503 or 500. */
 export function asProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
-  if (isDatabaseUnavailable(error)) {
-    return new Problem('service-unavailable', 'The quote database is unreachable; please retry in a few seconds.', {
-      headers: { 'Retry-After': '2' },
-    });
-  }
+  if (isDatabaseUnavailable(error)) return serviceUnavailable();
   return new Problem(
     'internal-error',
     'An unexpected error occurred; quote the instance (request id) when reporting it.',

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type ApiKeyRecord, findKeyByHash } from '../data/apiKeys.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '@quotes/database';
 import { hashApiKey } from './apiKeySecret.js';
 
 /**

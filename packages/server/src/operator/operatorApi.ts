@@ -1,11 +1,12 @@
-import { taxonomy } from '@quotes/contract';
+import { rules, taxonomy } from '@quotes/contract';
 import type { Kysely } from 'kysely';
 import { type ApiKeyRecord, findKeyById, findPlan, insertKey, listKeys, renewKey, revokeKey } from '../data/apiKeys.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '@quotes/database';
 import { type CalendarMonth, calendarMonthOf, isoSeconds, parseMonth } from '../domain/calendarMonth.js';
 import { type Clock, systemClock } from '../domain/clock.js';
-import { effectiveLimits } from '../domain/plans.js';
+import { keyStanding } from '../domain/keyStanding.js';
+import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 
 /** A mistake in the operator's input: reported as one line, never a stack trace. */
@@ -99,14 +100,13 @@ function monthOf(text: string | undefined, now: Date): CalendarMonth {
 
 function viewOf(record: ApiKeyRecord, now: Date): KeyView {
   const limits = effectiveLimits(record.plan, record.overrides);
-  const expired = record.expiresAt !== null && record.expiresAt.getTime() <= now.getTime();
   return {
     id: record.id,
     prefix: record.keyPrefix,
     client: record.client,
     email: record.email,
     plan: record.plan.id,
-    state: record.status === 'revoked' ? 'revoked' : expired ? 'expired' : 'active',
+    state: keyStanding(record, now),
     monthlyCalls: limits.monthlyCalls,
     maxLimit: limits.maxLimit,
     filtersPerCall: record.plan.filtersPerCall,
@@ -127,7 +127,7 @@ function usageOf(record: ApiKeyRecord, month: CalendarMonth, calls: number): Usa
     month: month.key.slice(0, 7),
     calls,
     limit,
-    remaining: limit === null ? null : Math.max(0, limit - calls),
+    remaining: remainingCalls(limit, calls),
   };
 }
 
@@ -167,11 +167,12 @@ export function createOperatorApi(
       const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
       if (hasOverrides && !plan.perKeyLimits)
         throw new OperatorError(
-          `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
+          `monthly calls and max limit can only be set per key on ${plansWhere((rule) => rule.perKeyLimits)}, not on ${plan.id}`,
         );
       const monthlyCalls =
         input.monthlyCalls == null ? null : requireWholeNumber(input.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
-      const maxLimit = input.maxLimit == null ? null : requireWholeNumber(input.maxLimit, 'max limit', 1, 1000);
+      const maxLimit =
+        input.maxLimit == null ? null : requireWholeNumber(input.maxLimit, 'max limit', 1, rules.pageCeiling);
 
       const now = clock();
       let expiresAt = input.expiresAt ? requireDate(input.expiresAt, 'expiry') : null;

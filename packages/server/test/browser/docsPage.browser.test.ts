@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 

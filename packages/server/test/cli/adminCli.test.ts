@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, type ExpectStatic, expect as globalExpect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 let cliEntry: string;

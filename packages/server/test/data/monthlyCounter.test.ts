@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsInMonth } from '../../src/data/monthlyUsage.js';
-import { connectDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 const month = '2026-11-01';
 let database: TestDatabase;

@@ -1,9 +1,10 @@
 import { lengthOfText } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CorpusRow } from '../../src/corpus/index.js';
+import type { CorpusRow } from '@quotes/corpus';
+import { quoteJsonKeys, quoteSummaryJsonKeys } from '../../src/domain/responseBodies.js';
 import { quotesByRank, quotesInRankRange, readCorpusState } from '../../src/data/quoteQueries.js';
 import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;
 
@@ -32,17 +33,7 @@ describe('the JSON the database stores for each quote', () => {
   it('is the contract Quote, exact to the character, with the length the text has', async () => {
     const { version } = await readCorpusState(database.pool);
     const quote = JSON.parse((await quotesByRank(database.pool, [0], version)).get(0)!) as Record<string, unknown>;
-    expect(Object.keys(quote)).toEqual([
-      'id',
-      'text',
-      'author',
-      'category',
-      'secondary_category',
-      'mood',
-      'era',
-      'length',
-      'faith_tradition',
-    ]);
+    expect(Object.keys(quote)).toEqual(quoteJsonKeys);
     expect(quote).toMatchObject({
       text: awkward.text,
       author: awkward.author,
@@ -66,7 +57,7 @@ describe('the JSON the database stores for each quote', () => {
     const items = JSON.parse(`[${page.json}]`) as Array<Record<string, unknown>>;
     expect(page.count).toBe(size);
     expect(items).toHaveLength(size);
-    expect(Object.keys(items[0]!)).toEqual(['id', 'text', 'author', 'category', 'mood', 'era', 'length']);
+    expect(Object.keys(items[0]!)).toEqual(quoteSummaryJsonKeys);
     expect(items[0]!.text).toBe(awkward.text);
     const ids = await database.db.selectFrom('quotes').select('id').orderBy('rank').execute();
     expect(items.map((item) => item.id)).toEqual(ids.map((row) => row.id));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpusState } from '../../src/data/quoteQueries.js';
 import { RandomDrawBatcher } from '../../src/data/randomDrawBatcher.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;
 

@@ -7,7 +7,7 @@ import {
   secondsInMonth,
   secondsUntilReset,
 } from '../../src/domain/calendarMonth.js';
-import { usageSummary } from '../../src/domain/usageSummary.js';
+import { usageSummary } from '../../src/domain/responseBodies.js';
 
 describe('calendar months in UTC', () => {
   it('keys a month by its first day and resets at 00:00 UTC on the 1st', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 // Two servers on one database, each with its own pool, caches and notification connection:

@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
-import type { CorpusRow } from '../../src/corpus/index.js';
-import { replaceCorpus } from '../../src/corpus/index.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { CorpusRow } from '@quotes/corpus';
+import { replaceCorpus } from '@quotes/corpus';
+import type { DatabaseHandle } from '@quotes/database';
 
 const filler = ' and the evening keeps its counsel while the river goes on carrying the light downstream';
 

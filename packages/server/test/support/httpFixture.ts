@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/domain/clock.js';
 import type { Logger } from '../../src/log.js';
 import { loadFixtureCorpus } from './fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { startTestServer, type TestServer } from './testServer.js';
 
 export interface HttpFixture {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '@quotes/database';
 import type { Clock } from '../../src/domain/clock.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import type { CreateKeyInput, IssuedKey } from '../../src/operator/operatorApi.js';

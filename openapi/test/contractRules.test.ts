@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cloneContract,
+  describedContract,
+  lengthOfText,
+  loadContract,
+  planTable,
+  readContractRules,
+  rules,
+  taxonomy,
+} from '../src/index.js';
+
+type Plans = Array<Record<string, unknown>>;
+const plansOf = (document: object) => (document as { info: { 'x-plans': Plans } }).info['x-plans'];
+
+describe('the rules in the contract', () => {
+  it('read every plan from info.x-plans', () => {
+    expect(rules.plans.map((plan) => plan.id)).toEqual(taxonomy.plans);
+    expect(rules.planById.get('trial')).toEqual({
+      id: 'trial',
+      monthlyCalls: 1000,
+      filtersPerCall: 1,
+      maxLimit: 10,
+      faithFilter: false,
+      validityDays: 30,
+      perKeyLimits: false,
+    });
+    expect(rules.pageCeiling).toBe(1000);
+  });
+
+  it('keep the prose plan table equal to the data', () => {
+    const description = String((loadContract().info as { description?: string }).description);
+    expect(description).toContain(`${planTable(rules)}\n`);
+  });
+
+  it('read the counted statuses, filters and length bands', () => {
+    expect(Object.fromEntries(rules.countedStatuses)).toEqual({
+      getRandomQuote: [200, 404],
+      listQuotes: [200],
+      listFilterValues: [200, 304],
+      getUsage: [],
+    });
+    expect(rules.filters.map((filter) => `${filter.name}:${filter.match}`)).toEqual([
+      'category:substring',
+      'mood:substring',
+      'length:exact',
+      'era:exact',
+      'faith:exact',
+    ]);
+    expect(rules.filters[0]?.values).toEqual(taxonomy.categories);
+    expect(
+      ['x'.repeat(99), 'x'.repeat(100), 'x'.repeat(200), 'x'.repeat(201)].map((text) => lengthOfText(text)),
+    ).toEqual(['Short', 'Medium', 'Medium', 'Long']);
+    expect(lengthOfText('😀'.repeat(99))).toBe('Short');
+  });
+
+  it('follow a changed copy of the contract, and the reference page with them', () => {
+    const copy = cloneContract();
+    (plansOf(copy)[0] as Record<string, unknown>).monthly_calls = 1234;
+    const changed = readContractRules(copy);
+    expect(changed.planById.get('trial')?.monthlyCalls).toBe(1234);
+    const page = String((describedContract(copy).info as { description?: string }).description);
+    expect(page).toContain('| trial | 1,234 | 1 | 10 | no | 30 days from issue |');
+    expect(page).not.toContain('| trial | 1,000 |');
+  });
+
+  it('refuse a malformed rule with the path of what is wrong', () => {
+    const copy = cloneContract();
+    (plansOf(copy)[1] as Record<string, unknown>).filters_per_call = 'two';
+    expect(() => readContractRules(copy)).toThrow(/info\.x-plans\[1\]\.filters_per_call must be a whole number/);
+    const unsaid = cloneContract();
+    delete (unsaid.paths['/v1/quotes-usage']?.get as unknown as Record<string, unknown>)['x-counted-statuses'];
+    expect(() => readContractRules(unsaid)).toThrow(/quotes-usage\.get\.x-counted-statuses must list/);
+  });
+});

@@ -1,0 +1,320 @@
+import { createWriteStream } from 'node:fs';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import cliProgress from 'cli-progress';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type OpenedDatabase, withDatabase } from '@quotes/database';
+import {
+  type CorpusLoadReport,
+  CorpusError,
+  type CorpusRow,
+  type CorpusStats,
+  corpusStats,
+  generateCorpus,
+  generatedSource,
+  type LoadPhase,
+  quoteId,
+  replaceCorpus,
+} from '../index.js';
+import { type ImportReport, importCorpusFile } from '../import/importCorpus.js';
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+function integerOption(name: string, min: number) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed < min) {
+      throw new InvalidArgumentError(`${name} must be a whole number >= ${min}`);
+    }
+    return parsed;
+  };
+}
+
+const phaseWords: Record<LoadPhase | 'read', string> = {
+  read: 'reading',
+  copy: 'streaming rows',
+  build: 'building the new table',
+  index: 'indexing',
+  analyze: 'analysing',
+  swap: 'swapping it in',
+  vacuum: 'vacuuming the new table',
+};
+
+interface ProgressDisplay {
+  update(done: number, total: number, phase: LoadPhase | 'read', detail: string): void;
+  stop(): void;
+}
+
+/**
+ * A bar on a terminal; elsewhere (CI, logs, pipes) one plain line per phase and every few
+ * seconds, so the output stays readable as a log. Both go to stderr: stdout is the report.
+ */
+function progressDisplay(label: string): ProgressDisplay {
+  if (process.stdout.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${label} [{bar}] {percentage}% | {phase} {detail}`,
+        stream: process.stderr,
+        hideCursor: true,
+        clearOnComplete: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update(done, total, phase, detail) {
+        if (!started) {
+          bar.start(Math.max(total, 1), 0, { phase: phaseWords[phase], detail });
+          started = true;
+        }
+        bar.setTotal(Math.max(total, 1));
+        bar.update(Math.min(done, total), { phase: phaseWords[phase], detail });
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastPhase = '';
+  let lastLine = 0;
+  return {
+    update(done, total, phase, detail) {
+      const now = Date.now();
+      if (phase === lastPhase && now - lastLine < 5000) return;
+      lastPhase = phase;
+      lastLine = now;
+      const percent = total > 0 ? ` ${Math.floor((100 * Math.min(done, total)) / total)}%` : '';
+      process.stderr.write(`${label}: ${phaseWords[phase]}${percent} ${detail}\n`);
+    },
+    stop: () => undefined,
+  };
+}
+
+/** Anything unexpected becomes one line: the CLI prints messages, never stack traces. */
+function asCorpusError(error: unknown, what: string): CorpusError {
+  if (error instanceof CorpusError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CorpusError(`${what} failed: ${message.split('\n')[0]}`);
+}
+
+async function withCorpusDatabase<T>(
+  openDatabase: () => Promise<OpenedDatabase>,
+  what: string,
+  work: (database: OpenedDatabase) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withDatabase(openDatabase, work);
+  } catch (error) {
+    throw asCorpusError(error, what);
+  }
+}
+
+/** Categories the import touched; a 43-line list of zeros would hide the few that matter. */
+function categoryLines(byCategory: Record<string, number>): string[] {
+  const touched = Object.entries(byCategory).filter(([, count]) => count > 0);
+  if (touched.length === 0) return ['    (none)'];
+  const width = Math.max(...touched.map(([name]) => name.length));
+  return touched.map(([name, count]) => `    ${name.padEnd(width)} ${number(count).padStart(9)}`);
+}
+
+function loadReportLines(report: CorpusLoadReport): string[] {
+  return [
+    `  quotes         ${number(report.total)} (corpus version ${report.version})`,
+    `  duplicates     ${number(report.duplicates)}`,
+    `  time           ${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
+      .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
+      .join(', ')})`,
+  ];
+}
+
+export function importReportLines(report: ImportReport): string[] {
+  const lines = [
+    `${report.dryRun ? 'Dry run of' : 'Imported'} ${report.file} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
+    `  rows read      ${number(report.read)}`,
+    `  ${report.dryRun ? 'would import ' : 'imported     '}  ${number(report.imported)}`,
+    `  duplicates     ${number(report.duplicates)}`,
+    `  invalid        ${number(report.invalid)}${report.invalid > 0 ? ' (skipped)' : ''}`,
+  ];
+  if (report.fallbackCategory > 0)
+    lines.push(
+      `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
+    );
+  if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));
+  if (report.unknownTags.length > 0)
+    lines.push(
+      `  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`,
+    );
+  if (report.total !== null) lines.push(`  corpus now    ${number(report.total)} quotes (version ${report.version})`);
+  lines.push(`  ${report.dryRun ? 'would import' : 'imported'} by category:`, ...categoryLines(report.byCategory));
+  return lines;
+}
+
+export function statsLines(stats: CorpusStats): string[] {
+  const section = (title: string, counts: Record<string, number>) => {
+    const width = Math.max(...Object.keys(counts).map((name) => name.length), 4);
+    return [
+      `${title}:`,
+      ...Object.entries(counts).map(([name, count]) => `  ${name.padEnd(width)} ${number(count).padStart(9)}`),
+    ];
+  };
+  const state = stats.state;
+  const origin = !state
+    ? 'never loaded'
+    : `${state.source}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
+  return [
+    `Quotes: ${number(stats.total)}`,
+    `Source: ${origin}`,
+    `With a secondary category: ${number(stats.withSecondaryCategory)}`,
+    ...section('By category', stats.byCategory),
+    ...section('By mood (a quote counts under each of its moods)', stats.byMood),
+    ...section('By era', stats.byEra),
+    ...section('By length', stats.byLength),
+    ...section('By faith tradition', { ...stats.byFaith, '(none)': stats.withoutFaith }),
+  ];
+}
+
+async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<void> {
+  async function* lines() {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += `${JSON.stringify({ id: quoteId(row.text, row.author), ...row })}\n`;
+      if (chunk.length > 64 * 1024) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
+  }
+  await pipeline(Readable.from(lines()), output, { end: output !== process.stdout });
+}
+
+/** The size and seed `corpus generate` uses when not given (the server's CORPUS_SIZE and CORPUS_SEED). */
+export interface CorpusDefaults {
+  readonly size: number;
+  readonly seed: number;
+}
+
+/** Adds `corpus generate`, `corpus import` and `corpus stats` to the operator CLI. */
+export function registerCorpusCommands(
+  program: Command,
+  openDatabase: () => Promise<OpenedDatabase>,
+  defaults: () => CorpusDefaults,
+): void {
+  const corpus = program.command('corpus').description('Generate, import and inspect the quote corpus');
+
+  corpus
+    .command('generate')
+    .description('Generate the realistic default corpus and load it in place of the current one (atomic swap)')
+    .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 150000)', integerOption('--size', 1))
+    .option(
+      '--seed <s>',
+      'generator seed; the same seed gives the same corpus and ids (default: CORPUS_SEED)',
+      integerOption('--seed', 0),
+    )
+    .option('--output <file>', "write the quotes as JSON Lines to FILE ('-' for stdout) instead of loading them")
+    .action(async (options: { size?: number; seed?: number; output?: string }) => {
+      const fallback = options.size === undefined || options.seed === undefined ? defaults() : null;
+      const size = options.size ?? fallback!.size;
+      const seed = options.seed ?? fallback!.seed;
+      if (options.output !== undefined) {
+        try {
+          const output = options.output === '-' ? process.stdout : createWriteStream(options.output);
+          await writeJsonl(generateCorpus({ size, seed }), output);
+        } catch (error) {
+          throw asCorpusError(error, 'corpus generate --output');
+        }
+        return;
+      }
+      await withCorpusDatabase(openDatabase, 'corpus generate', async (database) => {
+        const display = progressDisplay('generate');
+        let report: CorpusLoadReport;
+        try {
+          report = await replaceCorpus(
+            database,
+            generateCorpus({ size, seed }),
+            { source: generatedSource, seed },
+            {
+              onProgress: ({ phase, rows }) =>
+                display.update(rows, size, phase, `${number(rows)} / ${number(size)} quotes`),
+            },
+          );
+        } finally {
+          display.stop();
+        }
+        console.log(
+          [`Generated and loaded ${number(size)} quotes (seed ${seed})`, ...loadReportLines(report)].join('\n'),
+        );
+      });
+    });
+
+  corpus
+    .command('import')
+    .description('Import quotes from a JSON Lines or CSV file (replaces the corpus atomically unless --mode append)')
+    .argument('<file>', 'the file to import (.jsonl/.ndjson or .csv)')
+    .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['jsonl', 'csv']))
+    .addOption(
+      new Option('--mode <mode>', 'replace the corpus, or append to it')
+        .choices(['replace', 'append'])
+        .default('replace'),
+    )
+    .option(
+      '--skip-invalid',
+      'import the valid rows and report the invalid ones (default: any invalid row fails the import)',
+    )
+    .option('--dry-run', 'read, validate and report without writing anything')
+    .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
+    .action(
+      async (
+        file: string,
+        options: {
+          format?: 'jsonl' | 'csv';
+          mode: 'replace' | 'append';
+          skipInvalid?: boolean;
+          dryRun?: boolean;
+          defaultEra?: string;
+        },
+      ) => {
+        const run = async (database: OpenedDatabase | null) => {
+          const display = progressDisplay(options.dryRun ? 'dry run' : 'import');
+          let report: ImportReport;
+          try {
+            report = await importCorpusFile(database, file, {
+              format: options.format,
+              mode: options.mode,
+              skipInvalid: options.skipInvalid,
+              dryRun: options.dryRun,
+              defaultEra: options.defaultEra,
+              onProgress: ({ phase, bytesRead, totalBytes, records }) =>
+                display.update(
+                  phase === 'read' ? bytesRead : totalBytes,
+                  totalBytes,
+                  phase,
+                  `${number(records)} rows read`,
+                ),
+            });
+          } finally {
+            display.stop();
+          }
+          console.log(importReportLines(report).join('\n'));
+        };
+        if (options.dryRun) {
+          try {
+            await run(null);
+          } catch (error) {
+            throw asCorpusError(error, 'corpus import --dry-run');
+          }
+        } else {
+          await withCorpusDatabase(openDatabase, 'corpus import', run);
+        }
+      },
+    );
+
+  corpus
+    .command('stats')
+    .description('Counts per category, mood, era, length and faith tradition, and where the corpus came from')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      await withCorpusDatabase(openDatabase, 'corpus stats', async (database) => {
+        const stats = await corpusStats(database);
+        console.log(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n'));
+      });
+    });
+}

@@ -1,0 +1,32 @@
+import type { DatabaseHandle } from '@quotes/database';
+import { generateCorpus } from './generator/generateCorpus.js';
+import { replaceEmptyCorpus } from './loadCorpus.js';
+
+export const generatedSource = 'generated';
+
+/**
+ * Loads the generated default corpus when the quotes table is empty, so a fresh `npm start`
+ * serves a full-size corpus. Safe when several processes start at once: the emptiness check is
+ * made again under the load lock. Returns true when it loaded.
+ */
+export async function ensureDefaultCorpus(
+  handle: DatabaseHandle,
+  options: { size: number; seed: number; log?: (line: string) => void },
+): Promise<boolean> {
+  if (options.size <= 0) return false;
+  const existing = await handle.db.selectFrom('quotes').select('id').limit(1).executeTakeFirst();
+  if (existing) return false;
+  const log = options.log ?? (() => undefined);
+  log(
+    `corpus: the quotes table is empty; generating and loading ${options.size.toLocaleString('en-US')} quotes (seed ${options.seed})`,
+  );
+  const report = await replaceEmptyCorpus(handle, generateCorpus({ size: options.size, seed: options.seed }), {
+    source: generatedSource,
+    seed: options.seed,
+  });
+  if (!report) return false;
+  log(
+    `corpus: loaded ${report.total.toLocaleString('en-US')} quotes in ${report.seconds.toFixed(1)} s (version ${report.version})`,
+  );
+  return true;
+}

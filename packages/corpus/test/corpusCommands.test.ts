@@ -1,0 +1,92 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerCorpusCommands } from '../src/cli/corpusCommands.js';
+import { CorpusError } from '../src/index.js';
+import type { OpenedDatabase } from '@quotes/database';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+
+let database: TestDatabase;
+let directory: string;
+let opened = 0;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  directory = await mkdtemp(join(tmpdir(), 'corpus-cli-'));
+});
+afterAll(() => database?.drop());
+afterEach(() => vi.restoreAllMocks());
+
+/** Runs `quotes-admin ARGS` against the test database and returns what it printed on stdout. */
+async function run(...args: string[]): Promise<string> {
+  const program = new Command('quotes-admin')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  registerCorpusCommands(
+    program,
+    async () => {
+      opened++;
+      // The CLI closes what it opens; the test database must outlive each command.
+      return { ...database, kind: 'external', close: async () => undefined } as OpenedDatabase;
+    },
+    () => ({ size: 1200, seed: 77 }),
+  );
+  const printed: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+    printed.push(String(line));
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  await program.parseAsync(['node', 'quotes-admin', ...args]);
+  return printed.join('\n');
+}
+
+describe('quotes-admin corpus', () => {
+  it('generate loads a seeded corpus and says so', async () => {
+    const output = await run('corpus', 'generate', '--size', '1200', '--seed', '77');
+    expect(output).toMatch(/^Generated and loaded 1,200 quotes \(seed 77\)/);
+    expect(output).toMatch(/quotes +1,200 \(corpus version 1\)/);
+  });
+
+  it('stats prints every dimension, and JSON with --json', async () => {
+    const text = await run('corpus', 'stats');
+    expect(text).toMatch(/^Quotes: 1,200\nSource: generated \(seed 77\), version 1, loaded /);
+    for (const heading of ['By category:', 'By mood', 'By era:', 'By length:', 'By faith tradition:'])
+      expect(text).toContain(heading);
+    const json = JSON.parse(await run('corpus', 'stats', '--json'));
+    expect(json).toMatchObject({ total: 1200, state: { source: 'generated', seed: 77, size: 1200, version: 1 } });
+    expect(Object.keys(json.byCategory)).toHaveLength(43);
+  });
+
+  it('import prints the end report; --dry-run never opens the database', async () => {
+    const file = join(directory, 'few.jsonl');
+    await writeFile(
+      file,
+      [
+        JSON.stringify({ text: 'The river keeps its appointments.', author: 'Ilse Marrowby', tags: 'nature, rivers' }),
+        '{broken',
+        JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
+      ].join('\n'),
+    );
+    const openedBefore = opened;
+    const dry = await run('corpus', 'import', file, '--dry-run', '--skip-invalid', '--default-era', 'present');
+    expect(opened).toBe(openedBefore);
+    expect(dry).toMatch(/^Dry run of .*few\.jsonl \(jsonl, replace\)/);
+    expect(dry).toContain('line 2: invalid JSON');
+    const real = await run('corpus', 'import', file, '--skip-invalid', '--default-era', 'Present');
+    expect(real).toMatch(/rows read +3/);
+    expect(real).toMatch(/imported +2/);
+    expect(real).toMatch(/invalid +1 \(skipped\)/);
+    expect(real).toMatch(/unknown tags: +rivers \(1\)/);
+    expect(real).toMatch(/Grief & Loss +1/);
+    expect(real).toMatch(/corpus now +2 quotes \(version 2\)/);
+  });
+
+  it('fails with one line naming the problem', async () => {
+    const failure = run('corpus', 'import', join(directory, 'absent.csv'));
+    await expect(failure).rejects.toBeInstanceOf(CorpusError);
+    await expect(failure).rejects.toThrow(/^cannot read .*absent\.csv: ENOENT$/);
+    await expect(run('corpus', 'generate', '--size', 'many')).rejects.toBeInstanceOf(CommanderError);
+    await expect(run('corpus', 'import', 'x.jsonl', '--mode', 'merge')).rejects.toBeInstanceOf(CommanderError);
+  });
+});

@@ -1,0 +1,3 @@
+import { databaseTestConfig } from '@quotes/database/testing/vitest';
+
+export default databaseTestConfig;

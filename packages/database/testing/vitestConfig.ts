@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Vitest settings for a package whose tests run on the real PostgreSQL of this package's test
+ * support: one cluster per run (globalDatabase.ts), a database per test file, files in parallel
+ * workers.
+ */
+export const databaseTestConfig = defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: [fileURLToPath(new URL('./globalDatabase.js', import.meta.url))],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    fileParallelism: true,
+  },
+});

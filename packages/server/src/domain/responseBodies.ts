@@ -1,0 +1,102 @@
+import {
+  type FilterValues,
+  type Plan,
+  type Quote,
+  type QuotePage,
+  type QuoteSummary,
+  taxonomy,
+  type Usage,
+} from '@quotes/contract';
+import { calendarMonthOf, isoSeconds } from './calendarMonth.js';
+import { remainingCalls } from './plans.js';
+
+/**
+ * Every response body, shaped in one place and typed by the contract's generated types: a field
+ * renamed in the contract fails typecheck here. Bodies travel as JSON text (cached bodies and the
+ * database's quote JSON are sent as they are), branded with the type they hold.
+ */
+declare const holds: unique symbol;
+export type JsonText<T> = string & { readonly [holds]: T };
+
+function jsonText<T>(body: T): JsonText<T> {
+  return JSON.stringify(body) as JsonText<T>;
+}
+
+/**
+ * The keys of the Quote and QuoteSummary JSON that the database writes for each quote
+ * (migration 20261123T1100_quote_json), in order. Typed by the contract (a key missing, extra or
+ * renamed fails typecheck), and test/data/quoteJson.test.ts proves the database writes exactly
+ * these: the SQL is the one copy that cannot be typed.
+ */
+export const quoteJsonKeys = Object.keys({
+  id: 0,
+  text: 0,
+  author: 0,
+  category: 0,
+  secondary_category: 0,
+  mood: 0,
+  era: 0,
+  length: 0,
+  faith_tradition: 0,
+} satisfies Record<keyof Quote, 0>);
+export const quoteSummaryJsonKeys = Object.keys({
+  id: 0,
+  text: 0,
+  author: 0,
+  category: 0,
+  mood: 0,
+  era: 0,
+  length: 0,
+} satisfies Record<keyof QuoteSummary, 0>);
+
+/** A Quote as the database stored it (see quoteJsonKeys). */
+export function storedQuote(json: string): JsonText<Quote> {
+  return json as JsonText<Quote>;
+}
+
+/** A page: the items as the database stored them (comma-joined QuoteSummary JSON), then the page's numbers. */
+export function quotePageBody(items: string, page: Omit<QuotePage, 'quotes'>): JsonText<QuotePage> {
+  return `{"quotes":[${items}],${JSON.stringify(page).slice(1)}` as JsonText<QuotePage>;
+}
+
+/** The filter values: every category with its count, sorted by name, and the other filters' values. */
+export function filterValuesBody(counts: Readonly<Record<string, number>>): JsonText<FilterValues> {
+  const body: FilterValues = {
+    categories: [...taxonomy.categories]
+      .sort()
+      .map((name) => ({ name: name as FilterValues['categories'][number]['name'], count: counts[name] ?? 0 })),
+    total_categories: taxonomy.categories.length,
+    moods: taxonomy.moods as FilterValues['moods'],
+    lengths: taxonomy.lengths as FilterValues['lengths'],
+    eras: taxonomy.eras as FilterValues['eras'],
+    faith_traditions: taxonomy.faithTraditions as FilterValues['faith_traditions'],
+  };
+  return jsonText(body);
+}
+
+/** The calling key's usage this month. */
+export function usageSummary(input: {
+  client: string;
+  planId: string;
+  calls: number;
+  limit: number | null;
+  now: Date;
+}): Usage {
+  const { limit, calls } = input;
+  // Rounded down, so 100 means the allowance is really used up; a zero allowance is used up from the start.
+  const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, Math.floor((calls * 100) / limit));
+  return {
+    client: input.client,
+    tier: input.planId as Plan,
+    calls_this_month: calls,
+    call_limit: limit,
+    calls_remaining: remainingCalls(limit, calls),
+    usage_pct: percent,
+    resets: 'Resets at 00:00 UTC on the 1st of each month',
+    resets_at: isoSeconds(calendarMonthOf(input.now).next),
+  };
+}
+
+export function usageBody(usage: Usage): JsonText<Usage> {
+  return jsonText(usage);
+}

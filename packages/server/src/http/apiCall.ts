@@ -1,0 +1,98 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { type RawFilters, type ResolvedFilter, filterNames, resolveFilters } from '../domain/filterResolution.js';
+import { planViolation } from '../domain/plans.js';
+import { type AuthorizedKey, authorizeCaller } from '../keys/keyService.js';
+import type { KeyCache } from '../keys/keyCache.js';
+import { invalidRequest, Problem } from '../problems.js';
+import type { ContractRouting } from './contractRouting.js';
+import type { OperationId, Operations } from './operations.js';
+import { mergeParameterErrors, parameterErrorsFromSchema, parseQueryString, screenQuery } from './requestScreening.js';
+
+/**
+ * One API call, parsed once and then read-only: which operation, its query as the contract types
+ * it (validated and coerced), the filters resolved against the taxonomy, and the caller with the
+ * limits it lives by. Handlers are functions of it.
+ */
+export interface ApiCall<Op extends OperationId = OperationId> {
+  readonly operationId: Op;
+  readonly query: Readonly<Operations[Op]['query']>;
+  /** Resolved filters; all null for operations that take none. */
+  readonly filter: ResolvedFilter;
+  readonly caller: AuthorizedKey;
+  readonly ifNoneMatch: string | undefined;
+}
+
+/** What of an HTTP request the parse reads. */
+export interface CallRequest {
+  readonly method: string;
+  /** Path and query string, as received. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+function rawFiltersOf(query: Readonly<Record<string, unknown>>, except: ReadonlySet<string>): RawFilters {
+  const raw: RawFilters = {};
+  for (const name of filterNames) {
+    const value = query[name];
+    if (typeof value === 'string' && !except.has(name)) raw[name] = value;
+  }
+  return raw;
+}
+
+/**
+ * The contract's order of checks up to the allowance: the route (404, 405), the key (401, 403
+ * revoked or expired), the request (400: unknown, empty or repeated parameters, the schema, the
+ * taxonomy, every finding at once), the plan (403). Each failure is thrown as its problem.
+ */
+export async function parseCall(
+  request: CallRequest,
+  routing: ContractRouting,
+  keys: KeyCache,
+  now: Date,
+): Promise<ApiCall> {
+  const queryStart = request.url.indexOf('?');
+  const path = queryStart >= 0 ? request.url.slice(0, queryStart) : request.url;
+  const match = routing.match(request.method, path);
+  if ('notFound' in match) {
+    throw new Problem('not-found', `Nothing at ${path}; the operations are under /v1 (see openapi/quotes.yaml).`);
+  }
+  if ('allowedMethods' in match) {
+    const allowed = match.allowedMethods.join(', ');
+    throw new Problem(
+      'method-not-allowed',
+      `${request.method.toUpperCase()} is not allowed on ${path}; use ${allowed}.`,
+      {
+        headers: { Allow: allowed },
+      },
+    );
+  }
+  const { route } = match;
+  const caller = await authorizeCaller(request.headers, keys, now);
+
+  // An operation without a documented 400 takes no parameters and cannot refuse one: its query is ignored.
+  const query: Record<string, unknown> = {};
+  let filter = resolveFilters({});
+  if (route.answers400) {
+    const search = queryStart >= 0 ? request.url.slice(queryStart + 1) : '';
+    const screened = screenQuery(parseQueryString(search), route.queryParameters);
+    Object.assign(query, screened.accepted);
+    const schemaErrors = parameterErrorsFromSchema(route.validateQuery(query));
+    const failed = new Set(schemaErrors.map((error) => error.parameter));
+    const resolution = resolveFilters(rawFiltersOf(query, failed));
+    const errors = mergeParameterErrors(screened.errors, schemaErrors, resolution.ok ? [] : resolution.errors);
+    if (errors.length > 0 || !resolution.ok) throw invalidRequest(errors);
+    filter = resolution;
+  }
+  if (!filter.ok) throw invalidRequest(filter.errors);
+  const violation = planViolation(caller.key.plan, filter.filter.given);
+  if (violation) throw new Problem('plan-limit', violation);
+
+  const ifNoneMatch = request.headers['if-none-match'];
+  return Object.freeze({
+    operationId: route.operationId,
+    query: Object.freeze(query) as ApiCall['query'],
+    filter: filter.filter,
+    caller,
+    ifNoneMatch: Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch,
+  });
+}
