@@ -2,11 +2,14 @@
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
 import { CorpusError } from '../corpus/index.js';
+import { MailError } from '../mail/mailer.js';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { registerCorpusCommands } from './corpusCommands.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
+import { registerNotifyCommands } from './notifyCommands.js';
+import { printable, printableLines } from './terminalText.js';
 import { registerUsageCommands } from './usageCommands.js';
 
 let config: Config | undefined;
@@ -19,6 +22,8 @@ const open = () => openMigratedDatabase(loadConfig());
 const program = new Command('quotes-admin')
   .description('Operate the Quote Retrieval Service: keys, usage, corpus and database (same database as the server)')
   .showSuggestionAfterError(true)
+  // Commander echoes what was typed in its errors: escaped like everything else the CLI prints.
+  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
   .exitOverride();
 
 const context = {
@@ -26,17 +31,19 @@ const context = {
   open,
   openUnmigrated: () => openCliDatabase(loadConfig()),
   run: <T>(work: Parameters<typeof withDatabase<T>>[1]) => withDatabase(open, work),
-  out: (text: string) => process.stdout.write(`${text}\n`),
+  // Tables and values escape what they print; this last pass catches anything else on its way to the terminal.
+  out: (text: string) => process.stdout.write(`${printableLines(text)}\n`),
 };
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
+registerNotifyCommands(program, context);
 registerCorpusCommands(program, open);
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.trim() || 'failed';
+  return printable(text.split('\n')[0]!.trim()) || 'failed';
 }
 
 for (const [signal, code] of [
@@ -56,7 +63,11 @@ try {
     // Commander already printed its one-line message (or the help/version it was asked for).
     process.exitCode = error.exitCode;
   } else {
-    const known = error instanceof OperatorError || error instanceof ConfigError || error instanceof CorpusError;
+    const known =
+      error instanceof OperatorError ||
+      error instanceof ConfigError ||
+      error instanceof CorpusError ||
+      error instanceof MailError;
     process.stderr.write(`quotes-admin: ${known ? '' : 'error: '}${oneLine(error)}\n`);
     process.exitCode = 1;
   }
