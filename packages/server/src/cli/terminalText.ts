@@ -10,7 +10,8 @@ const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
 export function printable(text: string): string {
   return text.replace(
     unprintable,
-    (character) => named[character] ?? `\\u{${character.codePointAt(0)!.toString(16).padStart(4, '0')}}`,
+    // \uXXXX: also valid inside a JSON string, so --json output stays JSON after this pass.
+    (character) => named[character] ?? `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
   );
 }
 

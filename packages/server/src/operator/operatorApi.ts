@@ -457,10 +457,10 @@ export function createOperatorApi(
     },
 
     async revokeKey(id, reason) {
+      const text = optionalText(reason, 'reason', 500);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
-      const text = optionalText(reason, 'reason', 500);
       if (!(await revokeKey(db, id, text, clock())))
         throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
       changed(id);
