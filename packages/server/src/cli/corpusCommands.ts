@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
@@ -17,7 +18,15 @@ import {
   quoteId,
   replaceCorpus,
 } from '../corpus/index.js';
-import { type ImportReport, importCorpusFile } from '../corpus/import/importCorpus.js';
+import { type ImportOptions, type ImportReport, importCorpusFile } from '../corpus/import/importCorpus.js';
+import {
+  type ImportImpact,
+  impactLines,
+  importImpact,
+  needsConfirmation,
+  removalRefused,
+  removalSummary,
+} from '../corpus/import/importImpact.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -191,6 +200,30 @@ async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<
   await pipeline(Readable.from(lines()), output, { end: output !== process.stdout });
 }
 
+/** How long a confirmation prompt waits for an answer before it counts as "no". */
+const confirmationWaitMs = 5 * 60_000;
+
+/**
+ * A replace removing most of the corpus goes ahead only when the operator says so: typed on a
+ * terminal, or --yes. Without a terminal and without --yes it is refused, with nothing changed.
+ */
+async function confirmRemoval(impact: ImportImpact): Promise<void> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) throw removalRefused(impact);
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const timeout = AbortSignal.timeout(confirmationWaitMs);
+  try {
+    const answer = await prompt.question(`${removalSummary(impact)}.\nType "replace" to go on: `, {
+      signal: timeout,
+    });
+    if (answer.trim() !== 'replace') throw new CorpusError('not confirmed: the corpus is unchanged');
+  } catch (error) {
+    if (error instanceof CorpusError) throw error;
+    throw new CorpusError('no answer: the corpus is unchanged');
+  } finally {
+    prompt.close();
+  }
+}
+
 /** Adds `corpus generate`, `corpus import` and `corpus stats` to the operator CLI. */
 export function registerCorpusCommands(program: Command, openDatabase: () => Promise<OpenedDatabase>): void {
   const corpus = program.command('corpus').description('Generate, import and inspect the quote corpus');
@@ -242,19 +275,20 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
 
   corpus
     .command('import')
-    .description('Import quotes from a JSON Lines or CSV file (replaces the corpus atomically unless --mode append)')
+    .description('Import quotes from a JSON Lines or CSV file, replacing the corpus or appending to it (atomic)')
     .argument('<file>', 'the file to import (.jsonl/.ndjson or .csv)')
     .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['jsonl', 'csv']))
     .addOption(
-      new Option('--mode <mode>', 'replace the corpus, or append to it')
+      new Option('--mode <mode>', 'replace the corpus with the file, or append the file to it (no default)')
         .choices(['replace', 'append'])
-        .default('replace'),
+        .makeOptionMandatory(),
     )
     .option(
       '--skip-invalid',
       'import the valid rows and report the invalid ones (default: any invalid row fails the import)',
     )
-    .option('--dry-run', 'read, validate and report without writing anything')
+    .option('--dry-run', 'read, validate and count what would be added, replaced and removed, without writing')
+    .option('--yes', 'confirm a replace that removes more than half the corpus (asked on a terminal otherwise)')
     .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
     .action(
       async (
@@ -264,19 +298,26 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
           mode: 'replace' | 'append';
           skipInvalid?: boolean;
           dryRun?: boolean;
+          yes?: boolean;
           defaultEra?: string;
         },
       ) => {
-        const run = async (database: OpenedDatabase | null) => {
-          const display = progressDisplay(options.dryRun ? 'dry run' : 'import');
-          let report: ImportReport;
+        const importOptions: ImportOptions = {
+          format: options.format,
+          mode: options.mode,
+          skipInvalid: options.skipInvalid,
+          defaultEra: options.defaultEra,
+        };
+        const read = async (database: OpenedDatabase | null, dryRun: boolean, label: string) => {
+          // The check before a replace reports nothing off a terminal: its outcome is one line.
+          const display =
+            label === 'checking' && !process.stdout.isTTY
+              ? { update: () => undefined, stop: () => undefined }
+              : progressDisplay(label);
           try {
-            report = await importCorpusFile(database, file, {
-              format: options.format,
-              mode: options.mode,
-              skipInvalid: options.skipInvalid,
-              dryRun: options.dryRun,
-              defaultEra: options.defaultEra,
+            return await importCorpusFile(database, file, {
+              ...importOptions,
+              dryRun,
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
                   phase === 'read' ? bytesRead : totalBytes,
@@ -288,17 +329,27 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
           } finally {
             display.stop();
           }
-          console.log(importReportLines(report).join('\n'));
         };
-        if (options.dryRun) {
-          try {
-            await run(null);
-          } catch (error) {
-            throw asCorpusError(error, 'corpus import --dry-run');
-          }
-        } else {
-          await withDatabase(openDatabase, 'corpus import', run);
-        }
+        await withDatabase(
+          openDatabase,
+          options.dryRun ? 'corpus import --dry-run' : 'corpus import',
+          async (database) => {
+            // A first, read-only pass counts what the import changes: the dry run's report, and the
+            // check before a replace that would remove most of the corpus.
+            let impact: ImportImpact | undefined;
+            if (options.dryRun || options.mode === 'replace') {
+              const preview = await read(null, true, options.dryRun ? 'dry run' : 'checking');
+              impact = await importImpact(database, preview.quoteIds ?? new Set(), options.mode);
+              if (options.dryRun) {
+                console.log([...importReportLines(preview), ...impactLines(impact, true)].join('\n'));
+                return;
+              }
+              if (needsConfirmation(impact) && !options.yes) await confirmRemoval(impact);
+            }
+            const report = await read(database, false, 'import');
+            console.log(importReportLines(report).join('\n'));
+          },
+        );
       },
     );
 

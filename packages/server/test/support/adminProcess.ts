@@ -14,6 +14,8 @@ export interface Run {
 }
 
 export interface AdminCli {
+  /** The bundled CLI, for runs that need more than run() (a terminal). */
+  readonly entry: string;
   /** The CLI as an operator runs it: its own process, with this environment added to the test's. */
   run(env: Record<string, string>, ...args: string[]): Promise<Run>;
   remove(): Promise<void>;
@@ -40,6 +42,7 @@ export async function buildAdminCli(): Promise<AdminCli> {
     logLevel: 'silent',
   });
   return {
+    entry,
     run: (env, ...args) =>
       new Promise((resolve) => {
         execFile(
