@@ -54,10 +54,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .description('Issue and manage API keys (the key itself is shown once, at creation)');
 
   /** Mails a new or rolled key to its owner; when that fails the key is still printed, never lost. */
-  async function sendKey(issued: IssuedKey, rolled: boolean): Promise<string> {
+  async function sendKey(issued: IssuedKey, view: KeyView, rolled: boolean): Promise<string> {
     const config = cli.config();
-    const view = await cli.run((database) => createOperatorApi(database).showKey(issued.id));
-    if (!view.email) throw new OperatorError(`key ${issued.id} has no e-mail address; --send needs one`);
     try {
       return deliveryLine(
         await withMailer(config, (mailer) => mailer.send(keyMessage(issued, view, publicBaseUrl(config), rolled))),
@@ -119,8 +117,9 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       }) => {
         if (options.send && !options.email)
           throw new OperatorError('--send needs --email: the address to mail the key to');
-        const issued = await cli.run((database) =>
-          createOperatorApi(database).createKey({
+        const { issued, view } = await cli.run(async (database) => {
+          const operator = createOperatorApi(database);
+          const issued = await operator.createKey({
             client: options.client,
             plan: options.plan,
             email: options.email,
@@ -128,9 +127,10 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             monthlyCalls: options.monthlyCalls,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
-          }),
-        );
-        const mailed = options.send ? await sendKey(issued, false) : null;
+          });
+          return { issued, view: options.send ? await operator.showKey(issued.id) : null };
+        });
+        const mailed = view ? await sendKey(issued, view, false) : null;
         if (options.json) {
           cli.out(
             JSON.stringify({
@@ -302,12 +302,13 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--send', "mail the new secret to the key's e-mail address")
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
     .action(async (id: string, options: { send?: boolean; json?: boolean }) => {
-      if (options.send) {
-        const owner = await cli.run((database) => createOperatorApi(database).showKey(id));
-        if (!owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
-      }
-      const issued = await cli.run((database) => createOperatorApi(database).rollKey(id));
-      const mailed = options.send ? await sendKey(issued, true) : null;
+      const { issued, view } = await cli.run(async (database) => {
+        const operator = createOperatorApi(database);
+        const owner = await operator.showKey(id);
+        if (options.send && !owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
+        return { issued: await operator.rollKey(id), view: owner };
+      });
+      const mailed = options.send ? await sendKey(issued, view, true) : null;
       if (options.json) {
         const { prefix: _prefix, ...shown } = issued;
         cli.out(JSON.stringify(shown));

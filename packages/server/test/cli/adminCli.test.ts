@@ -16,7 +16,8 @@ afterAll(async () => {
 /** The CLI as an operator runs it: its own process, the database named by DATABASE_URL. */
 const admin = (...args: string[]) => cli.run({ DATABASE_URL: database.url }, ...args);
 
-describe.concurrent('quotes-admin keys', () => {
+// Each command is its own process: slow when the whole suite shares two cores.
+describe.concurrent('quotes-admin keys', { timeout: 90_000 }, () => {
   it('creates a key, shows it once, and manages it to the end', async ({ expect }) => {
     const created = await admin(
       'keys',
@@ -108,7 +109,7 @@ describe.concurrent('quotes-admin keys', () => {
   });
 });
 
-describe.concurrent('quotes-admin usage and db', () => {
+describe.concurrent('quotes-admin usage and db', { timeout: 90_000 }, () => {
   it('reports every key for a month', async ({ expect }) => {
     const created = JSON.parse(
       (await admin('keys', 'create', '--client', 'Reporter', '--plan', 'platform', '--json')).stdout,

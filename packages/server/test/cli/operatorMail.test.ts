@@ -47,7 +47,7 @@ async function storedHash(id: string): Promise<Buffer> {
 }
 
 // One after another: they read the one inbox in order.
-describe('mail from the operator CLI', () => {
+describe('mail from the operator CLI', { timeout: 90_000 }, () => {
   it('keys create --send mails the key with its plan, limits, expiry and the reference page', async () => {
     const created = await viaSmtp(
       'keys',

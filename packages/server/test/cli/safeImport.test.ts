@@ -49,7 +49,7 @@ async function corpusSize(): Promise<number> {
   return Number(row.count);
 }
 
-describe('a 10-row import cannot silently wipe the corpus', { timeout: 60_000 }, () => {
+describe('a 10-row import cannot silently wipe the corpus', { timeout: 90_000 }, () => {
   it('refuses to run without --mode, then shows, refuses, appends and replaces only as told', async () => {
     const before = await corpusSize();
     expect(before).toBeGreaterThan(20);
@@ -121,7 +121,7 @@ function onTerminal(answer: string, ...args: string[]): Promise<{ code: number |
 describe.skipIf(!hasScript)(
   'on a terminal, a large replace asks first (skipped without script(1) to make one)',
   {
-    timeout: 60_000,
+    timeout: 90_000,
   },
   () => {
     it('goes ahead only on "replace"', async () => {

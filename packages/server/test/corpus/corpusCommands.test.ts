@@ -10,7 +10,6 @@ import { createTestDatabase, type TestDatabase } from '../support/testDatabase.j
 
 let database: TestDatabase;
 let directory: string;
-let opened = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
   directory = await mkdtemp(join(tmpdir(), 'corpus-cli-'));
@@ -24,7 +23,6 @@ async function run(...args: string[]): Promise<string> {
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
   registerCorpusCommands(program, async () => {
-    opened++;
     // The CLI closes what it opens; the test database must outlive each command.
     return { ...database, kind: 'external', close: async () => undefined } as OpenedDatabase;
   });
