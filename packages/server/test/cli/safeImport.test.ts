@@ -103,13 +103,19 @@ function onTerminal(answer: string, ...args: string[]): Promise<{ code: number |
       env: { ...process.env, DATABASE_URL: database.url },
     });
     let output = '';
+    let answered = false;
+    // The child may be gone by the time the answer is written: that is its exit, not an error here.
+    child.stdin.on('error', () => undefined);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no exit within 30 s: ${output}`));
     }, 30_000);
     child.stdout.on('data', (chunk) => {
       output += String(chunk);
-      if (output.includes('Type "replace" to go on')) child.stdin.write(`${answer}\n`);
+      if (!answered && output.includes('Type "replace" to go on')) {
+        answered = true;
+        child.stdin.write(`${answer}\n`);
+      }
     });
     child.on('close', (code) => {
       clearTimeout(timer);
