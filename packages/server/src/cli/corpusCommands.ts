@@ -27,6 +27,7 @@ import {
   removalRefused,
   removalSummary,
 } from '../corpus/import/importImpact.js';
+import { printable, printableLines } from './terminalText.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -141,7 +142,7 @@ function loadReportLines(report: CorpusLoadReport): string[] {
 
 export function importReportLines(report: ImportReport): string[] {
   const lines = [
-    `${report.dryRun ? 'Dry run of' : 'Imported'} ${report.file} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
+    `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
     `  rows read      ${number(report.read)}`,
     `  ${report.dryRun ? 'would import ' : 'imported     '}  ${number(report.imported)}`,
     `  duplicates     ${number(report.duplicates)}`,
@@ -151,7 +152,8 @@ export function importReportLines(report: ImportReport): string[] {
     lines.push(
       `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
     );
-  if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));
+  if (report.errors.length > 0)
+    lines.push('  first errors:', ...report.errors.map((error) => `    ${printable(error)}`));
   if (report.unknownTags.length > 0)
     lines.push(
       `  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`,
@@ -172,7 +174,7 @@ export function statsLines(stats: CorpusStats): string[] {
   const state = stats.state;
   const origin = !state
     ? 'never loaded'
-    : `${state.source}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
+    : `${printable(state.source)}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
   return [
     `Quotes: ${number(stats.total)}`,
     `Source: ${origin}`,
@@ -341,13 +343,13 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
               const preview = await read(null, true, options.dryRun ? 'dry run' : 'checking');
               impact = await importImpact(database, preview.quoteIds ?? new Set(), options.mode);
               if (options.dryRun) {
-                console.log([...importReportLines(preview), ...impactLines(impact, true)].join('\n'));
+                console.log(printableLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
                 return;
               }
               if (needsConfirmation(impact) && !options.yes) await confirmRemoval(impact);
             }
             const report = await read(database, false, 'import');
-            console.log(importReportLines(report).join('\n'));
+            console.log(printableLines(importReportLines(report).join('\n')));
           },
         );
       },
@@ -360,7 +362,8 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
     .action(async (options: { json?: boolean }) => {
       await withDatabase(openDatabase, 'corpus stats', async (database) => {
         const stats = await corpusStats(database);
-        console.log(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n'));
+        // File names and tags come from outside: escaped on the way to the terminal (see terminalText.ts).
+        console.log(printableLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
       });
     });
 }

@@ -91,6 +91,23 @@ describe('a 10-row import cannot silently wipe the corpus', { timeout: 90_000 },
   });
 });
 
+describe('what an import prints', { timeout: 90_000 }, () => {
+  it('escapes text from outside: a file name cannot forge a line or drive the terminal', async () => {
+    const file = join(directory, 'quotes\u001b[2J\nforged.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ text: 'A quiet line of counsel.', author: 'Someone', tags: ['grief'] })}\n`,
+    );
+    const run = await admin('corpus', 'import', file, '--mode', 'append', '--default-era', 'Present');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('quotes\\e[2J\\nforged.jsonl');
+    expect(run.stdout).not.toContain('\u001b');
+    const stats = await admin('corpus', 'stats');
+    expect(stats.stdout).toContain('import quotes\\e[2J\\nforged.jsonl');
+    expect(stats.stdout.split('\n').some((line) => line.startsWith('forged'))).toBe(false);
+  });
+});
+
 // util-linux's script(1) gives the CLI a real terminal, so the confirmation prompt is what runs.
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
