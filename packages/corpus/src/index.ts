@@ -15,3 +15,4 @@ export { ensureDefaultCorpus, generatedSource } from './defaultCorpus.js';
 export { generateCorpus, type GenerateOptions } from './generator/generateCorpus.js';
 export { corpusStats, type CorpusStats } from './corpusStats.js';
 export { type CorpusDefaults, registerCorpusCommands } from './cli/corpusCommands.js';
+export { printable, printableLines } from './cli/terminalText.js';

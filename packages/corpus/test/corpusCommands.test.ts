@@ -10,7 +10,6 @@ import { createTestDatabase, type TestDatabase } from '@quotes/database/testing'
 
 let database: TestDatabase;
 let directory: string;
-let opened = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
   directory = await mkdtemp(join(tmpdir(), 'corpus-cli-'));
@@ -26,7 +25,6 @@ async function run(...args: string[]): Promise<string> {
   registerCorpusCommands(
     program,
     async () => {
-      opened++;
       // The CLI closes what it opens; the test database must outlive each command.
       return { ...database, kind: 'external', close: async () => undefined } as OpenedDatabase;
     },
@@ -58,7 +56,7 @@ describe('quotes-admin corpus', () => {
     expect(Object.keys(json.byCategory)).toHaveLength(43);
   });
 
-  it('import prints the end report; --dry-run never opens the database', async () => {
+  it('import prints the end report; --dry-run counts against the corpus and writes nothing', async () => {
     const file = join(directory, 'few.jsonl');
     await writeFile(
       file,
@@ -68,12 +66,32 @@ describe('quotes-admin corpus', () => {
         JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
       ].join('\n'),
     );
-    const openedBefore = opened;
-    const dry = await run('corpus', 'import', file, '--dry-run', '--skip-invalid', '--default-era', 'present');
-    expect(opened).toBe(openedBefore);
+    const dry = await run(
+      'corpus',
+      'import',
+      file,
+      '--mode',
+      'replace',
+      '--dry-run',
+      '--skip-invalid',
+      '--default-era',
+      'present',
+    );
     expect(dry).toMatch(/^Dry run of .*few\.jsonl \(jsonl, replace\)/);
     expect(dry).toContain('line 2: invalid JSON');
-    const real = await run('corpus', 'import', file, '--skip-invalid', '--default-era', 'Present');
+    expect(dry).toMatch(/would be removed +1,200 \(100% of the corpus\)/);
+    expect(await run('corpus', 'stats')).toMatch(/^Quotes: 1,200/);
+    const real = await run(
+      'corpus',
+      'import',
+      file,
+      '--mode',
+      'replace',
+      '--yes',
+      '--skip-invalid',
+      '--default-era',
+      'Present',
+    );
     expect(real).toMatch(/rows read +3/);
     expect(real).toMatch(/imported +2/);
     expect(real).toMatch(/invalid +1 \(skipped\)/);
@@ -83,7 +101,7 @@ describe('quotes-admin corpus', () => {
   });
 
   it('fails with one line naming the problem', async () => {
-    const failure = run('corpus', 'import', join(directory, 'absent.csv'));
+    const failure = run('corpus', 'import', join(directory, 'absent.csv'), '--mode', 'append');
     await expect(failure).rejects.toBeInstanceOf(CorpusError);
     await expect(failure).rejects.toThrow(/^cannot read .*absent\.csv: ENOENT$/);
     await expect(run('corpus', 'generate', '--size', 'many')).rejects.toBeInstanceOf(CommanderError);

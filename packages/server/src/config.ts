@@ -4,6 +4,10 @@ import { z } from 'zod';
 /** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
 const checkoutRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** `VAR=` in a shell or an .env file means "not set". */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+
 const port = z.coerce.number().int().min(0).max(65535);
 
 const environmentSchema = z.object({
@@ -24,6 +28,20 @@ const environmentSchema = z.object({
     .min(0)
     .max(2 ** 31 - 1)
     .default(20261123),
+  // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
+  SMTP_URL: unsetWhenEmpty(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().min(3).max(320).default('Quote Retrieval Service <keys@quotes.localhost>'),
+  PUBLIC_BASE_URL: unsetWhenEmpty(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without query or fragment')
+      .optional(),
+  ),
 });
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
@@ -42,4 +60,9 @@ export function parseConfig(environment: NodeJS.ProcessEnv = process.env): Confi
     throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
   }
   return Object.freeze(result.data);
+}
+
+/** Where clients reach the service (links in mail): PUBLIC_BASE_URL, else the address the server listens on. */
+export function publicBaseUrl(config: Config): string {
+  return (config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/+$/, '');
 }

@@ -54,7 +54,15 @@ export async function provisionLocalKeys(
     plan: string,
     extra: { expiresAt?: Date; monthlyCalls?: number; maxLimit?: number } = {},
   ) => {
-    const issued = await operator.createKey({ client, plan, email: 'conformance@example.test', ...extra });
+    // One person holding several trials and a key expired from the start: fixtures the operator's rules refuse by default.
+    const issued = await operator.createKey({
+      client,
+      plan,
+      email: 'conformance@example.test',
+      allowAnotherTrial: true,
+      allowPastExpiry: true,
+      ...extra,
+    });
     return issued;
   };
   const active: KeyUnderTest[] = [];

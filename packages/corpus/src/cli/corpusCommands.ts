@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
@@ -16,7 +17,16 @@ import {
   quoteId,
   replaceCorpus,
 } from '../index.js';
-import { type ImportReport, importCorpusFile } from '../import/importCorpus.js';
+import { type ImportOptions, type ImportReport, importCorpusFile } from '../import/importCorpus.js';
+import {
+  type ImportImpact,
+  impactLines,
+  importImpact,
+  needsConfirmation,
+  removalRefused,
+  removalSummary,
+} from '../import/importImpact.js';
+import { printable, printableLines } from './terminalText.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -127,7 +137,7 @@ function loadReportLines(report: CorpusLoadReport): string[] {
 
 export function importReportLines(report: ImportReport): string[] {
   const lines = [
-    `${report.dryRun ? 'Dry run of' : 'Imported'} ${report.file} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
+    `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
     `  rows read      ${number(report.read)}`,
     `  ${report.dryRun ? 'would import ' : 'imported     '}  ${number(report.imported)}`,
     `  duplicates     ${number(report.duplicates)}`,
@@ -137,7 +147,8 @@ export function importReportLines(report: ImportReport): string[] {
     lines.push(
       `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
     );
-  if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));
+  if (report.errors.length > 0)
+    lines.push('  first errors:', ...report.errors.map((error) => `    ${printable(error)}`));
   if (report.unknownTags.length > 0)
     lines.push(
       `  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`,
@@ -158,7 +169,7 @@ export function statsLines(stats: CorpusStats): string[] {
   const state = stats.state;
   const origin = !state
     ? 'never loaded'
-    : `${state.source}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
+    : `${printable(state.source)}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
   return [
     `Quotes: ${number(stats.total)}`,
     `Source: ${origin}`,
@@ -190,6 +201,30 @@ async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<
 export interface CorpusDefaults {
   readonly size: number;
   readonly seed: number;
+}
+
+/** How long a confirmation prompt waits for an answer before it counts as "no". */
+const confirmationWaitMs = 5 * 60_000;
+
+/**
+ * A replace removing most of the corpus goes ahead only when the operator says so: typed on a
+ * terminal, or --yes. Without a terminal and without --yes it is refused, with nothing changed.
+ */
+async function confirmRemoval(impact: ImportImpact): Promise<void> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) throw removalRefused(impact);
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const timeout = AbortSignal.timeout(confirmationWaitMs);
+  try {
+    const answer = await prompt.question(`${removalSummary(impact)}.\nType "replace" to go on: `, {
+      signal: timeout,
+    });
+    if (answer.trim() !== 'replace') throw new CorpusError('not confirmed: the corpus is unchanged');
+  } catch (error) {
+    if (error instanceof CorpusError) throw error;
+    throw new CorpusError('no answer: the corpus is unchanged');
+  } finally {
+    prompt.close();
+  }
 }
 
 /** Adds `corpus generate`, `corpus import` and `corpus stats` to the operator CLI. */
@@ -247,19 +282,20 @@ export function registerCorpusCommands(
 
   corpus
     .command('import')
-    .description('Import quotes from a JSON Lines or CSV file (replaces the corpus atomically unless --mode append)')
+    .description('Import quotes from a JSON Lines or CSV file, replacing the corpus or appending to it (atomic)')
     .argument('<file>', 'the file to import (.jsonl/.ndjson or .csv)')
     .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['jsonl', 'csv']))
     .addOption(
-      new Option('--mode <mode>', 'replace the corpus, or append to it')
+      new Option('--mode <mode>', 'replace the corpus with the file, or append the file to it (no default)')
         .choices(['replace', 'append'])
-        .default('replace'),
+        .makeOptionMandatory(),
     )
     .option(
       '--skip-invalid',
       'import the valid rows and report the invalid ones (default: any invalid row fails the import)',
     )
-    .option('--dry-run', 'read, validate and report without writing anything')
+    .option('--dry-run', 'read, validate and count what would be added, replaced and removed, without writing')
+    .option('--yes', 'confirm a replace that removes more than half the corpus (asked on a terminal otherwise)')
     .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
     .action(
       async (
@@ -269,19 +305,26 @@ export function registerCorpusCommands(
           mode: 'replace' | 'append';
           skipInvalid?: boolean;
           dryRun?: boolean;
+          yes?: boolean;
           defaultEra?: string;
         },
       ) => {
-        const run = async (database: OpenedDatabase | null) => {
-          const display = progressDisplay(options.dryRun ? 'dry run' : 'import');
-          let report: ImportReport;
+        const importOptions: ImportOptions = {
+          format: options.format,
+          mode: options.mode,
+          skipInvalid: options.skipInvalid,
+          defaultEra: options.defaultEra,
+        };
+        const read = async (database: OpenedDatabase | null, dryRun: boolean, label: string) => {
+          // The check before a replace reports nothing off a terminal: its outcome is one line.
+          const display =
+            label === 'checking' && !process.stdout.isTTY
+              ? { update: () => undefined, stop: () => undefined }
+              : progressDisplay(label);
           try {
-            report = await importCorpusFile(database, file, {
-              format: options.format,
-              mode: options.mode,
-              skipInvalid: options.skipInvalid,
-              dryRun: options.dryRun,
-              defaultEra: options.defaultEra,
+            return await importCorpusFile(database, file, {
+              ...importOptions,
+              dryRun,
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
                   phase === 'read' ? bytesRead : totalBytes,
@@ -293,17 +336,27 @@ export function registerCorpusCommands(
           } finally {
             display.stop();
           }
-          console.log(importReportLines(report).join('\n'));
         };
-        if (options.dryRun) {
-          try {
-            await run(null);
-          } catch (error) {
-            throw asCorpusError(error, 'corpus import --dry-run');
-          }
-        } else {
-          await withCorpusDatabase(openDatabase, 'corpus import', run);
-        }
+        await withCorpusDatabase(
+          openDatabase,
+          options.dryRun ? 'corpus import --dry-run' : 'corpus import',
+          async (database) => {
+            // A first, read-only pass counts what the import changes: the dry run's report, and the
+            // check before a replace that would remove most of the corpus.
+            let impact: ImportImpact | undefined;
+            if (options.dryRun || options.mode === 'replace') {
+              const preview = await read(null, true, options.dryRun ? 'dry run' : 'checking');
+              impact = await importImpact(database, preview.quoteIds ?? new Set(), options.mode);
+              if (options.dryRun) {
+                console.log(printableLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
+                return;
+              }
+              if (needsConfirmation(impact) && !options.yes) await confirmRemoval(impact);
+            }
+            const report = await read(database, false, 'import');
+            console.log(printableLines(importReportLines(report).join('\n')));
+          },
+        );
       },
     );
 
@@ -314,7 +367,8 @@ export function registerCorpusCommands(
     .action(async (options: { json?: boolean }) => {
       await withCorpusDatabase(openDatabase, 'corpus stats', async (database) => {
         const stats = await corpusStats(database);
-        console.log(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n'));
+        // File names and tags come from outside: escaped on the way to the terminal (see terminalText.ts).
+        console.log(printableLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
       });
     });
 }

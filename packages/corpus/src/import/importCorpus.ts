@@ -54,6 +54,8 @@ export interface ImportReport {
   total: number | null;
   version: number | null;
   seconds: number;
+  /** Dry run only: the distinct quote ids in the file, to count what the import would change. */
+  quoteIds: ReadonlySet<string> | null;
 }
 
 const firstErrorsKept = 10;
@@ -174,6 +176,7 @@ export async function importCorpusFile(
   let load: Pick<CorpusLoadReport, 'imported' | 'duplicates' | 'byCategory'> & {
     total: number | null;
     version: number | null;
+    quoteIds?: ReadonlySet<string>;
   };
   if (options.dryRun) {
     const seen = new Set<string>();
@@ -188,7 +191,7 @@ export async function importCorpusFile(
       seen.add(id);
       byCategory[row.category] = (byCategory[row.category] ?? 0) + 1;
     }
-    load = { imported: seen.size, duplicates, byCategory, total: null, version: null };
+    load = { imported: seen.size, duplicates, byCategory, total: null, version: null, quoteIds: seen };
   } else {
     const loader = mode === 'append' ? appendCorpus : replaceCorpus;
     try {
@@ -229,5 +232,6 @@ export async function importCorpusFile(
     total: load.total,
     version: load.version,
     seconds: (performance.now() - started) / 1000,
+    quoteIds: load.quoteIds ?? null,
   };
 }

@@ -1,9 +1,12 @@
 import { rules, taxonomy } from '@quotes/contract';
 import { type Command, Option } from 'commander';
-import type { Config } from '../config.js';
+import { printable } from '@quotes/corpus';
 import type { OpenedDatabase } from '@quotes/database';
+import { type Config, publicBaseUrl } from '../config.js';
 import { plansWhere } from '../domain/plans.js';
-import { createOperatorApi, type KeyView } from '../operator/operatorApi.js';
+import { keyMessage } from '../mail/operatorMessages.js';
+import { createOperatorApi, type IssuedKey, type KeyView, OperatorError } from '../operator/operatorApi.js';
+import { deliveryLine, withMailer } from './cliMail.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
 import { textTable } from './textTable.js';
 
@@ -23,16 +26,16 @@ export interface CliContext {
   out: (text: string) => void;
 }
 
-const show = (value: string | number | null) => (value === null ? '-' : String(value));
+const show = (value: string | number | null) => (value === null ? '-' : printable(String(value)));
 
 function keyLines(view: KeyView): string[] {
   return [
     `id           ${view.id}`,
     `prefix       ${view.prefix}`,
-    `client       ${view.client}`,
+    `client       ${show(view.client)}`,
     `email        ${show(view.email)}`,
     `plan         ${view.plan}`,
-    `state        ${view.state}${view.revokedReason ? ` (${view.revokedReason})` : ''}`,
+    `state        ${view.state}${view.revokedReason ? ` (${show(view.revokedReason)})` : ''}`,
     `calls/month  ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')}`,
     `max limit    ${view.maxLimit}`,
     `filters      ${view.filtersPerCall} per call${view.faithFilter ? ', faith filter allowed' : ', no faith filter'}`,
@@ -42,28 +45,69 @@ function keyLines(view: KeyView): string[] {
   ];
 }
 
+const planOption = (flags: string, description: string) =>
+  new Option(flags, description).choices([...taxonomy.plans]).makeOptionMandatory();
+const monthlyCallsOption = (): [string, string, (text: string) => number] => [
+  '--monthly-calls <n>',
+  `${perKeyPlans()} only: calls per month (default: unlimited)`,
+  wholeNumber('--monthly-calls', 0, 2_147_483_647),
+];
+const maxLimitOption = (): [string, string, (text: string) => number] => [
+  '--max-limit <n>',
+  `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
+  wholeNumber('--max-limit', 1, rules.pageCeiling),
+];
+
 export function registerKeyCommands(program: Command, cli: CliContext): void {
   const keys = program
     .command('keys')
     .description('Issue and manage API keys (the key itself is shown once, at creation)');
 
+  /** Mails a new or rolled key to its owner; when that fails the key is still printed, never lost. */
+  async function sendKey(issued: IssuedKey, view: KeyView, rolled: boolean): Promise<string> {
+    const config = cli.config();
+    try {
+      return deliveryLine(
+        await withMailer(config, (mailer) => mailer.send(keyMessage(issued, view, publicBaseUrl(config), rolled))),
+      );
+    } catch (error) {
+      cli.out(`The key could not be mailed; here it is, shown this once: ${issued.key}`);
+      throw error;
+    }
+  }
+
+  function printIssued(issued: IssuedKey, verb: string, mailed: string | null): void {
+    const config = cli.config();
+    const header = `${verb} key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
+    if (mailed !== null) {
+      // Mailed: the secret goes to its owner, not into the operator's scrollback.
+      cli.out([header, mailed].join('\n'));
+      return;
+    }
+    cli.out(
+      [
+        header,
+        '',
+        `  ${issued.key}`,
+        '',
+        'This is the only time the key is shown: store it now (only its hash is kept).',
+        'Try it:',
+        `  curl -H "X-API-Key: ${issued.key}" ${publicBaseUrl(config)}/v1/quotes-random`,
+      ].join('\n'),
+    );
+  }
+
   keys
     .command('create')
-    .description('Create a key and print it once')
-    .requiredOption('--client <name>', 'the client the key is issued to')
-    .addOption(new Option('--plan <plan>', 'the plan').choices([...taxonomy.plans]).makeOptionMandatory())
-    .option('--email <address>', 'contact e-mail')
-    .option('--expires-at <iso>', `expiry (${validityHelp()})`, isoInstant('--expires-at'))
-    .option(
-      '--monthly-calls <n>',
-      `${perKeyPlans()} only: calls per month (default: unlimited)`,
-      wholeNumber('--monthly-calls', 0, 2_147_483_647),
-    )
-    .option(
-      '--max-limit <n>',
-      `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
-      wholeNumber('--max-limit', 1, rules.pageCeiling),
-    )
+    .description('Create a key and print it once, or mail it to its owner (--send)')
+    .requiredOption('--client <name>', 'the client the key is issued to (1-200 characters)')
+    .addOption(planOption('--plan <plan>', 'the plan'))
+    .option('--email <address>', "the owner's e-mail address (needed for --send and for trials to count per person)")
+    .option('--expires-at <iso>', `expiry, in the future (${validityHelp()})`, isoInstant('--expires-at'))
+    .option(...monthlyCallsOption())
+    .option(...maxLimitOption())
+    .option('--send', 'mail the key, its plan, limits, expiry and the reference page to --email')
+    .option('--allow-another-trial', 'issue a trial even though this person or client had one in the last 365 days')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
     .action(
       async (options: {
@@ -73,18 +117,26 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         expiresAt?: Date;
         monthlyCalls?: number;
         maxLimit?: number;
+        send?: boolean;
+        allowAnotherTrial?: boolean;
         json?: boolean;
       }) => {
-        const issued = await cli.run((database) =>
-          createOperatorApi(database).createKey({
+        if (options.send && !options.email)
+          throw new OperatorError('--send needs --email: the address to mail the key to');
+        const { issued, view } = await cli.run(async (database) => {
+          const operator = createOperatorApi(database);
+          const issued = await operator.createKey({
             client: options.client,
             plan: options.plan,
             email: options.email,
             expiresAt: options.expiresAt,
             monthlyCalls: options.monthlyCalls,
             maxLimit: options.maxLimit,
-          }),
-        );
+            allowAnotherTrial: options.allowAnotherTrial,
+          });
+          return { issued, view: options.send ? await operator.showKey(issued.id) : null };
+        });
+        const mailed = view ? await sendKey(issued, view, false) : null;
         if (options.json) {
           cli.out(
             JSON.stringify({
@@ -97,50 +149,65 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           );
           return;
         }
-        const config = cli.config();
-        cli.out(
-          [
-            `Created key ${issued.id} for "${issued.client}" on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`,
-            '',
-            `  ${issued.key}`,
-            '',
-            'This is the only time the key is shown: store it now (only its hash is kept).',
-            'Try it:',
-            `  curl -H "X-API-Key: ${issued.key}" http://${config.HOST}:${config.PORT}/v1/quotes-random`,
-          ].join('\n'),
-        );
+        printIssued(issued, 'Created', mailed);
       },
     );
 
   keys
     .command('list')
-    .description('List every key (never the key itself)')
+    .description("List keys with their owner and this month's calls (never the key itself)")
+    .option('--email <address>', 'only keys of this person (case, +tag and Gmail dots ignored)')
+    .option('--client <name>', 'only keys of this client (case and spacing ignored)')
+    .addOption(new Option('--plan <plan>', 'only keys on this plan').choices([...taxonomy.plans]))
+    .addOption(new Option('--status <status>', 'only keys in this state').choices(['active', 'expired', 'revoked']))
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
-      const views = await cli.run((database) => createOperatorApi(database).listKeys());
-      if (options.json) {
-        cli.out(JSON.stringify(views, null, 2));
-        return;
-      }
-      if (views.length === 0) {
-        cli.out('No keys yet. Create one with: npm run admin -- keys create --client NAME --plan PLAN');
-        return;
-      }
-      cli.out(
-        textTable(
-          ['ID', 'PREFIX', 'CLIENT', 'PLAN', 'STATE', 'EXPIRES', 'CREATED'],
-          views.map((view) => [
-            view.id,
-            view.prefix,
-            view.client,
-            view.plan,
-            view.state,
-            show(view.expiresAt),
-            view.createdAt,
-          ]),
-        ),
-      );
-    });
+    .action(
+      async (options: {
+        email?: string;
+        client?: string;
+        plan?: string;
+        status?: 'active' | 'expired' | 'revoked';
+        json?: boolean;
+      }) => {
+        const views = await cli.run((database) =>
+          createOperatorApi(database).listKeys({
+            email: options.email,
+            client: options.client,
+            plan: options.plan,
+            state: options.status,
+          }),
+        );
+        if (options.json) {
+          cli.out(JSON.stringify(views, null, 2));
+          return;
+        }
+        const filtered = options.email ?? options.client ?? options.plan ?? options.status;
+        if (views.length === 0) {
+          cli.out(
+            filtered !== undefined
+              ? 'No keys match.'
+              : 'No keys yet. Create one with: npm run admin -- keys create --client NAME --plan PLAN',
+          );
+          return;
+        }
+        cli.out(
+          textTable(
+            ['ID', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'STATE', 'CALLS THIS MONTH', 'EXPIRES', 'CREATED'],
+            views.map((view) => [
+              view.id,
+              view.prefix,
+              view.client,
+              view.email ?? '-',
+              view.plan,
+              view.state,
+              view.callsThisMonth.toLocaleString('en-US'),
+              view.expiresAt ?? '-',
+              view.createdAt,
+            ]),
+          ),
+        );
+      },
+    );
 
   keys
     .command('show')
@@ -165,23 +232,96 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
 
   keys
     .command('revoke')
-    .description('Revoke a key; running servers refuse it within a second')
-    .argument('<id>', 'key id (k_...)')
-    .option('--reason <text>', 'why (kept with the key)')
-    .action(async (id: string, options: { reason?: string }) => {
-      const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason));
+    .description('Revoke a key, or every key of a person or client; running servers refuse them within a second')
+    .argument('[id]', 'key id (k_...)')
+    .option('--email <address>', 'every active key of this person (case, +tag and Gmail dots ignored)')
+    .option('--client <name>', 'every active key of this client (case and spacing ignored)')
+    .option('--reason <text>', 'why (kept with the key, at most 500 characters)')
+    .action(async (id: string | undefined, options: { email?: string; client?: string; reason?: string }) => {
+      const byOwner = options.email !== undefined || options.client !== undefined;
+      if (id !== undefined && byOwner) throw new OperatorError('give a key id or --email/--client, not both');
+      if (id === undefined && !byOwner)
+        throw new OperatorError('name the keys to revoke: a key id, --email or --client');
+      if (id !== undefined) {
+        const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason));
+        cli.out(
+          `Revoked ${view.id} (${show(view.client)}) at ${view.revokedAt}${view.revokedReason ? `: ${show(view.revokedReason)}` : ''}.`,
+        );
+        return;
+      }
+      const views = await cli.run((database) =>
+        createOperatorApi(database).revokeKeysOf({ email: options.email, client: options.client }, options.reason),
+      );
+      if (views.length === 0) {
+        cli.out('No active key matches: nothing revoked.');
+        return;
+      }
       cli.out(
-        `Revoked ${view.id} (${view.client}) at ${view.revokedAt}${view.revokedReason ? `: ${view.revokedReason}` : ''}.`,
+        `Revoked ${views.length} key${views.length === 1 ? '' : 's'} in one transaction:\n${textTable(
+          ['ID', 'CLIENT', 'EMAIL', 'PLAN', 'REVOKED'],
+          views.map((view) => [view.id, view.client, view.email ?? '-', view.plan, view.revokedAt ?? '-']),
+        )}`,
       );
     });
 
   keys
     .command('renew')
-    .description('Set a new expiry on a key (reactivates an expired key)')
+    .description(
+      `Set a new expiry on a key (reactivates an expired key; never beyond its plan's validity from issue: ${validityHelp()})`,
+    )
     .argument('<id>', 'key id (k_...)')
     .requiredOption('--until <iso>', 'new expiry, in the future', isoInstant('--until'))
     .action(async (id: string, options: { until: Date }) => {
       const view = await cli.run((database) => createOperatorApi(database).renewKey(id, options.until));
-      cli.out(`Renewed ${view.id} (${view.client}) until ${view.expiresAt}; it is ${view.state}.`);
+      cli.out(`Renewed ${view.id} (${show(view.client)}) until ${view.expiresAt}; it is ${view.state}.`);
+    });
+
+  keys
+    .command('change-plan')
+    .description("Move a key to another plan, keeping its secret and this month's usage")
+    .argument('<id>', 'key id (k_...)')
+    .addOption(planOption('--plan <plan>', 'the new plan'))
+    .option(...monthlyCallsOption())
+    .option(...maxLimitOption())
+    .option('--allow-another-trial', 'move to trial even though this person or client had one in the last 365 days')
+    .action(
+      async (
+        id: string,
+        options: { plan: string; monthlyCalls?: number; maxLimit?: number; allowAnotherTrial?: boolean },
+      ) => {
+        const view = await cli.run((database) =>
+          createOperatorApi(database).changePlan(id, {
+            plan: options.plan,
+            monthlyCalls: options.monthlyCalls,
+            maxLimit: options.maxLimit,
+            allowAnotherTrial: options.allowAnotherTrial,
+          }),
+        );
+        cli.out(
+          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')} calls a month, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${view.expiresAt}` : ''}.`,
+        );
+      },
+    );
+
+  keys
+    .command('roll')
+    .description('Give a key a new secret (same id, plan and usage); the old secret is refused at once')
+    .argument('<id>', 'key id (k_...)')
+    .option('--send', "mail the new secret to the key's e-mail address")
+    .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
+    .action(async (id: string, options: { send?: boolean; json?: boolean }) => {
+      const { issued, view } = await cli.run(async (database) => {
+        const operator = createOperatorApi(database);
+        const owner = await operator.showKey(id);
+        if (options.send && !owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
+        return { issued: await operator.rollKey(id), view: owner };
+      });
+      const mailed = options.send ? await sendKey(issued, view, true) : null;
+      if (options.json) {
+        const { prefix: _prefix, ...shown } = issued;
+        cli.out(JSON.stringify(shown));
+        return;
+      }
+      printIssued(issued, 'Rolled', mailed);
     });
 }

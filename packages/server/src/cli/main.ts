@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { CorpusError, registerCorpusCommands } from '@quotes/corpus';
+import { CorpusError, printable, printableLines, registerCorpusCommands } from '@quotes/corpus';
 import type { OpenedDatabase } from '@quotes/database';
+import { MailError } from '../mail/mailer.js';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
+import { registerNotifyCommands } from './notifyCommands.js';
 import { registerUsageCommands } from './usageCommands.js';
 
 let config: Config | undefined;
@@ -19,6 +21,8 @@ const open = () => openMigratedDatabase(loadConfig());
 const program = new Command('quotes-admin')
   .description('Operate the Quote Retrieval Service: keys, usage, corpus and database (same database as the server)')
   .showSuggestionAfterError(true)
+  // Commander echoes what was typed in its errors: escaped like everything else the CLI prints.
+  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
   .exitOverride();
 
 const context = {
@@ -26,17 +30,19 @@ const context = {
   open,
   openUnmigrated: () => openCliDatabase(loadConfig()),
   run: <T>(work: (database: OpenedDatabase) => Promise<T>) => withDatabase(open, work),
-  out: (text: string) => process.stdout.write(`${text}\n`),
+  // Tables and values escape what they print; this last pass catches anything else on its way to the terminal.
+  out: (text: string) => process.stdout.write(`${printableLines(text)}\n`),
 };
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
+registerNotifyCommands(program, context);
 registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.trim() || 'failed';
+  return printable(text.split('\n')[0]!.trim()) || 'failed';
 }
 
 for (const [signal, code] of [
@@ -56,7 +62,11 @@ try {
     // Commander already printed its one-line message (or the help/version it was asked for).
     process.exitCode = error.exitCode;
   } else {
-    const known = error instanceof OperatorError || error instanceof ConfigError || error instanceof CorpusError;
+    const known =
+      error instanceof OperatorError ||
+      error instanceof ConfigError ||
+      error instanceof CorpusError ||
+      error instanceof MailError;
     process.stderr.write(`quotes-admin: ${known ? '' : 'error: '}${oneLine(error)}\n`);
     process.exitCode = 1;
   }

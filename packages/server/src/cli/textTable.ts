@@ -1,12 +1,15 @@
-/** A plain aligned table for a terminal: the header, a rule, one line per row. */
+import { printable } from '@quotes/corpus';
+
+/** A plain aligned table for a terminal: the header, a rule, one line per row; every cell escaped. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cells = rows.map((row) => row.map(printable));
   const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+    Math.max(title.length, ...cells.map((row) => (row[column] ?? '').length)),
   );
-  const line = (cells: readonly string[]) =>
-    cells
+  const line = (values: readonly string[]) =>
+    values
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
 }

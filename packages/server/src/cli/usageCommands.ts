@@ -1,18 +1,24 @@
+import { stringify } from 'csv-stringify/sync';
 import type { Command } from 'commander';
+import { publicBaseUrl } from '../config.js';
+import { usageAlertMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, type UsageView } from '../operator/operatorApi.js';
+import { deliveryLine, withMailer } from './cliMail.js';
 import { yearMonth } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
 import { textTable } from './textTable.js';
 
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
 
+/** Whole percent used, rounded down and capped at 100; null for a key without a limit. */
+function percentUsed(usage: UsageView): number | null {
+  if (usage.limit === null) return null;
+  if (usage.limit === 0) return 100;
+  return Math.min(100, Math.floor((usage.calls * 100) / usage.limit));
+}
+
 function usageCells(usage: UsageView): string[] {
-  const percent =
-    usage.limit === null
-      ? '-'
-      : usage.limit === 0
-        ? '100%'
-        : `${Math.min(100, Math.floor((usage.calls * 100) / usage.limit))}%`;
+  const percent = percentUsed(usage);
   return [
     usage.keyId,
     usage.client,
@@ -20,7 +26,7 @@ function usageCells(usage: UsageView): string[] {
     usage.calls.toLocaleString('en-US'),
     count(usage.limit),
     count(usage.remaining),
-    percent,
+    percent === null ? '-' : `${percent}%`,
   ];
 }
 
@@ -46,16 +52,93 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
     .description('Every key with its calls in a month')
     .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month'))
     .option('--json', 'print JSON')
-    .action(async (options: { month?: string; json?: boolean }) => {
-      const views = await cli.run((database) => createOperatorApi(database).usageReport(options.month));
+    .option('--csv', 'print CSV for billing: a header row, then one row per key (RFC 4180 quoting)')
+    .action(async (options: { month?: string; json?: boolean; csv?: boolean }) => {
+      const views = await cli.run(async (database) => {
+        const operator = createOperatorApi(database);
+        const [report, keys] = await Promise.all([operator.usageReport(options.month), operator.listKeys()]);
+        const emails = new Map(keys.map((key) => [key.id, key.email]));
+        return report.map((view) => ({ ...view, email: emails.get(view.keyId) ?? null }));
+      });
       if (options.json) {
         cli.out(JSON.stringify(views, null, 2));
+        return;
+      }
+      if (options.csv) {
+        // escape_formulas: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
+        process.stdout.write(
+          stringify(
+            views.map((view) => {
+              const percent = percentUsed(view);
+              return [
+                view.month,
+                view.keyId,
+                view.client,
+                view.email ?? '',
+                view.plan,
+                view.calls,
+                view.limit ?? '',
+                percent ?? '',
+              ];
+            }),
+            {
+              header: true,
+              columns: ['month', 'key_id', 'client', 'email', 'plan', 'calls', 'allowance', 'percent_used'],
+              escape_formulas: true,
+            },
+          ),
+        );
         return;
       }
       const month = views[0]?.month ?? options.month ?? new Date().toISOString().slice(0, 7);
       const total = views.reduce((sum, view) => sum + view.calls, 0);
       cli.out(
         `${month}: ${total.toLocaleString('en-US')} calls by ${views.length} keys\n${textTable(header, views.map(usageCells))}`,
+      );
+    });
+
+  usage
+    .command('alerts')
+    .description('Active keys at 80% or 100% of their allowance this month; --send mails each owner once per threshold')
+    .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month'))
+    .option('--send', 'mail the owners of alerts not yet sent (each key, month and threshold once)')
+    .option('--json', 'print JSON')
+    .action(async (options: { month?: string; send?: boolean; json?: boolean }) => {
+      const config = cli.config();
+      if (options.send) {
+        await withMailer(config, async (mailer) => {
+          const sent = await cli.run((database) =>
+            createOperatorApi(database).sendUsageAlerts(options.month, async (alert) => {
+              cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, publicBaseUrl(config)))));
+            }),
+          );
+          cli.out(`${sent.length} alert(s) sent.`);
+        });
+      }
+      const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));
+      if (options.json) {
+        cli.out(JSON.stringify(alerts, null, 2));
+        return;
+      }
+      if (alerts.length === 0) {
+        cli.out('No key is at 80% of its allowance.');
+        return;
+      }
+      cli.out(
+        textTable(
+          ['KEY', 'CLIENT', 'EMAIL', 'PLAN', 'CALLS', 'ALLOWANCE', 'USED', 'THRESHOLD', 'MAILED'],
+          alerts.map((alert) => [
+            alert.keyId,
+            alert.client,
+            alert.email ?? '- (no address)',
+            alert.plan,
+            alert.calls.toLocaleString('en-US'),
+            count(alert.limit),
+            `${alert.percent}%`,
+            `${alert.threshold}%`,
+            alert.sent ? 'yes' : 'no',
+          ]),
+        ),
       );
     });
 }

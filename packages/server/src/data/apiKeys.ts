@@ -18,7 +18,7 @@ export interface ApiKeyRecord {
   readonly createdAt: Date;
 }
 
-function selectKeysWithPlans(db: Kysely<Database>) {
+export function selectKeysWithPlans(db: Kysely<Database>) {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('plans as p', 'p.id', 'k.plan_id')
@@ -46,7 +46,7 @@ function selectKeysWithPlans(db: Kysely<Database>) {
 
 type KeyWithPlanRow = Awaited<ReturnType<ReturnType<typeof selectKeysWithPlans>['executeTakeFirstOrThrow']>>;
 
-function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
+export function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
   return {
     id: row.id,
     keyPrefix: row.key_prefix,
@@ -103,12 +103,16 @@ export async function findPlan(db: Kysely<Database>, planId: string): Promise<Pl
 }
 
 /** Every process caching this key drops it when the change commits (NOTIFY is transactional). */
-async function announceKeyChange(trx: Transaction<Database>, id: string): Promise<void> {
+export async function announceKeyChange(trx: Transaction<Database>, id: string): Promise<void> {
   await sql`SELECT pg_notify(${keyChangedChannel}, ${id})`.execute(trx);
 }
 
 /** Changes an active key and tells every server, in one transaction; false when no active key has that id. */
-async function updateActiveKey(db: Kysely<Database>, id: string, changes: Updateable<ApiKeysTable>): Promise<boolean> {
+export async function updateActiveKey(
+  db: Kysely<Database>,
+  id: string,
+  changes: Updateable<ApiKeysTable>,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('api_keys')

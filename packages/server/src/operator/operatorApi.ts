@@ -1,6 +1,25 @@
 import { rules, taxonomy } from '@quotes/contract';
 import type { Kysely } from 'kysely';
-import { type ApiKeyRecord, findKeyById, findPlan, insertKey, listKeys, renewKey, revokeKey } from '../data/apiKeys.js';
+import {
+  type ApiKeyRecord,
+  findKeyById,
+  findPlan,
+  listKeys,
+  renewKey,
+  revokeKey,
+  updateActiveKey,
+} from '../data/apiKeys.js';
+import {
+  activeKeyOwners,
+  alertsSentInMonth,
+  claimUsageAlert,
+  findKeys,
+  insertKeyUnlessTrialTaken,
+  type KeyOwner,
+  type KeyState,
+  releaseUsageAlert,
+  revokeKeysOf,
+} from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import type { Database } from '@quotes/database';
 import { type CalendarMonth, calendarMonthOf, isoSeconds, parseMonth } from '../domain/calendarMonth.js';
@@ -8,11 +27,17 @@ import { type Clock, systemClock } from '../domain/clock.js';
 import { keyStanding } from '../domain/keyStanding.js';
 import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
+import { OperatorError } from './operatorError.js';
+import { optionalText, quoted, requireClientName, requireEmail } from './operatorInput.js';
 
-/** A mistake in the operator's input: reported as one line, never a stack trace. */
-export class OperatorError extends Error {
-  override name = 'OperatorError';
-}
+export { OperatorError } from './operatorError.js';
+export type { KeyOwner, KeyState } from '../data/keyOwners.js';
+
+/**
+ * One trial per person and per client: a trial key issued to the same canonical address or
+ * client within this many days refuses another (the README's "one trial per person").
+ */
+export const trialLookbackDays = 365;
 
 export interface CreateKeyInput {
   client: string;
@@ -22,8 +47,36 @@ export interface CreateKeyInput {
   expiresAt?: Date | null;
   /** Enterprise only: calls per month (absent: unlimited). */
   monthlyCalls?: number | null;
-  /** Enterprise only: largest page, 1-1000 (absent: the plan's). */
+  /** Plans with per-key limits only: largest page, 1 to the contract's page ceiling (absent: the plan's). */
   maxLimit?: number | null;
+  /** Issue a trial even though this person or client had one recently (the operator's explicit override). */
+  allowAnotherTrial?: boolean;
+  /** Accept an expiry in the past: a key that is expired from the start (test fixtures only). */
+  allowPastExpiry?: boolean;
+}
+
+export interface KeyFilterInput {
+  email?: string;
+  client?: string;
+  plan?: string;
+  state?: KeyState;
+}
+
+export interface ChangePlanInput {
+  plan: string;
+  monthlyCalls?: number | null;
+  maxLimit?: number | null;
+  allowAnotherTrial?: boolean;
+}
+
+/** A key whose calls this month reached a threshold of its allowance. */
+export interface UsageAlert extends UsageView {
+  email: string | null;
+  /** 80 or 100: the highest threshold reached. */
+  threshold: number;
+  percent: number;
+  /** Whether this threshold was already mailed this month. */
+  sent: boolean;
 }
 
 /** Shown once, at creation: the only time the key itself exists outside the caller's hands. */
@@ -67,7 +120,22 @@ export interface UsageView {
 
 export interface OperatorApi {
   createKey(input: CreateKeyInput): Promise<IssuedKey>;
-  listKeys(): Promise<KeyView[]>;
+  /** Keys matching every filter given, each with this month's calls. */
+  listKeys(filter?: KeyFilterInput): Promise<(KeyView & { callsThisMonth: number })[]>;
+  /** Revokes every active key of a person (canonical address) or client, in one transaction. */
+  revokeKeysOf(owner: { email?: string; client?: string }, reason?: string | null): Promise<KeyView[]>;
+  changePlan(id: string, change: ChangePlanInput): Promise<KeyView>;
+  /** A new secret for the same key record and usage; the old secret is refused from the commit on. */
+  rollKey(id: string): Promise<IssuedKey>;
+  /** Everyone holding an active key, each address once. */
+  activeOwners(): Promise<KeyOwner[]>;
+  /** Keys at 80% and 100% of their allowance in a month (default: this one). */
+  usageAlerts(month?: string): Promise<UsageAlert[]>;
+  /**
+   * Mails each alert not yet sent (once per key, month and threshold); an alert whose mail
+   * fails is released so the next run tries again. Returns the alerts sent.
+   */
+  sendUsageAlerts(month: string | undefined, send: (alert: UsageAlert) => Promise<void>): Promise<UsageAlert[]>;
   showKey(id: string): Promise<KeyView & { usage: UsageView }>;
   revokeKey(id: string, reason?: string | null): Promise<KeyView>;
   renewKey(id: string, until: Date): Promise<KeyView>;
@@ -77,8 +145,8 @@ export interface OperatorApi {
   setUsage(id: string, calls: number, month?: string): Promise<UsageView>;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const dayMs = 86_400_000;
+const alertThresholds = [100, 80] as const;
 
 function requireWholeNumber(value: number, name: string, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max)
@@ -131,6 +199,15 @@ function usageOf(record: ApiKeyRecord, month: CalendarMonth, calls: number): Usa
   };
 }
 
+function trialTaken(earlier: ApiKeyRecord, plan: string): OperatorError {
+  const who = earlier.email
+    ? `${earlier.email} / client ${quoted(earlier.client)}`
+    : `client ${quoted(earlier.client)}`;
+  return new OperatorError(
+    `refused: one ${plan} per person and client, and ${who} already had ${earlier.id} (issued ${isoSeconds(earlier.createdAt)}); override with --allow-another-trial`,
+  );
+}
+
 /**
  * The operator's work on keys and usage, shared by the `quotes-admin` CLI and by anything that
  * provisions keys programmatically (the conformance hooks): one implementation of the rules.
@@ -149,21 +226,47 @@ export function createOperatorApi(
 
   async function existing(id: string): Promise<ApiKeyRecord> {
     const record = await findKeyById(db, id);
-    if (!record) throw new OperatorError(`no key with id "${id}" (see: keys list)`);
+    if (!record) throw new OperatorError(`no key with id ${quoted(id)} (see: keys list)`);
     return record;
+  }
+
+  async function planNamed(name: string) {
+    if (!taxonomy.plans.includes(name))
+      throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${quoted(name)}`);
+    const plan = await findPlan(db, name);
+    if (!plan) throw new OperatorError(`plan "${name}" is not in the plans table (are migrations applied?)`);
+    return plan;
+  }
+
+  async function alertsIn(month: CalendarMonth): Promise<UsageAlert[]> {
+    const [records, calls, sent] = await Promise.all([
+      findKeys(db, { state: 'active' }, clock()),
+      usageInMonth(db, month.key),
+      alertsSentInMonth(db, month.key),
+    ]);
+    const alerts: UsageAlert[] = [];
+    for (const record of records) {
+      const usage = usageOf(record, month, calls.get(record.id) ?? 0);
+      if (usage.limit === null) continue;
+      const percent = usage.limit === 0 ? 100 : Math.floor((usage.calls * 100) / usage.limit);
+      const threshold = alertThresholds.find((value) => percent >= value);
+      if (threshold === undefined) continue;
+      alerts.push({
+        ...usage,
+        email: record.email,
+        threshold,
+        percent,
+        sent: (sent.get(record.id) ?? []).includes(threshold),
+      });
+    }
+    return alerts;
   }
 
   return {
     async createKey(input) {
-      const client = input.client.trim();
-      if (client.length < 1 || client.length > 200) throw new OperatorError('client must be 1 to 200 characters');
-      const email = input.email?.trim() || null;
-      if (email !== null && (email.length > 320 || !emailPattern.test(email)))
-        throw new OperatorError(`email "${email}" is not an e-mail address`);
-      if (!taxonomy.plans.includes(input.plan))
-        throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got "${input.plan}"`);
-      const plan = await findPlan(db, input.plan);
-      if (!plan) throw new OperatorError(`plan "${input.plan}" is not in the plans table (are migrations applied?)`);
+      const client = requireClientName(input.client);
+      const email = input.email == null || input.email.trim() === '' ? null : requireEmail(input.email);
+      const plan = await planNamed(input.plan);
       const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
       if (hasOverrides && !plan.perKeyLimits)
         throw new OperatorError(
@@ -176,6 +279,8 @@ export function createOperatorApi(
 
       const now = clock();
       let expiresAt = input.expiresAt ? requireDate(input.expiresAt, 'expiry') : null;
+      if (expiresAt !== null && expiresAt.getTime() <= now.getTime() && !input.allowPastExpiry)
+        throw new OperatorError(`expiry must be in the future, got ${isoSeconds(expiresAt)}`);
       const days = plan.validityDays;
       if (days !== null) {
         const latest = new Date(now.getTime() + days * dayMs);
@@ -188,21 +293,31 @@ export function createOperatorApi(
 
       const key = generateApiKey();
       const id = generateKeyId();
-      await insertKey(db, {
-        id,
-        key_hash: hashApiKey(key),
-        key_prefix: displayPrefix(key),
-        client,
-        email,
-        plan_id: plan.id,
-        monthly_calls: monthlyCalls,
-        max_limit: maxLimit,
-        status: 'active',
-        revoked_at: null,
-        revoked_reason: null,
-        expires_at: expiresAt,
-        created_at: now,
-      });
+      const earlier = await insertKeyUnlessTrialTaken(
+        db,
+        {
+          id,
+          key_hash: hashApiKey(key),
+          key_prefix: displayPrefix(key),
+          client,
+          email,
+          plan_id: plan.id,
+          monthly_calls: monthlyCalls,
+          max_limit: maxLimit,
+          status: 'active',
+          revoked_at: null,
+          revoked_reason: null,
+          expires_at: expiresAt,
+          created_at: now,
+        },
+        days === null
+          ? null
+          : {
+              since: new Date(now.getTime() - trialLookbackDays * dayMs),
+              allowAnother: input.allowAnotherTrial === true,
+            },
+      );
+      if (earlier) throw trialTaken(earlier, plan.id);
       return {
         id,
         key,
@@ -213,9 +328,126 @@ export function createOperatorApi(
       };
     },
 
-    async listKeys() {
+    async listKeys(filter = {}) {
       const now = clock();
-      return (await listKeys(db)).map((record) => viewOf(record, now));
+      const month = calendarMonthOf(now);
+      const [records, calls] = await Promise.all([
+        findKeys(
+          db,
+          {
+            email: filter.email === undefined ? undefined : requireEmail(filter.email),
+            client: filter.client === undefined ? undefined : requireClientName(filter.client),
+            plan: filter.plan === undefined ? undefined : (await planNamed(filter.plan)).id,
+            state: filter.state,
+          },
+          now,
+        ),
+        usageInMonth(db, month.key),
+      ]);
+      return records.map((record) => ({ ...viewOf(record, now), callsThisMonth: calls.get(record.id) ?? 0 }));
+    },
+
+    async revokeKeysOf(owner, reason) {
+      if (owner.email === undefined && owner.client === undefined)
+        throw new OperatorError('name the keys to revoke: a key id, --email or --client');
+      const email = owner.email === undefined ? undefined : requireEmail(owner.email);
+      const client = owner.client === undefined ? undefined : requireClientName(owner.client);
+      const text = optionalText(reason, 'reason', 500);
+      const ids = await revokeKeysOf(db, { email, client }, text, clock());
+      for (const id of ids) changed(id);
+      const now = clock();
+      return Promise.all(ids.map(async (id) => viewOf(await existing(id), now)));
+    },
+
+    async changePlan(id, change) {
+      const now = clock();
+      const record = await existing(id);
+      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its plan cannot change`);
+      const plan = await planNamed(change.plan);
+      const hasOverrides = (change.monthlyCalls ?? null) !== null || (change.maxLimit ?? null) !== null;
+      if (hasOverrides && !plan.perKeyLimits)
+        throw new OperatorError(
+          `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
+        );
+      if (plan.id === record.plan.id && !hasOverrides) throw new OperatorError(`key ${id} is already on ${plan.id}`);
+      const monthlyCalls =
+        change.monthlyCalls == null ? null : requireWholeNumber(change.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
+      const maxLimit = change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
+      // A plan with a validity (trial) bounds the expiry from now; leaving one drops the expiry it imposed.
+      let expiresAt = record.expiresAt;
+      if (plan.validityDays !== null) {
+        const latest = new Date(now.getTime() + plan.validityDays * dayMs);
+        if (expiresAt === null || expiresAt.getTime() > latest.getTime()) expiresAt = latest;
+        if (plan.id !== record.plan.id && !change.allowAnotherTrial) {
+          const since = new Date(now.getTime() - trialLookbackDays * dayMs);
+          const others = [
+            ...(record.email ? await findKeys(db, { email: record.email, plan: plan.id }, now) : []),
+            ...(await findKeys(db, { client: record.client, plan: plan.id }, now)),
+          ].filter((other) => other.id !== id && other.createdAt.getTime() > since.getTime());
+          if (others[0]) throw trialTaken(others[0], plan.id);
+        }
+      } else if (record.plan.validityDays !== null) {
+        expiresAt = null;
+      }
+      const updated = await updateActiveKey(db, id, {
+        plan_id: plan.id,
+        monthly_calls: monthlyCalls,
+        max_limit: maxLimit,
+        expires_at: expiresAt,
+      });
+      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
+      changed(id);
+      return viewOf(await existing(id), clock());
+    },
+
+    async rollKey(id) {
+      const record = await existing(id);
+      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`);
+      const key = generateApiKey();
+      const rolled = await updateActiveKey(db, id, {
+        key_hash: hashApiKey(key),
+        key_prefix: displayPrefix(key),
+        secret_rolled_at: clock(),
+      });
+      if (!rolled) throw new OperatorError(`key ${id} could not be rolled (revoked meanwhile?)`);
+      changed(id);
+      return {
+        id,
+        key,
+        client: record.client,
+        plan: record.plan.id,
+        expires_at: record.expiresAt && isoSeconds(record.expiresAt),
+        prefix: displayPrefix(key),
+      };
+    },
+
+    activeOwners() {
+      return activeKeyOwners(db, clock());
+    },
+
+    async usageAlerts(month) {
+      const calendarMonth = monthOf(month, clock());
+      return alertsIn(calendarMonth);
+    },
+
+    async sendUsageAlerts(month, send) {
+      const calendarMonth = monthOf(month, clock());
+      const sent: UsageAlert[] = [];
+      for (const alert of await alertsIn(calendarMonth)) {
+        if (alert.sent || alert.email === null) continue;
+        if (!(await claimUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold, clock()))) continue;
+        try {
+          await send(alert);
+        } catch (error) {
+          await releaseUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold);
+          throw error;
+        }
+        // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
+        for (const lower of alertThresholds)
+          if (lower < alert.threshold) await claimUsageAlert(db, alert.keyId, calendarMonth.key, lower, clock());
+        sent.push({ ...alert, sent: true });
+      }
+      return sent;
     },
 
     async showKey(id) {
@@ -226,11 +458,10 @@ export function createOperatorApi(
     },
 
     async revokeKey(id, reason) {
+      const text = optionalText(reason, 'reason', 500);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
-      const text = reason?.trim() || null;
-      if (text !== null && text.length > 500) throw new OperatorError('reason must be at most 500 characters');
       if (!(await revokeKey(db, id, text, clock())))
         throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
       changed(id);
@@ -245,6 +476,14 @@ export function createOperatorApi(
         throw new OperatorError(`key ${id} is revoked; a revoked key cannot be renewed: create a new one`);
       if (until.getTime() <= now.getTime())
         throw new OperatorError(`until must be in the future, got ${isoSeconds(until)}`);
+      const days = record.plan.validityDays;
+      if (days !== null) {
+        const latest = new Date(record.createdAt.getTime() + days * dayMs);
+        if (until.getTime() > latest.getTime())
+          throw new OperatorError(
+            `${record.plan.id} keys are valid for at most ${days} days from issue: ${id} cannot run past ${isoSeconds(latest)}`,
+          );
+      }
       if (!(await renewKey(db, id, until)))
         throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
       changed(id);

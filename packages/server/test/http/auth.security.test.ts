@@ -74,14 +74,20 @@ describe('step 2: a key neither revoked nor expired (403)', () => {
   it('answers expired-api-key after the expiry, and renewing reactivates the key', async () => {
     const issued = await fixture.server.createKey({ plan: 'trial' });
     expect(issued.expires_at).toBe('2026-12-10T12:00:00Z'); // 30 days from issue
+    const paid = await fixture.server.createKey({ plan: 'starter', expiresAt: new Date('2026-12-01T00:00:00Z') });
     expect((await call('/v1/quotes-random', { key: issued.key })).status).toBe(200);
     clock.set('2026-12-10T12:00:00Z');
     try {
       const answer = await call('/v1/quotes-random', { key: issued.key });
       expect([answer.status, problemType(answer)]).toEqual([403, 'expired-api-key']);
       expect((answer.body as { detail: string }).detail).toBe('This API key expired on 2026-12-10T12:00:00Z.');
-      await fixture.server.operator.renewKey(issued.id, new Date('2027-01-01T00:00:00Z'));
-      expect((await call('/v1/quotes-random', { key: issued.key })).status).toBe(200);
+      // A trial is never renewed past its 30 days; a paid key with an expiry is.
+      await expect(fixture.server.operator.renewKey(issued.id, new Date('2027-01-01T00:00:00Z'))).rejects.toThrow(
+        /at most 30 days from issue/,
+      );
+      expect((await call('/v1/quotes-random', { key: paid.key })).status).toBe(403);
+      await fixture.server.operator.renewKey(paid.id, new Date('2027-01-01T00:00:00Z'));
+      expect((await call('/v1/quotes-random', { key: paid.key })).status).toBe(200);
     } finally {
       clock.set('2026-11-10T12:00:00Z');
     }

@@ -1,0 +1,172 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, NewApiKey } from '@quotes/database';
+import { type ApiKeyRecord, announceKeyChange, selectKeysWithPlans, toRecord } from './apiKeys.js';
+
+/**
+ * Keys by the person and client they belong to. Addresses and client names are compared in the
+ * canonical form the database computes (canonical_email, canonical_client: migration
+ * 20261123T1600), so `Ann+x@Example.com` and `ann@example.com` are one person.
+ */
+
+export type KeyState = 'active' | 'expired' | 'revoked';
+
+export interface KeyFilter {
+  readonly email?: string;
+  readonly client?: string;
+  readonly plan?: string;
+  readonly state?: KeyState;
+}
+
+export async function findKeys(db: Kysely<Database>, filter: KeyFilter, now: Date): Promise<ApiKeyRecord[]> {
+  let query = selectKeysWithPlans(db);
+  if (filter.email !== undefined)
+    query = query.where(sql<boolean>`k.email_canonical = canonical_email(${filter.email})`);
+  if (filter.client !== undefined)
+    query = query.where(sql<boolean>`k.client_canonical = canonical_client(${filter.client})`);
+  if (filter.plan !== undefined) query = query.where('k.plan_id', '=', filter.plan);
+  if (filter.state === 'revoked') query = query.where('k.status', '=', 'revoked');
+  else if (filter.state === 'expired') query = query.where('k.status', '=', 'active').where('k.expires_at', '<=', now);
+  else if (filter.state === 'active')
+    query = query
+      .where('k.status', '=', 'active')
+      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]));
+  const rows = await query.orderBy('k.created_at').orderBy('k.id').execute();
+  return rows.map(toRecord);
+}
+
+/**
+ * Inserts a key unless it is a trial and the same person (canonical address) or client already
+ * had a trial issued since `since`. Trials are issued under one advisory lock, so two requests
+ * at once cannot both pass the check. Returns the earlier trial that refused it, if any.
+ */
+export async function insertKeyUnlessTrialTaken(
+  db: Kysely<Database>,
+  key: NewApiKey,
+  trial: { readonly since: Date; readonly allowAnother: boolean } | null,
+): Promise<ApiKeyRecord | undefined> {
+  return db.transaction().execute(async (trx) => {
+    if (trial !== null) {
+      await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:trial-keys'))`.execute(trx);
+      if (!trial.allowAnother) {
+        const earlier = await selectKeysWithPlans(trx)
+          .where('k.plan_id', '=', key.plan_id)
+          .where('k.created_at', '>', trial.since)
+          .where((eb) =>
+            eb.or([
+              sql<boolean>`k.client_canonical = canonical_client(${key.client})`,
+              ...(key.email ? [sql<boolean>`k.email_canonical = canonical_email(${key.email})`] : []),
+            ]),
+          )
+          .orderBy('k.created_at', 'desc')
+          .executeTakeFirst();
+        if (earlier) return toRecord(earlier);
+      }
+    }
+    await trx.insertInto('api_keys').values(key).execute();
+    return undefined;
+  });
+}
+
+/** Revokes every active key of a person or client in one transaction; each server hears of each. */
+export async function revokeKeysOf(
+  db: Kysely<Database>,
+  owner: { readonly email?: string; readonly client?: string },
+  reason: string | null,
+  at: Date,
+): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('api_keys')
+      .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })
+      .where('status', '=', 'active')
+      .where((eb) =>
+        eb.or([
+          ...(owner.email !== undefined ? [sql<boolean>`email_canonical = canonical_email(${owner.email})`] : []),
+          ...(owner.client !== undefined ? [sql<boolean>`client_canonical = canonical_client(${owner.client})`] : []),
+        ]),
+      )
+      .returning('id')
+      .execute();
+    const ids = rows.map((row) => row.id).sort();
+    for (const id of ids) await announceKeyChange(trx, id);
+    return ids;
+  });
+}
+
+export interface KeyOwner {
+  /** The address as last given (the canonical form decides who is the same person). */
+  readonly email: string;
+  readonly clients: readonly string[];
+  readonly keyIds: readonly string[];
+}
+
+/** Everyone holding an active, unexpired key, each address once. */
+export async function activeKeyOwners(db: Kysely<Database>, now: Date): Promise<KeyOwner[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'email', 'email_canonical', 'client'])
+    .where('status', '=', 'active')
+    .where('email_canonical', 'is not', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+  const owners = new Map<string, { email: string; clients: Set<string>; keyIds: string[] }>();
+  for (const row of rows) {
+    const canonical = row.email_canonical!;
+    let owner = owners.get(canonical);
+    if (!owner) {
+      owner = { email: row.email!, clients: new Set(), keyIds: [] };
+      owners.set(canonical, owner);
+    }
+    owner.clients.add(row.client);
+    owner.keyIds.push(row.id);
+  }
+  return [...owners.values()]
+    .map((owner) => ({ email: owner.email, clients: [...owner.clients], keyIds: owner.keyIds }))
+    .sort((a, b) => a.email.localeCompare(b.email));
+}
+
+/** Claims an alert (key, month, threshold); false when it was already claimed (sent). */
+export async function claimUsageAlert(
+  db: Kysely<Database>,
+  keyId: string,
+  monthKey: string,
+  threshold: number,
+  at: Date,
+): Promise<boolean> {
+  const row = await db
+    .insertInto('usage_alerts')
+    .values({ key_id: keyId, month: monthKey, threshold, sent_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives an alert back when its mail could not be sent, so the next run tries again. */
+export async function releaseUsageAlert(
+  db: Kysely<Database>,
+  keyId: string,
+  monthKey: string,
+  threshold: number,
+): Promise<void> {
+  await db
+    .deleteFrom('usage_alerts')
+    .where('key_id', '=', keyId)
+    .where('month', '=', monthKey)
+    .where('threshold', '=', threshold)
+    .execute();
+}
+
+/** Thresholds already alerted in a month, by key. */
+export async function alertsSentInMonth(db: Kysely<Database>, monthKey: string): Promise<Map<string, number[]>> {
+  const rows = await db
+    .selectFrom('usage_alerts')
+    .select(['key_id', 'threshold'])
+    .where('month', '=', sql<string>`${monthKey}::date`)
+    .execute();
+  const sent = new Map<string, number[]>();
+  for (const row of rows) sent.set(row.key_id, [...(sent.get(row.key_id) ?? []), row.threshold]);
+  return sent;
+}

@@ -1,0 +1,67 @@
+import type { IssuedKey, KeyView, UsageAlert } from '../operator/operatorApi.js';
+import type { MailMessage } from './mailer.js';
+
+/** The messages the operator sends: a key (new or rolled), a usage alert. Plain text, one language. */
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+function planLines(view: KeyView): string[] {
+  return [
+    `  Plan:              ${view.plan}`,
+    `  Calls per month:   ${view.monthlyCalls === null ? 'unlimited' : count(view.monthlyCalls)} (UTC calendar months)`,
+    `  Filters per call:  ${view.filtersPerCall}${view.faithFilter ? ' (faith filter included)' : ' (faith filter not included)'}`,
+    `  Largest page:      ${view.maxLimit} quotes`,
+    `  Valid until:       ${view.expiresAt ?? 'no expiry'}`,
+  ];
+}
+
+export function keyMessage(issued: IssuedKey, view: KeyView, baseUrl: string, rolled: boolean): MailMessage {
+  if (!view.email) throw new Error(`key ${view.id} has no e-mail address to send it to`);
+  return {
+    to: view.email,
+    subject: rolled
+      ? `Your new Quote Retrieval Service API key (${issued.plan} plan)`
+      : `Your Quote Retrieval Service API key (${issued.plan} plan)`,
+    text: [
+      'Hello,',
+      '',
+      rolled
+        ? `Here is the new secret for your API key ${issued.id} (${view.client}). The previous one no longer works.`
+        : `Here is your API key for ${view.client}:`,
+      '',
+      `  ${issued.key}`,
+      '',
+      ...planLines(view),
+      '',
+      'Send it in the X-API-Key header (or as "Authorization: Bearer <key>") with every call:',
+      `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`,
+      '',
+      `API reference: ${baseUrl}/docs`,
+      `Your usage this month: GET ${baseUrl}/v1/quotes-usage`,
+      '',
+      'Keep the key secret. We store only a hash of it and cannot show it again; if it leaks,',
+      'reply to this message and we will replace it.',
+    ].join('\n'),
+  };
+}
+
+export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
+  if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
+  const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
+  return {
+    to: alert.email,
+    subject: `Quote Retrieval Service: key ${alert.keyId} ${used} its ${alert.month} allowance`,
+    text: [
+      'Hello,',
+      '',
+      `Your API key ${alert.keyId} (${alert.client}, ${alert.plan} plan) ${used} its allowance for ${alert.month} (UTC):`,
+      `${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
+      '',
+      alert.threshold >= 100
+        ? 'Further calls are refused with 429 until 00:00 UTC on the 1st of next month. Reply to this message to move to a larger plan.'
+        : 'Calls beyond the allowance are refused with 429 until the month ends. Reply to this message to move to a larger plan.',
+      '',
+      `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
+    ].join('\n'),
+  };
+}

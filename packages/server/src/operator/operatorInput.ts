@@ -1,0 +1,55 @@
+import validator from 'validator';
+import { OperatorError } from './operatorError.js';
+
+/**
+ * What the operator types, checked before it is stored or mailed: nothing that could later
+ * forge a line of a table, move the cursor of a terminal or add a header to a message.
+ */
+
+/** C0 and C1 controls (newlines, ESC, CSI), line and paragraph separators, bidirectional overrides. */
+const unprintable = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** One line per message, with what was refused shown escaped. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+}
+
+export function requireText(value: string, name: string, max: number): string {
+  const text = value.trim();
+  if (text.length < 1 || text.length > max) throw new OperatorError(`${name} must be 1 to ${max} characters`);
+  if (unprintable.test(text))
+    throw new OperatorError(`${name} ${quoted(text)} contains a control character (newline, escape, ...)`);
+  return text;
+}
+
+/** Client (organisation or person) names: as shown in every list and mail. */
+export function requireClientName(value: string): string {
+  return requireText(value, 'client', 200);
+}
+
+/**
+ * An address mail can be sent to: one `@`, a domain with a top-level part, no display name, no
+ * IP literal, no quoted local part; at most 254 characters (RFC 5321's path limit).
+ */
+export function requireEmail(value: string, name = 'email'): string {
+  const text = value.trim();
+  if (text.length > 254) throw new OperatorError(`${name} must be at most 254 characters`);
+  if (unprintable.test(text) || text.split('@').length !== 2 || text.includes('"'))
+    throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
+  if (
+    !validator.isEmail(text, {
+      allow_display_name: false,
+      require_tld: true,
+      allow_ip_domain: false,
+      allow_utf8_local_part: false,
+    })
+  )
+    throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
+  return text;
+}
+
+/** Free text kept with a key (a revocation's reason) or sent as a subject. */
+export function optionalText(value: string | null | undefined, name: string, max: number): string | null {
+  if (value == null || value.trim() === '') return null;
+  return requireText(value, name, max);
+}

@@ -1,0 +1,58 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpInbox {
+  /** smtp://127.0.0.1:PORT, for SMTP_URL. */
+  readonly url: string;
+  readonly messages: ParsedMail[];
+  /** Resolves once `count` messages arrived in all; fails after `withinMs`. */
+  waitFor(count: number, withinMs?: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on a free port that keeps every message it accepts, parsed. */
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const messages: ParsedMail[] = [];
+  const waiters = new Set<() => void>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, done) {
+      simpleParser(stream)
+        .then((parsed) => {
+          messages.push(parsed);
+          for (const wake of waiters) wake();
+          done();
+        })
+        .catch((error: Error) => done(error));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor(count, withinMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (messages.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(messages.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${messages.length} of ${count} messages after ${withinMs} ms`));
+        }, withinMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
