@@ -130,6 +130,32 @@ function loadReportLines(report: CorpusLoadReport): string[] {
   ];
 }
 
+/** Where eras and moods came from, what was left out for its language, and what to curate next. */
+function curationLines(report: ImportReport): string[] {
+  const parts = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .filter(([, count]) => count > 0)
+      .map(([name, count]) => `${name} ${number(count)}`)
+      .join(', ') || '(none)';
+  const lines = [
+    `  era from      ${parts(report.eraSources)}`,
+    `  moods from    ${parts(report.moodSources)}`,
+    `  first mood    ${parts(report.byMood)}`,
+  ];
+  const other = Object.values(report.otherLanguages).reduce((sum, count) => sum + count, 0);
+  lines.push(
+    `  other language ${number(other)} skipped (corpus language ${report.language}${other > 0 ? `: ${parts(report.otherLanguages)}` : ''})`,
+  );
+  if (report.defaultedAuthors.length > 0)
+    lines.push(
+      `  era defaulted most for: ${report.defaultedAuthors.map(({ author, count }) => `${author} (${number(count)})`).join(', ')}`,
+    );
+  if (report.corrected > 0)
+    lines.push(`  corrected     ${number(report.corrected)} quotes replaced by rows with their id`);
+  if (report.review) lines.push(`  review file   ${report.review.file} (${number(report.review.rows)} rows to check)`);
+  return lines;
+}
+
 export function importReportLines(report: ImportReport): string[] {
   const lines = [
     `${report.dryRun ? 'Dry run of' : 'Imported'} ${report.file} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
@@ -142,6 +168,7 @@ export function importReportLines(report: ImportReport): string[] {
     lines.push(
       `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
     );
+  lines.push(...curationLines(report));
   if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));
   if (report.unknownTags.length > 0)
     lines.push(
@@ -255,7 +282,19 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
       'import the valid rows and report the invalid ones (default: any invalid row fails the import)',
     )
     .option('--dry-run', 'read, validate and report without writing anything')
-    .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
+    .option(
+      '--default-era <era>',
+      'era of rows that give none and whose author neither --authors nor the built-in table knows (default: Present)',
+    )
+    .option('--authors <file>', 'CSV of author,era or author,born,died, consulted before the built-in author table')
+    .option(
+      '--language <code>',
+      'language of the corpus, ISO 639-3 (eng, spa, por...); other rows are skipped (default: eng)',
+    )
+    .option(
+      '--review <file>',
+      'write the rows whose tags were guessed to FILE (CSV) to correct and re-import with --mode append',
+    )
     .action(
       async (
         file: string,
@@ -265,6 +304,9 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
           skipInvalid?: boolean;
           dryRun?: boolean;
           defaultEra?: string;
+          authors?: string;
+          language?: string;
+          review?: string;
         },
       ) => {
         const run = async (database: OpenedDatabase | null) => {
@@ -277,6 +319,9 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
               skipInvalid: options.skipInvalid,
               dryRun: options.dryRun,
               defaultEra: options.defaultEra,
+              authorsFile: options.authors,
+              language: options.language,
+              reviewFile: options.review,
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
                   phase === 'read' ? bytesRead : totalBytes,

@@ -76,6 +76,9 @@ describe('quotes-admin corpus', () => {
     expect(real).toMatch(/unknown tags: +rivers \(1\)/);
     expect(real).toMatch(/Grief & Loss +1/);
     expect(real).toMatch(/corpus now +2 quotes \(version 2\)/);
+    expect(real).toMatch(/era from +default 2/);
+    expect(real).toMatch(/era defaulted most for: Ilse Marrowby \(1\), Odalys Fenwright \(1\)/);
+    expect(real).toMatch(/other language 0 skipped \(corpus language eng\)/);
   });
 
   it('fails with one line naming the problem', async () => {
