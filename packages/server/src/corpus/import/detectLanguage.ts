@@ -88,17 +88,33 @@ const englishWords = new Set(
     'old new first last long own own right wrong true nothing world we our ours yours theirs'
   ).split(' '),
 );
-// Short, frequent words of the usual other languages, for short quotes.
-const otherWords = new Set(
-  (
-    'el la los las que de del y en es un una por con para no se lo su al como más pero ' +
-    'o os as um uma não é do da dos das em na no com para mais mas ' +
-    'le les et est une des du dans pour pas qui sur ce il elle nous vous avec ' +
-    'și în nu este un o că pe cu la ce din mai sau ' +
-    'der die das und ist nicht ein eine ich sie mit zu den von ' +
-    'il lo gli di che è non per una sono'
-  ).split(' '),
+// Short, frequent words of the usual other languages: for short quotes, where trigrams mislead.
+const otherLanguageWords: Record<string, Set<string>> = Object.fromEntries(
+  Object.entries({
+    spa: 'el la los las que de del y en es un una por con para no se lo su al como más pero hay muy',
+    por: 'o a os as um uma não é do da dos das em na no com para mais mas que de se ao eu você',
+    fra: 'le la les et est une des du dans pour pas qui sur ce il elle nous vous avec que de un ne',
+    ron: 'și în nu este un o că pe cu la ce din mai sau se de care sunt îl',
+    deu: 'der die das und ist nicht ein eine ich sie mit zu den von es auf',
+    ita: 'il lo gli di che è non per una sono la le un del della al',
+  }).map(([language, words]) => [language, new Set(words.split(' '))]),
 );
+const otherWords = new Set(Object.values(otherLanguageWords).flatMap((words) => [...words]));
+otherWords.delete('a');
+
+/** The other language whose function words a quote uses most, or null. */
+function otherLanguageByWords(words: string[]): string | null {
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [language, set] of Object.entries(otherLanguageWords)) {
+    const count = words.filter((word) => set.has(word)).length;
+    if (count > bestCount) {
+      best = language;
+      bestCount = count;
+    }
+  }
+  return best;
+}
 
 function letters(text: string): number {
   let count = 0;
@@ -128,6 +144,8 @@ export function createLanguageDetector(wanted = 'eng'): LanguageDetector {
         else if (otherWords.has(word)) other++;
       }
       if (english >= 2 && english / words.length >= languageSettings.englishShare && english > other * 2) return 'eng';
+      // Several function words of another language and none of English: that language.
+      if (other >= 2 && english === 0 && wanted === 'eng') return otherLanguageByWords(words) ?? 'und';
       if (letters(text) < languageSettings.minLength) {
         if (other > english) return wanted === 'eng' ? 'und' : wanted;
         return english > 0 ? 'eng' : wanted;
@@ -136,7 +154,7 @@ export function createLanguageDetector(wanted = 'eng'): LanguageDetector {
       const [best] = ranked;
       if (!best || best[0] === 'und') return wanted;
       const mine = ranked.find(([code]) => code === wanted);
-      if (mine && mine[1] >= languageSettings.closeEnough) return wanted;
+      if (mine && mine[1] >= languageSettings.closeEnough && english >= other) return wanted;
       // Trigrams mislead on a short quote: without a single function word of another language, keep it.
       if (letters(text) < languageSettings.shortQuote && other === 0) return wanted;
       return best[0];
