@@ -17,7 +17,7 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
   EMBEDDED_PG_PORT: port.default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(150_000),
+  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(152_000),
   CORPUS_SEED: z.coerce
     .number()
     .int()

@@ -225,7 +225,7 @@ export function registerCorpusCommands(program: Command, openDatabase: () => Pro
   corpus
     .command('generate')
     .description('Generate the realistic default corpus and load it in place of the current one (atomic swap)')
-    .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 150000)', integerOption('--size', 1))
+    .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 152000)', integerOption('--size', 1))
     .option(
       '--seed <s>',
       'generator seed; the same seed gives the same corpus and ids (default: CORPUS_SEED)',
