@@ -166,7 +166,7 @@ export function importReportLines(report: ImportReport): string[] {
   ];
   if (report.fallbackCategory > 0)
     lines.push(
-      `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
+      `  no category tag ${number(report.fallbackCategory)} (category from the words of the text, else the fallback; see CORPUS.md)`,
     );
   lines.push(...curationLines(report));
   if (report.errors.length > 0) lines.push('  first errors:', ...report.errors.map((error) => `    ${error}`));

@@ -145,7 +145,7 @@ export function createLanguageDetector(wanted = 'eng'): LanguageDetector {
       }
       if (english >= 2 && english / words.length >= languageSettings.englishShare && english > other * 2) return 'eng';
       // Several function words of another language and none of English: that language.
-      if (other >= 2 && english === 0 && wanted === 'eng') return otherLanguageByWords(words) ?? 'und';
+      if (other >= 2 && english === 0) return otherLanguageByWords(words) ?? 'und';
       if (letters(text) < languageSettings.minLength) {
         if (other > english) return wanted === 'eng' ? 'und' : wanted;
         return english > 0 ? 'eng' : wanted;
