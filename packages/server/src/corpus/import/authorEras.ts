@@ -129,9 +129,17 @@ for (const author of knownAuthorTable) {
   for (const name of [author.name, ...(author.aliases ?? [])]) builtIn.add(name, era);
 }
 
+// Collections quote the same authors again and again: each spelling is looked up once (bounded).
+const eraOfSpelling = new Map<string, string | null>();
+
 /** The era of an author in the built-in table, or null. */
 export function knownAuthorEra(author: string): string | null {
-  return builtIn.eraOf(author);
+  let era = eraOfSpelling.get(author);
+  if (era === undefined) {
+    era = builtIn.eraOf(author);
+    if (eraOfSpelling.size < 100_000) eraOfSpelling.set(author, era);
+  }
+  return era;
 }
 
 const eraLookup = new Map(taxonomy.eras.map((era) => [era.toLowerCase().replace(/[\s_-]+/g, ' '), era]));
