@@ -46,6 +46,8 @@ function cuesOf(token: string): Array<[string, number]> {
   return found;
 }
 const openers = new Set(exhortationOpeners);
+// The first word of each sentence (after an opening quotation mark, if any).
+const sentenceOpener = /(?:^|[.!?;:]\s+)[\s"\u201C\u2018(]*([\p{L}'\u2019]+)/gu;
 const analyser = new Sentiment();
 
 /** Points for the sentiment of the whole quote: clear warmth or gloom tips the balance, never alone decides. */
@@ -90,7 +92,13 @@ export function inferMood(text: string): InferredMood {
   if (comparative <= sentimentWeights.negative) score.poignant! += 1;
   if (comparative <= sentimentWeights.strongNegative) score.dark! += 1;
 
-  const exhorts = text.split(/[.!?;:]\s+/).some((sentence) => openers.has(words(sentence)[0] ?? ''));
+  let exhorts = false;
+  for (const match of text.matchAll(sentenceOpener)) {
+    if (openers.has(match[1]!.toLowerCase().replace(/[\u2018\u2019']/g, ''))) {
+      exhorts = true;
+      break;
+    }
+  }
   if (exhorts) {
     if (comparative < 0) score.challenging! += 1.5;
     else score.inspirational! += 1.5;
