@@ -60,13 +60,13 @@ export interface ImportReport {
   fallbackCategory: number;
   /** The most frequent tags the mapping table does not know, to extend it. */
   unknownTags: Array<{ tag: string; count: number }>;
-  /** Imported rows by where their era came from. */
+  /** Valid rows (repeated quotes included) by where their era came from. */
   eraSources: Record<EraSource, number>;
   /** The authors whose era was defaulted most often: the next ones to put in an --authors file. */
   defaultedAuthors: Array<{ author: string; count: number }>;
-  /** Imported rows by where their moods came from. */
+  /** Valid rows (repeated quotes included) by where their moods came from. */
   moodSources: Record<MoodSource, number>;
-  /** Imported rows per first mood, to see that no mood carries the collection by default. */
+  /** Valid rows per first mood, to see that no mood carries the collection by default. */
   byMood: Record<string, number>;
   /** The corpus language, and the rows left out for being in another one (per ISO 639-3 code). */
   language: string;
@@ -164,8 +164,8 @@ export async function importCorpusFile(
   const otherLanguages: Record<string, number> = {};
   const detector = createLanguageDetector(language);
   const review = options.reviewFile === undefined ? null : new ReviewWriter(options.reviewFile, language);
-  // Near duplicates: the same words under another author. A 32-bit hash of the text per row keeps
-  // this to a few bytes a quote; a collision only puts a row in the review file.
+  // Near duplicates: the same words under another author. A 32-bit hash of the text and the first
+  // id per text (about 100 bytes a quote, only with --review); a collision only lists a row.
   const firstOfText = review ? new Map<number, string>() : null;
   const progress = (phase: ImportProgress['phase']) =>
     options.onProgress?.({ phase, bytesRead: counts.bytesRead, totalBytes, records: counts.read });
