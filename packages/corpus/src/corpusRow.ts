@@ -2,6 +2,11 @@ import { taxonomy } from '@quotes/contract';
 
 /** One quote as the loaders take it: taxonomy values spelled exactly as in the contract. */
 export type CorpusRow = {
+  /**
+   * The quote's id when a row brings its own (a corrected row of a review file): otherwise it is
+   * quoteId(text, author). On append, a row with an id replaces the quote of that id.
+   */
+  id?: string;
   text: string;
   author: string;
   category: string;

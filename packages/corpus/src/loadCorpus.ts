@@ -47,6 +47,8 @@ export interface CorpusLoadReport {
   imported: number;
   /** Rows dropped because the same quote (same id) came earlier or, on append, already existed. */
   duplicates: number;
+  /** On append, quotes replaced by a row that brought their id (a corrected row of a review file). */
+  corrected: number;
   /** Quotes in the corpus after the load. */
   total: number;
   /** corpus_state.version after the load. */
@@ -62,7 +64,8 @@ export interface CorpusLoadReport {
 // load ends (commit, rollback, or the connection dying with a killed process).
 const loadLockKey = 0x51_75_6f_74; // 'Quot'
 
-const stagingColumns = 'seq, id, text, author, category, secondary_category, moods, era, faith_tradition, score';
+const stagingColumns =
+  'seq, id, corrects, text, author, category, secondary_category, moods, era, faith_tradition, score';
 const quoteColumns = 'id, text, author, category, secondary_category, moods, era, faith_tradition, score';
 
 // The COPY text format escapes exactly these four characters.
@@ -91,7 +94,8 @@ async function* copyChunks(
     if (problem) throw new CorpusValidationError(`row ${counter.rows + 1}: ${problem}`);
     const fields = [
       String(counter.rows),
-      quoteId(row.text, row.author),
+      row.id ?? quoteId(row.text, row.author),
+      row.id === undefined ? 'f' : 't',
       copyText(row.text),
       copyText(row.author),
       copyText(row.category),
@@ -231,7 +235,7 @@ async function loadCorpus(
 
     await client.query(`
       CREATE TEMP TABLE corpus_staging (
-        seq bigint NOT NULL, id text NOT NULL, text text NOT NULL, author text NOT NULL,
+        seq bigint NOT NULL, id text NOT NULL, corrects boolean NOT NULL, text text NOT NULL, author text NOT NULL,
         category text NOT NULL, secondary_category text, moods text[] NOT NULL, era text NOT NULL,
         faith_tradition text, score real NOT NULL
       ) ON COMMIT DROP`);
@@ -247,16 +251,31 @@ async function loadCorpus(
         : 0;
     // Everything but the indexes: building them after the bulk insert is several times faster.
     await client.query('CREATE TABLE quotes_next (LIKE quotes INCLUDING ALL EXCLUDING INDEXES)');
-    // First occurrence wins among duplicates; on append the quote already served wins.
+    // First occurrence wins among duplicates; on append the quote already served wins, unless the
+    // row brought the quote's id: that is a correction (a review file re-imported), and it wins.
+    const corrected =
+      mode === 'append'
+        ? Number(
+            (
+              await client.query<{ n: number }>(
+                'SELECT count(DISTINCT s.id) AS n FROM corpus_staging s JOIN quotes q ON q.id = s.id WHERE s.corrects',
+              )
+            ).rows[0]?.n ?? 0,
+          )
+        : 0;
     const fresh = `
       SELECT DISTINCT ON (s.id) ${quoteColumns
         .split(', ')
         .map((column) => `s.${column}`)
         .join(', ')}
       FROM corpus_staging s
-      ${mode === 'append' ? 'WHERE NOT EXISTS (SELECT 1 FROM quotes q WHERE q.id = s.id)' : ''}
-      ORDER BY s.id, s.seq`;
-    const union = mode === 'append' ? `SELECT ${quoteColumns} FROM quotes UNION ALL (${fresh})` : fresh;
+      ${mode === 'append' ? 'WHERE s.corrects OR NOT EXISTS (SELECT 1 FROM quotes q WHERE q.id = s.id)' : ''}
+      ORDER BY s.id, s.corrects DESC, s.seq`;
+    const kept =
+      corrected > 0
+        ? `SELECT ${quoteColumns} FROM quotes q WHERE NOT EXISTS (SELECT 1 FROM corpus_staging s WHERE s.corrects AND s.id = q.id)`
+        : `SELECT ${quoteColumns} FROM quotes`;
+    const union = mode === 'append' ? `${kept} UNION ALL (${fresh})` : fresh;
     // COLLATE "C": ids order by code point whatever the database locale, like a JavaScript sort.
     const inserted = await client.query(`
       INSERT INTO quotes_next (rank, ${quoteColumns})
@@ -323,7 +342,8 @@ async function loadCorpus(
       seed: state.rows[0]!.seed,
       received: counter.rows,
       imported,
-      duplicates: counter.rows - imported,
+      duplicates: counter.rows - imported - corrected,
+      corrected,
       total,
       version,
       byCategory,

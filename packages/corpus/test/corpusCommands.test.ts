@@ -98,6 +98,51 @@ describe('quotes-admin corpus', () => {
     expect(real).toMatch(/unknown tags: +rivers \(1\)/);
     expect(real).toMatch(/Grief & Loss +1/);
     expect(real).toMatch(/corpus now +2 quotes \(version 2\)/);
+    expect(real).toMatch(/era from +default 2/);
+    expect(real).toMatch(/era defaulted most for: Ilse Marrowby \(1\), Odalys Fenwright \(1\)/);
+    expect(real).toMatch(/other language 0 skipped \(corpus language eng\)/);
+  });
+
+  it('import takes --authors, --language and --review, and says what it guessed', async () => {
+    const file = join(directory, 'curation.csv');
+    await writeFile(
+      file,
+      [
+        'quote,author,tags',
+        '"Caminante, no hay camino, se hace camino al andar.",Antonio Machado,vida',
+        '"The river keeps its appointments, and so should you.","Ilse Marrowby, River Notes",nature',
+        '"We suffer more often in imagination than in reality.",Seneca,',
+      ].join('\n'),
+    );
+    const authors = join(directory, 'authors.csv');
+    await writeFile(authors, 'author,era\nIlse Marrowby,Modern\n');
+    const review = join(directory, 'review.csv');
+    const output = await run(
+      'corpus',
+      'import',
+      file,
+      '--mode',
+      'append',
+      '--authors',
+      authors,
+      '--review',
+      review,
+      '--language',
+      'english',
+    );
+    expect(output).toMatch(/imported +2/);
+    expect(output).toMatch(/era from +authors file 1, known authors 1/);
+    expect(output).toMatch(/other language 1 skipped \(corpus language eng: spa 1\)/);
+    expect(output).toMatch(/review file +.*review\.csv \(2 rows to check\)/);
+    const spanish = await run('corpus', 'import', file, '--mode', 'append', '--language', 'spa', '--dry-run');
+    expect(spanish).toMatch(/would import +1/);
+    await expect(
+      run('corpus', 'import', file, '--mode', 'append', '--language', 'klingon', '--dry-run'),
+    ).rejects.toThrow(/^unknown language 'klingon' for --language/);
+    await writeFile(authors, 'Ilse Marrowby,Jurassic\n');
+    await expect(run('corpus', 'import', file, '--mode', 'append', '--authors', authors, '--dry-run')).rejects.toThrow(
+      /^authors file .*authors\.csv, line 1: unknown era 'Jurassic'/,
+    );
   });
 
   it('fails with one line naming the problem', async () => {

@@ -145,7 +145,7 @@ describe('mapRecord on a messy, realistic sample', () => {
   it('uses --default-era for unknown authors, the fallback category for unmapped tags, the default mood and score', () => {
     const mapped = map(
       {
-        text: 'Nobody reads the footnotes, which is where the truth hides.',
+        text: 'Nobody reads the footnotes, which is where it hides.',
         author: 'Odalys Fenwright',
         tags: 'quotes, favorites, xyzzy',
       },
@@ -157,8 +157,15 @@ describe('mapRecord on a messy, realistic sample', () => {
       era: 'Present',
       score: tagMappingDefaults.defaultScore,
     });
-    expect(mapped.problem === undefined && mapped.usedFallbackCategory).toBe(true);
-    expect(mapped.problem === undefined && mapped.unknownTags).toEqual(['favorites', 'xyzzy']);
+    expect(mapped.row !== undefined && mapped.usedFallbackCategory).toBe(true);
+    expect(mapped.row !== undefined && mapped.unknownTags).toEqual(['favorites', 'xyzzy']);
+    expect(mapped.row !== undefined && [mapped.eraSource, mapped.moodSource]).toEqual(['default', 'text']);
+  });
+
+  it('takes a category from the words of the text when no tag names one, and moods from the text', () => {
+    const mapped = map({ text: 'Grief is the price we pay for love.', author: 'Odalys Fenwright' }, 'Present');
+    expect(mapped.row).toMatchObject({ category: 'Grief & Loss', moods: ['poignant'] });
+    expect(mapped.row !== undefined && mapped.usedFallbackCategory).toBe(true);
   });
 
   it('takes faith from tags or from a column, and drops a secondary equal to the primary', () => {
@@ -198,9 +205,6 @@ describe('mapRecord on a messy, realistic sample', () => {
     expect(problem({ ...base, text: 'ok' })).toBe('text is 2 characters (at least 3)');
     expect(problem({ ...base, text: 'x'.repeat(5001) })).toBe('text is 5001 characters (at most 5000)');
     expect(problem({ ...base, author: 'y'.repeat(301) })).toBe('author is longer than 300 characters');
-    expect(problem({ text: 'Untagged and uncategorised.', author: 'A. Writer' })).toBe(
-      'no category (give a category, or tags to map)',
-    );
     expect(map({ ...base, author: 'Unknown Person' }).problem).toBe(
       "no era for 'Unknown Person' (give an era, or --default-era)",
     );

@@ -1,3 +1,4 @@
+import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -21,13 +22,13 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
   EMBEDDED_PG_PORT: port.default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(150_000),
+  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
   CORPUS_SEED: z.coerce
     .number()
     .int()
     .min(0)
     .max(2 ** 31 - 1)
-    .default(20261123),
+    .default(defaultCorpusSeed),
   // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
   SMTP_URL: unsetWhenEmpty(
     z

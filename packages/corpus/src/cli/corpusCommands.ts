@@ -135,6 +135,32 @@ function loadReportLines(report: CorpusLoadReport): string[] {
   ];
 }
 
+/** Where eras and moods came from, what was left out for its language, and what to curate next. */
+function curationLines(report: ImportReport): string[] {
+  const parts = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .filter(([, count]) => count > 0)
+      .map(([name, count]) => `${name} ${number(count)}`)
+      .join(', ') || '(none)';
+  const lines = [
+    `  era from      ${parts(report.eraSources)}`,
+    `  moods from    ${parts(report.moodSources)}`,
+    `  first mood    ${parts(report.byMood)}`,
+  ];
+  const other = Object.values(report.otherLanguages).reduce((sum, count) => sum + count, 0);
+  lines.push(
+    `  other language ${number(other)} skipped (corpus language ${report.language}${other > 0 ? `: ${parts(report.otherLanguages)}` : ''})`,
+  );
+  if (report.defaultedAuthors.length > 0)
+    lines.push(
+      `  era defaulted most for: ${report.defaultedAuthors.map(({ author, count }) => `${author} (${number(count)})`).join(', ')}`,
+    );
+  if (report.corrected > 0)
+    lines.push(`  corrected     ${number(report.corrected)} quotes replaced by rows with their id`);
+  if (report.review) lines.push(`  review file   ${report.review.file} (${number(report.review.rows)} rows to check)`);
+  return lines;
+}
+
 export function importReportLines(report: ImportReport): string[] {
   const lines = [
     `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
@@ -145,8 +171,9 @@ export function importReportLines(report: ImportReport): string[] {
   ];
   if (report.fallbackCategory > 0)
     lines.push(
-      `  no category tag ${number(report.fallbackCategory)} (filed under the fallback category; see CORPUS.md)`,
+      `  no category tag ${number(report.fallbackCategory)} (category from the words of the text, else the fallback; see CORPUS.md)`,
     );
+  lines.push(...curationLines(report));
   if (report.errors.length > 0)
     lines.push('  first errors:', ...report.errors.map((error) => `    ${printable(error)}`));
   if (report.unknownTags.length > 0)
@@ -238,7 +265,7 @@ export function registerCorpusCommands(
   corpus
     .command('generate')
     .description('Generate the realistic default corpus and load it in place of the current one (atomic swap)')
-    .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 150000)', integerOption('--size', 1))
+    .option('--size <n>', 'number of quotes (default: CORPUS_SIZE, 152000)', integerOption('--size', 1))
     .option(
       '--seed <s>',
       'generator seed; the same seed gives the same corpus and ids (default: CORPUS_SEED)',
@@ -296,7 +323,19 @@ export function registerCorpusCommands(
     )
     .option('--dry-run', 'read, validate and count what would be added, replaced and removed, without writing')
     .option('--yes', 'confirm a replace that removes more than half the corpus (asked on a terminal otherwise)')
-    .option('--default-era <era>', 'era of rows that give none and whose author is not in the known-author table')
+    .option(
+      '--default-era <era>',
+      'era of rows that give none and whose author neither --authors nor the built-in table knows (default: Present)',
+    )
+    .option('--authors <file>', 'CSV of author,era or author,born,died, consulted before the built-in author table')
+    .option(
+      '--language <code>',
+      'language of the corpus, ISO 639-3 (eng, spa, por...); other rows are skipped (default: eng)',
+    )
+    .option(
+      '--review <file>',
+      'write the rows whose tags were guessed to FILE (CSV) to correct and re-import with --mode append',
+    )
     .action(
       async (
         file: string,
@@ -307,6 +346,9 @@ export function registerCorpusCommands(
           dryRun?: boolean;
           yes?: boolean;
           defaultEra?: string;
+          authors?: string;
+          language?: string;
+          review?: string;
         },
       ) => {
         const importOptions: ImportOptions = {
@@ -314,6 +356,8 @@ export function registerCorpusCommands(
           mode: options.mode,
           skipInvalid: options.skipInvalid,
           defaultEra: options.defaultEra,
+          authorsFile: options.authors,
+          language: options.language,
         };
         const read = async (database: OpenedDatabase | null, dryRun: boolean, label: string) => {
           // The check before a replace reports nothing off a terminal: its outcome is one line.
@@ -325,6 +369,8 @@ export function registerCorpusCommands(
             return await importCorpusFile(database, file, {
               ...importOptions,
               dryRun,
+              // Written by the pass whose report is printed, not by the check before a replace.
+              ...(label === 'checking' ? {} : { reviewFile: options.review }),
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
                   phase === 'read' ? bytesRead : totalBytes,

@@ -1,5 +1,5 @@
 import { taxonomy } from '@quotes/contract';
-import { knownAuthorEras } from '../import/data/knownAuthors.js';
+import { knownAuthorEra } from '../import/authorEras.js';
 import { normaliseForIdentity } from '../quoteId.js';
 import { authorCultures, authorsPerEra, type CultureNames } from './data/authorCultures.js';
 import { Random, WeightedTable } from './random.js';
@@ -20,7 +20,7 @@ interface CulturePool {
 }
 
 // Real people the importer knows by name must never be generated, whatever the pools combine.
-const realNames = new Set(Object.values(knownAuthorEras).flat().map(normaliseForIdentity));
+const isRealName = (name: string) => knownAuthorEra(name) !== null;
 
 const initials = 'ABCDEFGHJKLMNPRSTW';
 
@@ -101,7 +101,7 @@ export class AuthorRoster {
           const woman = random.chance(names.women?.[era] ?? 0.5);
           const name = nameFor(random, names, woman);
           const key = normaliseForIdentity(name);
-          if (taken.has(key) || realNames.has(key)) continue;
+          if (taken.has(key) || isRealName(name)) continue;
           taken.add(key);
           authors.push({ name, era, culture: cultureName, popularity: 0 });
         }

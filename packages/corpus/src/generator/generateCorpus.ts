@@ -9,6 +9,7 @@ import {
   sentenceCountWeights,
 } from './data/moodPairs.js';
 import { eraGroup, type PreparedShapes, preparedData } from './preparedBanks.js';
+import { eraImageryProblem } from './eraAgreement.js';
 import { composeQuote } from './quoteComposer.js';
 import { hash32, Random, WeightedTable } from './random.js';
 
@@ -90,6 +91,11 @@ export function* generateCorpus(options: GenerateOptions): Generator<CorpusRow> 
         moods: shapes,
         sentences,
       });
+      // A phrase out of its era (a gun in antiquity, "thou" today) is composed again too.
+      if (eraImageryProblem({ era, faith, culture: author.culture, text }) !== null) {
+        if (attempt >= 50) throw new Error(`generator: no quote for ${era} agrees with its era after 50 tries`);
+        continue;
+      }
       const key = hash32(normaliseForIdentity(text));
       if (!seen.has(key)) {
         seen.add(key);

@@ -6,8 +6,13 @@ import type { DatabaseHandle } from '@quotes/database';
 import type { CorpusRow } from '../corpusRow.js';
 import { CorpusError } from '../errors.js';
 import { appendCorpus, type CorpusLoadReport, type LoadPhase, replaceCorpus } from '../loadCorpus.js';
-import { quoteId } from '../quoteId.js';
-import { mapRecord, matchEra } from './mapRecord.js';
+import { hash32 } from '../generator/random.js';
+import { normaliseForIdentity, quoteId } from '../quoteId.js';
+import { type AuthorEraTable, type EraSource, readAuthorsFile } from './authorEras.js';
+import { tagMappingDefaults } from './data/tagMapping.js';
+import { createLanguageDetector, languageCode } from './detectLanguage.js';
+import { mapRecord, matchEra, type MoodSource } from './mapRecord.js';
+import { type ReviewReason, ReviewWriter } from './reviewFile.js';
 import { csvRecords, type ImportFormat, jsonlRecords, type SourceRecord } from './sourceRecords.js';
 
 export interface ImportOptions {
@@ -18,7 +23,14 @@ export interface ImportOptions {
   skipInvalid?: boolean;
   /** Read, validate and count, without touching the database. */
   dryRun?: boolean;
+  /** Era of rows whose era no source gives (default tagMappingDefaults.defaultEra, Present). */
   defaultEra?: string;
+  /** CSV of author,era or author,born,died, consulted before the built-in table. */
+  authorsFile?: string;
+  /** The corpus language (ISO 639-3 code or English name, default eng); rows in others are skipped. */
+  language?: string;
+  /** Write the rows whose tags were guessed to this CSV, for the operator to correct and re-import. */
+  reviewFile?: string;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -48,6 +60,21 @@ export interface ImportReport {
   fallbackCategory: number;
   /** The most frequent tags the mapping table does not know, to extend it. */
   unknownTags: Array<{ tag: string; count: number }>;
+  /** Valid rows (repeated quotes included) by where their era came from. */
+  eraSources: Record<EraSource, number>;
+  /** The authors whose era was defaulted most often: the next ones to put in an --authors file. */
+  defaultedAuthors: Array<{ author: string; count: number }>;
+  /** Valid rows (repeated quotes included) by where their moods came from. */
+  moodSources: Record<MoodSource, number>;
+  /** Valid rows per first mood, to see that no mood carries the collection by default. */
+  byMood: Record<string, number>;
+  /** The corpus language, and the rows left out for being in another one (per ISO 639-3 code). */
+  language: string;
+  otherLanguages: Record<string, number>;
+  /** On append: quotes replaced by corrected rows that brought their id. */
+  corrected: number;
+  /** The review file and how many rows it lists (null without --review). */
+  review: { file: string; rows: number } | null;
   /** Imported quotes per primary category. */
   byCategory: Record<string, number>;
   /** Corpus size after the import (null in a dry run). */
@@ -93,13 +120,28 @@ export async function importCorpusFile(
   const started = performance.now();
   const format = formatOf(file, options.format);
   const mode = options.mode ?? 'replace';
-  let defaultEra: string | undefined;
+  let defaultEra: string = tagMappingDefaults.defaultEra;
   if (options.defaultEra !== undefined) {
-    defaultEra = matchEra(options.defaultEra) ?? undefined;
-    if (!defaultEra)
+    const era = matchEra(options.defaultEra);
+    if (!era)
       throw new CorpusImportError(
         `unknown era '${options.defaultEra}' for --default-era: use one of ${taxonomy.eras.join(', ')}`,
       );
+    defaultEra = era;
+  }
+  const language = languageCode(options.language ?? tagMappingDefaults.language);
+  if (!language)
+    throw new CorpusImportError(
+      `unknown language '${options.language}' for --language: use an ISO 639-3 code such as eng, spa, por`,
+    );
+  let authors: AuthorEraTable | null = null;
+  if (options.authorsFile !== undefined) {
+    try {
+      authors = readAuthorsFile(options.authorsFile);
+    } catch (error) {
+      if (error instanceof CorpusError) throw new CorpusImportError(error.message);
+      throw error;
+    }
   }
   let totalBytes: number;
   try {
@@ -117,6 +159,16 @@ export async function importCorpusFile(
   const counts = { read: 0, invalid: 0, fallbackCategory: 0, bytesRead: 0 };
   const errors: string[] = [];
   const unknownTags = new Map<string, number>();
+  const eraSources: Record<EraSource, number> = { row: 0, 'authors file': 0, 'known authors': 0, default: 0 };
+  const moodSources: Record<MoodSource, number> = { row: 0, tags: 0, text: 0 };
+  const byMood: Record<string, number> = Object.fromEntries(taxonomy.moods.map((mood) => [mood, 0]));
+  const defaultedAuthors = new Map<string, number>();
+  const otherLanguages: Record<string, number> = {};
+  const detector = createLanguageDetector(language);
+  const review = options.reviewFile === undefined ? null : new ReviewWriter(options.reviewFile, language);
+  // Near duplicates: the same words under another author. A 32-bit hash of the text and the first
+  // id per text (about 100 bytes a quote, only with --review); a collision only lists a row.
+  const firstOfText = review ? new Map<number, string>() : null;
   const progress = (phase: ImportProgress['phase']) =>
     options.onProgress?.({ phase, bytesRead: counts.bytesRead, totalBytes, records: counts.read });
   let lastProgress = 0;
@@ -146,12 +198,40 @@ export async function importCorpusFile(
           invalid(record.line, record.problem ?? 'unreadable');
           continue;
         }
-        const mapped = mapRecord(record.values, { defaultEra });
+        const mapped = mapRecord(record.values, { defaultEra, authors, language: detector });
+        if (mapped.otherLanguage !== undefined) {
+          otherLanguages[mapped.otherLanguage] = (otherLanguages[mapped.otherLanguage] ?? 0) + 1;
+          continue;
+        }
         if (mapped.problem !== undefined) {
           invalid(record.line, mapped.problem);
           continue;
         }
         if (mapped.usedFallbackCategory) counts.fallbackCategory++;
+        eraSources[mapped.eraSource]++;
+        moodSources[mapped.moodSource]++;
+        byMood[mapped.row.moods[0]!] = (byMood[mapped.row.moods[0]!] ?? 0) + 1;
+        if (mapped.eraSource === 'default') {
+          const author = mapped.row.author;
+          if (defaultedAuthors.has(author) || defaultedAuthors.size < unknownTagsTracked)
+            defaultedAuthors.set(author, (defaultedAuthors.get(author) ?? 0) + 1);
+        }
+        if (review) {
+          const id = mapped.row.id ?? quoteId(mapped.row.text, mapped.row.author);
+          const reasons: ReviewReason[] = [];
+          const notes: string[] = [];
+          if (mapped.eraSource === 'default') reasons.push('defaulted era');
+          if (mapped.moodSource === 'text') reasons.push('inferred mood');
+          if (mapped.usedFallbackCategory) reasons.push('fallback category');
+          const textKey = hash32(normaliseForIdentity(mapped.row.text));
+          const first = firstOfText!.get(textKey);
+          if (first === undefined) firstOfText!.set(textKey, id);
+          else if (first !== id) {
+            reasons.push('near duplicate');
+            notes.push(`same text as ${first}`);
+          }
+          if (reasons.length > 0) await review.add(id, mapped.row, reasons, notes.join('; '));
+        }
         for (const tag of mapped.unknownTags) {
           if (unknownTags.has(tag) || unknownTags.size < unknownTagsTracked)
             unknownTags.set(tag, (unknownTags.get(tag) ?? 0) + 1);
@@ -162,6 +242,7 @@ export async function importCorpusFile(
       }
     } finally {
       input.destroy();
+      await review?.close();
     }
     progress('read');
     if (failOnInvalid && counts.invalid > 0) {
@@ -173,7 +254,7 @@ export async function importCorpusFile(
     }
   }
 
-  let load: Pick<CorpusLoadReport, 'imported' | 'duplicates' | 'byCategory'> & {
+  let load: Pick<CorpusLoadReport, 'imported' | 'duplicates' | 'corrected' | 'byCategory'> & {
     total: number | null;
     version: number | null;
     quoteIds?: ReadonlySet<string>;
@@ -183,7 +264,7 @@ export async function importCorpusFile(
     const byCategory: Record<string, number> = Object.fromEntries(taxonomy.categories.map((category) => [category, 0]));
     let duplicates = 0;
     for await (const row of validRows()) {
-      const id = quoteId(row.text, row.author);
+      const id = row.id ?? quoteId(row.text, row.author);
       if (seen.has(id)) {
         duplicates++;
         continue;
@@ -191,7 +272,7 @@ export async function importCorpusFile(
       seen.add(id);
       byCategory[row.category] = (byCategory[row.category] ?? 0) + 1;
     }
-    load = { imported: seen.size, duplicates, byCategory, total: null, version: null, quoteIds: seen };
+    load = { imported: seen.size, duplicates, corrected: 0, byCategory, total: null, version: null, quoteIds: seen };
   } else {
     const loader = mode === 'append' ? appendCorpus : replaceCorpus;
     try {
@@ -228,6 +309,17 @@ export async function importCorpusFile(
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, 10)
       .map(([tag, count]) => ({ tag, count })),
+    eraSources,
+    defaultedAuthors: [...defaultedAuthors.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([author, count]) => ({ author, count })),
+    moodSources,
+    byMood,
+    language,
+    otherLanguages,
+    corrected: load.corrected,
+    review: review ? { file: review.file, rows: review.rows } : null,
     byCategory: load.byCategory,
     total: load.total,
     version: load.version,

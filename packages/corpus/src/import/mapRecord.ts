@@ -1,19 +1,41 @@
 import { taxonomy } from '@quotes/contract';
 import { type CorpusRow, problemWithRow } from '../corpusRow.js';
-import { normaliseForIdentity } from '../quoteId.js';
-import { knownAuthorEras } from './data/knownAuthors.js';
+import { type AuthorEraTable, type EraSource, knownAuthorEra } from './authorEras.js';
 import { noFaithValues, tagMappingDefaults } from './data/tagMapping.js';
+import { type LanguageDetector, languageCode } from './detectLanguage.js';
+import { inferMood } from './inferMood.js';
 import { fieldKey } from './sourceRecords.js';
-import { mapTags, normaliseTag, splitTags, tagTable } from './tagMapper.js';
+import { categoryFromText, mapTags, normaliseTag, splitTags, tagTable } from './tagMapper.js';
+
+export { knownAuthorEra } from './authorEras.js';
 
 export interface MapContext {
-  /** Era for rows that give none and whose author is not in the known-author table. */
+  /** Era for rows that give none and whose author no table knows (undefined: such rows are invalid). */
   defaultEra?: string;
+  /** The operator's `--authors` file, consulted before the built-in table. */
+  authors?: AuthorEraTable | null;
+  /** Rows in another language are left out (undefined: no language check). */
+  language?: LanguageDetector | null;
 }
 
+/** Where a row's moods came from: its own `mood`, its tags, or its text (inferMood). */
+export type MoodSource = 'row' | 'tags' | 'text';
+
 export type MappedRecord =
-  | { row: CorpusRow; usedFallbackCategory: boolean; unknownTags: string[]; problem?: undefined }
-  | { problem: string; row?: undefined };
+  | {
+      row: CorpusRow;
+      usedFallbackCategory: boolean;
+      unknownTags: string[];
+      eraSource: EraSource;
+      moodSource: MoodSource;
+      problem?: undefined;
+      otherLanguage?: undefined;
+    }
+  | { problem: string; row?: undefined; otherLanguage?: undefined }
+  | { otherLanguage: string; row?: undefined; problem?: undefined };
+
+/** A quote id as the service gives it (`q_` and 13 base62 characters), which a corrected row may carry. */
+export const quoteIdPattern = /^q_[0-9A-Za-z]{13}$/;
 
 /** Column names accepted for each field; the first is the documented one. */
 const fieldAliases = {
@@ -27,6 +49,8 @@ const fieldAliases = {
   score: ['score', 'curation_score'],
   likes: ['likes', 'like_count', 'popularity', 'favorites', 'upvotes'],
   tags: ['tags', 'tag', 'keywords', 'topics', 'categories'],
+  id: ['id', 'quote_id'],
+  language: ['language', 'lang'],
 } as const;
 
 type Field = keyof typeof fieldAliases;
@@ -59,17 +83,6 @@ const categoryLookup = lookupTable(taxonomy.categories);
 const moodLookup = lookupTable(taxonomy.moods);
 const eraLookup = lookupTable(taxonomy.eras);
 const faithLookup = lookupTable(taxonomy.faithTraditions);
-
-const authorEra = new Map<string, string>();
-for (const [era, authors] of Object.entries(knownAuthorEras)) {
-  if (!taxonomy.eras.includes(era)) throw new Error(`known authors: era '${era}' is not in the contract's taxonomy`);
-  for (const author of authors) authorEra.set(normaliseForIdentity(author), era);
-}
-
-/** The era of an author in the known-author table, or null. */
-export function knownAuthorEra(author: string): string | null {
-  return authorEra.get(normaliseForIdentity(author)) ?? null;
-}
 
 /** A taxonomy value spelled any reasonable way (`early-modern`, `Grief and Loss`), or null. */
 export function matchCategory(value: string): string | null {
@@ -172,6 +185,27 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
   const author = cleanAuthor(authorValue);
   if (author === '') return { problem: 'missing author' };
 
+  let id: string | undefined;
+  const rawId = fieldOf(values, 'id');
+  if (rawId !== undefined) {
+    id = String(rawId).trim();
+    if (!quoteIdPattern.test(id))
+      return { problem: `id '${String(rawId)}' is not a quote id (q_ and 13 letters or digits)` };
+  }
+
+  if (context.language) {
+    const rawLanguage = fieldOf(values, 'language');
+    let language: string;
+    if (rawLanguage !== undefined) {
+      const code = languageCode(String(rawLanguage));
+      if (!code) return { problem: `unknown language '${String(rawLanguage)}' (an ISO 639-3 code such as eng)` };
+      language = code;
+    } else {
+      language = context.language.detect(text);
+    }
+    if (language !== context.language.wanted) return { otherLanguage: language };
+  }
+
   const rawTags = fieldOf(values, 'tags');
   const tags = rawTags === undefined ? null : mapTags(listOf(rawTags));
 
@@ -181,14 +215,13 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
   if (rawCategory !== undefined) {
     category = matchCategory(String(rawCategory));
     if (!category) return { problem: `unknown category '${String(rawCategory)}'` };
-  } else if (tags) {
-    category = tags.category;
+  } else {
+    // No category and no tag naming one: the words of the text, else the fallback category.
+    category = tags?.category ?? null;
     if (!category) {
-      category = tagMappingDefaults.fallbackCategory;
+      category = categoryFromText(text) ?? tagMappingDefaults.fallbackCategory;
       usedFallbackCategory = true;
     }
-  } else {
-    return { problem: 'no category (give a category, or tags to map)' };
   }
 
   let secondary: string | null = null;
@@ -202,27 +235,35 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
   // A secondary category equal to the primary says nothing more: it is dropped, not an error.
   if (secondary === category) secondary = null;
 
-  let moods: string[];
+  let moods: string[] = [];
+  let moodSource: MoodSource = 'row';
   const rawMoods = fieldOf(values, 'mood');
   if (rawMoods !== undefined) {
-    moods = [];
     for (const value of listOf(rawMoods)) {
       const mood = moodLookup.get(lookupKey(value));
       if (!mood) return { problem: `unknown mood '${value}'` };
       if (!moods.includes(mood)) moods.push(mood);
     }
-    if (moods.length === 0) moods = [tagMappingDefaults.defaultMood];
-  } else {
-    moods = tags && tags.moods.length > 0 ? tags.moods : [tagMappingDefaults.defaultMood];
+  } else if (tags && tags.moods.length > 0) {
+    moods = tags.moods;
+    moodSource = 'tags';
+  }
+  if (moods.length === 0) {
+    moods = inferMood(text).moods;
+    moodSource = 'text';
   }
 
   let era: string | null;
+  let eraSource: EraSource = 'row';
   const rawEra = fieldOf(values, 'era');
   if (rawEra !== undefined) {
     era = matchEra(String(rawEra));
     if (!era) return { problem: `unknown era '${String(rawEra)}'` };
   } else {
-    era = knownAuthorEra(author) ?? context.defaultEra ?? null;
+    const fromFile = context.authors?.eraOf(author) ?? null;
+    const known = fromFile ? null : knownAuthorEra(author);
+    era = fromFile ?? known ?? context.defaultEra ?? null;
+    eraSource = fromFile ? 'authors file' : known ? 'known authors' : 'default';
     if (!era) return { problem: `no era for '${author}' (give an era, or --default-era)` };
   }
 
@@ -252,6 +293,7 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
   }
 
   const row: CorpusRow = {
+    ...(id === undefined ? {} : { id }),
     text,
     author,
     category,
@@ -263,5 +305,5 @@ export function mapRecord(rawValues: Record<string, unknown>, context: MapContex
   };
   const problem = problemWithRow(row);
   if (problem) return { problem };
-  return { row, usedFallbackCategory, unknownTags: tags?.unknown ?? [] };
+  return { row, usedFallbackCategory, unknownTags: tags?.unknown ?? [], eraSource, moodSource };
 }

@@ -131,3 +131,20 @@ export function mapTags(tags: readonly string[]): MappedTags {
     unknown,
   };
 }
+
+/**
+ * A category for a row whose tags name none, from the words of its text read as tags: the first
+ * word that is a specific category tag ("grief", "marriage"), else the first broad one ("life").
+ * Only the category: a word in a quote is weaker evidence of a faith or a mood than a tag.
+ */
+export function categoryFromText(text: string): string | null {
+  let broad: string | null = null;
+  for (const word of text.toLowerCase().split(/[^\p{L}]+/u)) {
+    if (word.length < 3) continue;
+    const category = tagTable.get(word)?.category;
+    if (!category) continue;
+    if (category.specific) return category.name;
+    broad ??= category.name;
+  }
+  return broad;
+}

@@ -372,7 +372,8 @@ export function createOperatorApi(
       if (plan.id === record.plan.id && !hasOverrides) throw new OperatorError(`key ${id} is already on ${plan.id}`);
       const monthlyCalls =
         change.monthlyCalls == null ? null : requireWholeNumber(change.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
-      const maxLimit = change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
+      const maxLimit =
+        change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
       // A plan with a validity (trial) bounds the expiry from now; leaving one drops the expiry it imposed.
       let expiresAt = record.expiresAt;
       if (plan.validityDays !== null) {

@@ -188,7 +188,7 @@ export const authorCultures: Record<string, CultureNames> = {
   greek: {
     eras: { Ancient: 26 },
     women: { Ancient: 0.25 },
-    faiths: { Christian: 1 },
+    faiths: {},
     male: [
       'Aristion',
       'Kallias',
@@ -244,7 +244,7 @@ export const authorCultures: Record<string, CultureNames> = {
   roman: {
     eras: { Ancient: 22 },
     women: { Ancient: 0.2 },
-    faiths: { Christian: 1 },
+    faiths: {},
     male: [
       'Gaius',
       'Lucius',

@@ -17,7 +17,7 @@ export interface FaithBank {
 
 export const faithBanks: Record<string, FaithBank> = {
   Christian: {
-    eras: { Ancient: 2, Medieval: 5, 'Early Modern': 4, Modern: 4, Contemporary: 3, Present: 2 },
+    eras: { Ancient: 1, Medieval: 5, 'Early Modern': 4, Modern: 4, Contemporary: 3, Present: 2 },
     divine: ['God', 'the Lord', 'Christ', 'the Father', 'the Shepherd', 'the Spirit'],
     practices: [
       'prayer',

@@ -9,8 +9,15 @@
 export const tagMappingDefaults = {
   /** Category of a tagged row none of whose tags names a category. */
   fallbackCategory: 'Life & Human Nature',
-  /** Mood of a row that gives none and whose tags name none. */
+  /** Mood of a row that gives none, whose tags name none and whose text has no cue (see inferMood). */
   defaultMood: 'reflective',
+  /**
+   * Era of a row that gives none and whose author neither the operator's --authors file nor the
+   * built-in table knows. Collections' long tail of unknown authors is mostly living writers.
+   */
+  defaultEra: 'Present',
+  /** Language of the corpus unless --language says otherwise (ISO 639-3). */
+  language: 'eng',
   /** Curation score of a row with neither `score` nor `likes`: the middle of the 0-100 scale. */
   defaultScore: 50,
   /** At most this many moods are taken from tags (curated rows may give up to 8). */
