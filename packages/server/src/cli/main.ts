@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { CorpusError, registerCorpusCommands } from '@quotes/corpus';
+import { CorpusError } from '@quotes/corpus/errors';
 import type { OpenedDatabase } from '@quotes/database';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
@@ -31,7 +31,12 @@ const context = {
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
-registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
+// The corpus commands load the generator and its data (half a second on these machines): only
+// when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
+if (!['keys', 'usage', 'db'].includes(process.argv[2] ?? '')) {
+  const { registerCorpusCommands } = await import('@quotes/corpus');
+  registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
+}
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {
