@@ -4,10 +4,6 @@ import { replaceEmptyCorpus } from './loadCorpus.js';
 
 export const generatedSource = 'generated';
 
-/** The default corpus: its size (the service promises more than 150,000 quotes) and its seed. */
-export const defaultCorpusSize = 152_000;
-export const defaultCorpusSeed = 20261123;
-
 /**
  * Loads the generated default corpus when the quotes table is empty, so a fresh `npm start`
  * serves a full-size corpus. Safe when several processes start at once: the emptiness check is

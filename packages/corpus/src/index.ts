@@ -11,7 +11,8 @@ export {
   type LoadProgress,
   replaceCorpus,
 } from './loadCorpus.js';
-export { defaultCorpusSeed, defaultCorpusSize, ensureDefaultCorpus, generatedSource } from './defaultCorpus.js';
+export { ensureDefaultCorpus, generatedSource } from './defaultCorpus.js';
+export { defaultCorpusSeed, defaultCorpusSize } from './defaultCorpusSettings.js';
 export { generateCorpus, type GenerateOptions } from './generator/generateCorpus.js';
 export { corpusStats, type CorpusStats } from './corpusStats.js';
 export { type CorpusDefaults, registerCorpusCommands } from './cli/corpusCommands.js';

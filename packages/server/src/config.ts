@@ -1,4 +1,4 @@
-import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus';
+import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus/defaults';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 import { rules, taxonomy } from '@quotes/contract';
 import { type Command, Option } from 'commander';
-import { printable } from '@quotes/corpus';
+import { printable } from '@quotes/corpus/terminal-text';
 import type { OpenedDatabase } from '@quotes/database';
 import { type Config, publicBaseUrl } from '../config.js';
 import { plansWhere } from '../domain/plans.js';

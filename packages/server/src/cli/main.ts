@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '../config.js';
-import { CorpusError, printable, printableLines, registerCorpusCommands } from '@quotes/corpus';
+import { CorpusError } from '@quotes/corpus/errors';
+import { printable, printableLines } from '@quotes/corpus/terminal-text';
 import type { OpenedDatabase } from '@quotes/database';
 import { MailError } from '../mail/mailer.js';
 import { OperatorError } from '../operator/operatorApi.js';
@@ -37,7 +38,12 @@ registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
 registerNotifyCommands(program, context);
-registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
+// The corpus commands load the generator and its data (half a second on these machines): only
+// when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
+if (!['keys', 'usage', 'db', 'notify'].includes(process.argv[2] ?? '')) {
+  const { registerCorpusCommands } = await import('@quotes/corpus');
+  registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
+}
 
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {

@@ -1,4 +1,4 @@
-import { printable } from '@quotes/corpus';
+import { printable } from '@quotes/corpus/terminal-text';
 
 /** A plain aligned table for a terminal: the header, a rule, one line per row; every cell escaped. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
