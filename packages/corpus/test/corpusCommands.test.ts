@@ -152,4 +152,14 @@ describe('quotes-admin corpus', () => {
     await expect(run('corpus', 'generate', '--size', 'many')).rejects.toBeInstanceOf(CommanderError);
     await expect(run('corpus', 'import', 'x.jsonl', '--mode', 'merge')).rejects.toBeInstanceOf(CommanderError);
   });
+
+  it('generate never replaces most of a loaded corpus unasked: off a terminal it needs --yes', async () => {
+    const before = JSON.parse(await run('corpus', 'stats', '--json'));
+    await expect(run('corpus', 'generate', '--size', '1000', '--seed', '78')).rejects.toThrow(
+      /^refused: this replace would remove ([\d,]+) of \1 quotes \(100%\) and leave 1,000; pass --yes/,
+    );
+    expect(JSON.parse(await run('corpus', 'stats', '--json'))).toEqual(before);
+    const output = await run('corpus', 'generate', '--size', '1000', '--seed', '78', '--yes');
+    expect(output).toMatch(/^Generated and loaded 1,000 quotes \(seed 78\)/);
+  });
 });

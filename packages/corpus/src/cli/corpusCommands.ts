@@ -237,8 +237,8 @@ const confirmationWaitMs = 5 * 60_000;
  * A replace removing most of the corpus goes ahead only when the operator says so: typed on a
  * terminal, or --yes. Without a terminal and without --yes it is refused, with nothing changed.
  */
-async function confirmRemoval(impact: ImportImpact): Promise<void> {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) throw removalRefused(impact);
+async function confirmRemoval(impact: ImportImpact, hint?: string): Promise<void> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) throw removalRefused(impact, hint);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   const timeout = AbortSignal.timeout(confirmationWaitMs);
   try {
@@ -272,7 +272,8 @@ export function registerCorpusCommands(
       integerOption('--seed', 0),
     )
     .option('--output <file>', "write the quotes as JSON Lines to FILE ('-' for stdout) instead of loading them")
-    .action(async (options: { size?: number; seed?: number; output?: string }) => {
+    .option('--yes', 'confirm replacing a corpus of which more than half would go (asked on a terminal otherwise)')
+    .action(async (options: { size?: number; seed?: number; output?: string; yes?: boolean }) => {
       const fallback = options.size === undefined || options.seed === undefined ? defaults() : null;
       const size = options.size ?? fallback!.size;
       const seed = options.seed ?? fallback!.seed;
@@ -286,6 +287,15 @@ export function registerCorpusCommands(
         return;
       }
       await withCorpusDatabase(openDatabase, 'corpus generate', async (database) => {
+        // Generating replaces the corpus: the same check as an import's replace, so the operator's
+        // own quotes are never swapped for generated ones without saying so.
+        if (!options.yes) {
+          const ids = new Set<string>();
+          for (const row of generateCorpus({ size, seed })) ids.add(quoteId(row.text, row.author));
+          const impact = await importImpact(database, ids, 'replace');
+          if (needsConfirmation(impact))
+            await confirmRemoval(impact, 'pass --yes to replace it with the generated corpus');
+        }
         const display = progressDisplay('generate');
         let report: CorpusLoadReport;
         try {

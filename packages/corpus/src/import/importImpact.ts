@@ -91,8 +91,9 @@ export function removalSummary(impact: ImportImpact): string {
   );
 }
 
-export function removalRefused(impact: ImportImpact): CorpusError {
-  return new CorpusError(
-    `refused: ${removalSummary(impact)}; check with --dry-run, then pass --yes (or use --mode append)`,
-  );
+export function removalRefused(
+  impact: ImportImpact,
+  hint = 'check with --dry-run, then pass --yes (or use --mode append)',
+): CorpusError {
+  return new CorpusError(`refused: ${removalSummary(impact)}; ${hint}`);
 }
