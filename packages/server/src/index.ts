@@ -13,6 +13,9 @@ export {
   generateCorpus,
   replaceCorpus,
 } from './corpus/index.js';
+// The taxonomy index, for the benchmarks' measurement of it against a Roaring library.
+export { RankSet } from './data/rankSet.js';
+export { TaxonomyIndex, tagCodeLayout } from './data/taxonomyIndex.js';
 export { createLogger, type Logger } from './log.js';
 export { freePort } from './net/freePort.js';
 export {

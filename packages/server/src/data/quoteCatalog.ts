@@ -55,6 +55,7 @@ export interface QuotePage {
 export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
   private index: Promise<TaxonomyIndex> | undefined;
+  private preparing: Promise<void> = Promise.resolve();
   private readonly matchSets: ByteBoundedLru<RankSet>;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
@@ -86,9 +87,18 @@ export class QuoteCatalog {
    * retried by the next call that needs the index.
    */
   prepare(): void {
-    this.corpusState()
+    const preparing = this.corpusState()
       .then((state) => this.taxonomyIndex(state))
-      .catch(() => undefined);
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    this.preparing = preparing;
+  }
+
+  /** Settles once the latest prepare() has finished, built or failed: a server starts answering after it. */
+  whenPrepared(): Promise<void> {
+    return this.preparing;
   }
 
   get cachedMatchSetBytes(): number {
