@@ -39,6 +39,15 @@ export function tagCodeLayout(source: Taxonomy = taxonomy): TagCodeLayout {
   return { single, moods: source.moods, moodsShift: shift };
 }
 
+/** The layout as text, to compare with the one the stored tag codes were written in (quote_tag_layout()). */
+export function layoutDescription(layout: TagCodeLayout): string {
+  return JSON.stringify({
+    single: layout.single.map((field) => [field.parameter, field.values, field.shift]),
+    moods: layout.moods,
+    moodsShift: layout.moodsShift,
+  });
+}
+
 /**
  * One bitset per taxonomy value over the quotes in rank order, built once per corpus version
  * from one read of (rank, tag code). A filter is an OR of its parameter's values and an AND

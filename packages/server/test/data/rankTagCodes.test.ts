@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rankTagCodes, readCorpusState } from '../../src/data/quoteQueries.js';
-import { TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
+import { computedTagCode, rankTagCodes, readCorpusState } from '../../src/data/quoteQueries.js';
+import { layoutDescription, TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
 import { resolveFilters } from '../../src/domain/filterResolution.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
@@ -22,11 +22,35 @@ async function ranksWhere(where: string, values: unknown[]): Promise<number[]> {
   return result.rows.map((row) => row.rank);
 }
 
+// The stored codes (migration 20261123T1800) in the contract's layout, and codes computed in the
+// query for a layout they were not written in (as after a change of the taxonomy).
+const reordered = tagCodeLayout({
+  ...taxonomy,
+  categories: [...taxonomy.categories].reverse(),
+  moods: [...taxonomy.moods].reverse(),
+});
+
 describe('the taxonomy index read from PostgreSQL', () => {
-  it('holds, for every taxonomy value, exactly the ranks SQL finds, under the current corpus version', async () => {
-    const { version, pairs } = await rankTagCodes(database.pool, tagCodeLayout());
+  it('stores, in every row, the tag code the query would compute', async () => {
+    const code = computedTagCode(tagCodeLayout());
+    const result = await database.pool.query<{ differing: number; rows: number }>(
+      `SELECT count(*) FILTER (WHERE tag_code <> (${code.sql}))::int AS differing, count(*)::int AS rows FROM quotes`,
+      code.values,
+    );
+    expect(result.rows[0]).toEqual({ differing: 0, rows: 430 });
+    // The stored codes are read only in the layout they were written in: today's.
+    const stored = await database.pool.query<{ layout: string }>('SELECT quote_tag_layout() AS layout');
+    expect(stored.rows[0]?.layout).toBe(layoutDescription(tagCodeLayout()));
+    expect(layoutDescription(reordered)).not.toBe(layoutDescription(tagCodeLayout()));
+  });
+
+  it.each([
+    ['stored codes', tagCodeLayout()],
+    ['codes computed for another layout', reordered],
+  ])('holds, for every taxonomy value, exactly the ranks SQL finds (%s)', async (_name, layout) => {
+    const { version, pairs } = await rankTagCodes(database.pool, layout);
     const state = await readCorpusState(database.pool);
-    const index = TaxonomyIndex.fromPairs(version, pairs);
+    const index = TaxonomyIndex.fromPairs(version, pairs, layout);
     expect(index.version).toBe(state.version);
     expect(index.rankBound).toBe(state.size);
     const all = (raw: Parameters<typeof resolveFilters>[0]) => {

@@ -3,6 +3,7 @@ import * as plansKeysUsage from './20261123T0900_plans_keys_usage.js';
 import * as quotes from './20261123T0901_quotes.js';
 import * as monthlyUsageLastGrant from './20261123T1000_monthly_usage_last_grant.js';
 import * as quoteJson from './20261123T1100_quote_json.js';
+import * as quoteTagCode from './20261123T1800_quote_tag_code.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T0901_quotes': quotes,
   '20261123T1000_monthly_usage_last_grant': monthlyUsageLastGrant,
   '20261123T1100_quote_json': quoteJson,
+  '20261123T1800_quote_tag_code': quoteTagCode,
 };
