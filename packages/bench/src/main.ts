@@ -47,7 +47,7 @@ const seed = positiveInteger('seed', options.seed);
 const mixedUrls = positiveInteger('mixed-urls', options['mixed-urls']);
 const coldCalls = positiveInteger('cold-calls', options['cold-calls']);
 /** Connections of the key whose latency the bystander figure watches, and of the key flooding beside it. */
-const bystanderConnections = 8;
+const bystanderConnections = 2;
 const floodConnections = 32;
 /** Never-seen calls in flight at once for the cold figures: a handful of clients, not a load test. */
 const coldConcurrency = 4;
