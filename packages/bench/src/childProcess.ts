@@ -1,6 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
+/** Every child still running, so a bench stopped by a signal stops them too. */
+export const runningChildren = new Set<ChildProcess>();
+
+function track(child: ChildProcess): void {
+  runningChildren.add(child);
+  child.once('exit', () => runningChildren.delete(child));
+}
+
 export interface RunningProcess {
   readonly child: ChildProcess;
   readonly pid: number;
@@ -19,6 +27,7 @@ export async function startNodeProcess(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -54,6 +63,7 @@ export async function runNodeScript(script: string, args: string[], env: NodeJS.
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -8,7 +8,7 @@ import { startMock } from '@quotes/mock';
 import { freePort, startEmbeddedPostgres } from '@quotes/server';
 import pg from 'pg';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
-import { type RunningProcess, runNodeScript, startNodeProcess } from './childProcess.js';
+import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
 import { measureIndex } from './indexMicro.js';
 import { sampleLatencies } from './latencySample.js';
 import { type LoadResult, runLoad } from './loadRun.js';
@@ -167,6 +167,12 @@ async function main(): Promise<void> {
       });
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
   const mock = await startMock({ port: 0 });
+  // Stopped by a signal: the children and the throwaway cluster go too, not left running.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      for (const child of runningChildren) child.kill('SIGTERM');
+      void Promise.allSettled([mock.stop(), cluster?.stop()]).finally(() => process.exit(130));
+    });
   const report: BenchReport = {
     startedAt,
     machine,
