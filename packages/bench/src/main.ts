@@ -248,6 +248,10 @@ async function main(): Promise<void> {
         const afterStart = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
         log(`  cold after start: p50 ${afterStart.p50Ms} ms, p99 ${afterStart.p99Ms} ms over ${afterStart.count}`);
         report.cold.push({ corpusSize: size, moment: 'after start', ...afterStart });
+        // The same calls again, now seen: what the machine gives any call at this concurrency.
+        const seen = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
+        log(`  the same, seen: p50 ${seen.p50Ms} ms, p99 ${seen.p99Ms} ms`);
+        report.cold.push({ corpusSize: size, moment: 'the same calls again', ...seen });
 
         // 3. Mixed traffic, the server first so its URLs are unseen when it meets them; the
         // warm-up touches no combination of it.
