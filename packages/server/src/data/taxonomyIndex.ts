@@ -123,13 +123,25 @@ export class TaxonomyIndex {
     if (parameters.length === 0) return new RankSet(this.everything);
     // A single bitset is shared as it is: neither side ever writes to it again.
     if (parameters.length === 1 && parameters[0]?.length === 1) return new RankSet(parameters[0][0] as Uint32Array);
+    // Single-valued parameters are ANDed in straight from their bitsets; only a parameter with
+    // several values needs its union built first. Fewest values first: the result starts as a
+    // copy of one bitset where it can.
+    parameters.sort((a, b) => a.length - b.length);
     const result = new Uint32Array(this.wordCount);
-    const scratch = new Uint32Array(this.wordCount);
+    let scratch: Uint32Array | undefined;
     parameters.forEach((sets, position) => {
-      const union = position === 0 ? result : scratch;
-      if (position > 0) union.fill(0);
-      for (const set of sets) orInto(union, set);
-      if (position > 0) andInto(result, union);
+      if (position === 0) {
+        for (const set of sets) orInto(result, set);
+        return;
+      }
+      if (sets.length === 1) {
+        andInto(result, sets[0] as Uint32Array);
+        return;
+      }
+      scratch ??= new Uint32Array(this.wordCount);
+      scratch.fill(0);
+      for (const set of sets) orInto(scratch, set);
+      andInto(result, scratch);
     });
     return new RankSet(result);
   }
