@@ -17,6 +17,9 @@ import { RandomDrawBatcher } from './randomDrawBatcher.js';
 import type { RankSet } from './rankSet.js';
 import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
 
+/** Ranks per statement when the index is built: 2 MB of pairs, 4 MB as the hex text they arrive in. */
+const indexChunkRanks = 262_144;
+
 /** The corpus was replaced between two reads of one call; the call starts over once. */
 class CorpusChanged extends Error {}
 
@@ -29,6 +32,8 @@ export interface QuoteCatalogOptions {
    */
   notificationsLive: () => boolean;
   random?: () => number;
+  /** Ranks per statement when the index is built (default 262,144). */
+  indexChunkRanks?: number;
 }
 
 export interface FilterValuesBody {
@@ -194,9 +199,7 @@ export class QuoteCatalog {
         return this.taxonomyIndex(state);
       });
     }
-    const loading = rankTagCodes(this.pool, this.layout).then(({ version, pairs }) =>
-      TaxonomyIndex.fromPairs(version, pairs, this.layout),
-    );
+    const loading = this.buildIndex();
     this.index = loading;
     loading.catch(() => {
       if (this.index === loading) this.index = undefined;
@@ -205,6 +208,23 @@ export class QuoteCatalog {
       if (index.version !== state.version) throw new CorpusChanged();
       return index;
     });
+  }
+
+  /**
+   * Reads the tag codes a chunk of ranks at a time, so the text PostgreSQL sends (hex, twice the
+   * bytes) never holds the whole corpus at once; every chunk must come from the version the
+   * build started on, or the corpus changed under it.
+   */
+  private async buildIndex(): Promise<TaxonomyIndex> {
+    const state = await readCorpusState(this.pool);
+    const index = TaxonomyIndex.empty(state.version, state.size, this.layout);
+    const chunkRanks = this.options.indexChunkRanks ?? indexChunkRanks;
+    for (let from = 0; from < state.size; from += chunkRanks) {
+      const chunk = await rankTagCodes(this.pool, this.layout, { from, to: from + chunkRanks });
+      if (chunk.version !== state.version) throw new CorpusChanged();
+      index.add(chunk.pairs);
+    }
+    return index;
   }
 
   private async matchSet(filter: ResolvedFilter, state: CorpusState): Promise<RankSet> {

@@ -62,7 +62,7 @@ export class TaxonomyIndex {
   private constructor(
     readonly version: number,
     readonly rankBound: number,
-    layout: TagCodeLayout,
+    private readonly layout: TagCodeLayout,
   ) {
     this.wordCount = Math.ceil(rankBound / 32);
     for (const field of layout.single)
@@ -74,22 +74,37 @@ export class TaxonomyIndex {
 
   /** From (rank, code) pairs as big-endian int32s, the form quoteQueries.ts reads them in. */
   static fromPairs(version: number, pairs: Buffer, layout: TagCodeLayout = tagCodeLayout()): TaxonomyIndex {
-    const count = Math.floor(pairs.length / 8);
     let rankBound = 0;
-    for (let index = 0; index < count; index++) rankBound = Math.max(rankBound, pairs.readInt32BE(index * 8) + 1);
-    const index = new TaxonomyIndex(version, rankBound, layout);
+    for (let offset = 0; offset + 8 <= pairs.length; offset += 8)
+      rankBound = Math.max(rankBound, pairs.readInt32BE(offset) + 1);
+    const index = TaxonomyIndex.empty(version, rankBound, layout);
+    index.add(pairs);
+    return index;
+  }
+
+  /** An index with no quote yet, for ranks below `rankBound`; filled chunk by chunk with add(). */
+  static empty(version: number, rankBound: number, layout: TagCodeLayout = tagCodeLayout()): TaxonomyIndex {
+    return new TaxonomyIndex(version, rankBound, layout);
+  }
+
+  /** Sets the bits of (rank, code) pairs; ranks at or above the bound are refused. */
+  add(pairs: Buffer): void {
+    const layout = this.layout;
     const singles = layout.single.map((field) => ({
       mask: (1 << field.width) - 1,
       shift: field.shift,
-      sets: field.values.map((value) => index.bitsets.get(keyOf(field.parameter, value)) as Uint32Array),
+      sets: field.values.map((value) => this.bitsets.get(keyOf(field.parameter, value)) as Uint32Array),
     }));
-    const moodSets = layout.moods.map((mood) => index.bitsets.get(keyOf('mood', mood)) as Uint32Array);
+    const moodSets = layout.moods.map((mood) => this.bitsets.get(keyOf('mood', mood)) as Uint32Array);
+    const count = Math.floor(pairs.length / 8);
     for (let row = 0; row < count; row++) {
       const rank = pairs.readInt32BE(row * 8);
       const code = pairs.readInt32BE(row * 8 + 4);
+      if (rank < 0 || rank >= this.rankBound)
+        throw new RangeError(`rank ${rank} outside the index (0..${this.rankBound - 1})`);
       const word = rank >>> 5;
       const bit = 1 << (rank & 31);
-      index.everything[word] = (index.everything[word] as number) | bit;
+      this.everything[word] = (this.everything[word] as number) | bit;
       for (const single of singles) {
         const position = (code >>> single.shift) & single.mask;
         const set = single.sets[position - 1];
@@ -101,7 +116,6 @@ export class TaxonomyIndex {
         if (moods & 1 && set) set[word] = (set[word] as number) | bit;
       }
     }
-    return index;
   }
 
   get byteLength(): number {

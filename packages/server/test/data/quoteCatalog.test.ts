@@ -89,6 +89,23 @@ describe('the quote catalog on the taxonomy index', () => {
     expect(after.total).toBe(4);
   });
 
+  it('answers the same when the index is read in many chunks', async () => {
+    const whole = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    const chunked = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      notificationsLive: () => true,
+      indexChunkRanks: 37,
+    });
+    for (const raw of [{ category: 'e' }, { mood: 'ing', era: 'Modern' }, { length: 'Short', faith: 'Buddhist' }]) {
+      const [one, many] = await Promise.all([
+        whole.page(resolved(raw), { limit: 1000, offset: 0 }),
+        chunked.page(resolved(raw), { limit: 1000, offset: 0 }),
+      ]);
+      expect(many.total).toBeGreaterThan(0);
+      expect(many).toEqual(one);
+    }
+  });
+
   it('notices a new corpus version by itself when notifications are not live', async () => {
     const catalog = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => false });
     await loadFixtureCorpus(database, fixtureRows(6));
