@@ -22,8 +22,9 @@ export async function startNodeProcess(
   env: NodeJS.ProcessEnv,
   ready: () => Promise<boolean>,
   timeoutMs = 120_000,
+  nodeOptions: string[] = [],
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -56,6 +57,11 @@ const require = createRequire(import.meta.url);
 const serverDist = dirname(require.resolve('@quotes/server'));
 const serverMain = join(serverDist, 'main.js');
 const adminCli = join(serverDist, 'cli', 'main.js');
+/** The server runs as `npm start` runs it: with the Node options of its start script. */
+const serverNodeOptions =
+  (
+    JSON.parse(readFileSync(join(serverDist, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
 const floorScript = fileURLToPath(new URL('./floorApp.js', import.meta.url));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -146,8 +152,13 @@ async function measure(
 
 function startServerProcess(env: NodeJS.ProcessEnv): Promise<{ process: RunningProcess; base: string }> {
   return freePort().then(async (port) => ({
-    process: await startNodeProcess(serverMain, [], { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, () =>
-      answers(`http://127.0.0.1:${port}/readyz`),
+    process: await startNodeProcess(
+      serverMain,
+      [],
+      { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+      () => answers(`http://127.0.0.1:${port}/readyz`),
+      120_000,
+      serverNodeOptions,
     ),
     base: `http://127.0.0.1:${port}`,
   }));
