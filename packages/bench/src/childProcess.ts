@@ -1,6 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
+/** Every child still running, so a bench stopped by a signal stops them too. */
+export const runningChildren = new Set<ChildProcess>();
+
+function track(child: ChildProcess): void {
+  runningChildren.add(child);
+  child.once('exit', () => runningChildren.delete(child));
+}
+
 export interface RunningProcess {
   readonly child: ChildProcess;
   readonly pid: number;
@@ -14,11 +22,13 @@ export async function startNodeProcess(
   env: NodeJS.ProcessEnv,
   ready: () => Promise<boolean>,
   timeoutMs = 120_000,
+  nodeOptions: string[] = [],
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -54,6 +64,7 @@ export async function runNodeScript(script: string, args: string[], env: NodeJS.
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {

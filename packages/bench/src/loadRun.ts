@@ -1,21 +1,27 @@
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runNodeScript } from './childProcess.js';
+import type { LoadWorkerConfig, LoadWorkerResult } from './loadWorker.js';
 
-const run = promisify(execFile);
-const require = createRequire(import.meta.url);
-/** autocannon's CLI, run as a separate process so the load generator never shares the server's event loop. */
-const autocannonBin = require.resolve('autocannon/autocannon.js');
+const workerScript = fileURLToPath(new URL('./loadWorker.js', import.meta.url));
 
 export interface LoadOptions {
-  url: string;
+  origin: string;
+  /** One path repeated, or a list sent in order, round and round. */
+  paths: string[];
   headers?: Record<string, string>;
   connections: number;
   /** Seconds of measured load (ignored when `amount` is set). */
   durationSeconds: number;
+  /** Seconds of unmeasured load first, on `warmupPaths` (default: the same paths). */
   warmupSeconds: number;
+  warmupPaths?: string[];
   /** Stop after this many requests instead of after a duration (keeps a capped key within its allowance). */
   amount?: number;
+  /** 404s are part of the traffic (the mixed scenario): only connection errors, timeouts and 5xx spoil it. */
+  notFoundExpected?: boolean;
 }
 
 export interface LoadResult {
@@ -23,35 +29,36 @@ export interface LoadResult {
   latencyP50Ms: number;
   latencyP99Ms: number;
   requests: number;
-  /** Connection errors, timeouts and non-2xx answers together: any of them spoils the run. */
+  /** Connection errors, timeouts and unexpected statuses together: any of them spoils the run. */
   errors: number;
 }
 
-interface AutocannonJson {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
+let configDirectory: Promise<string> | undefined;
+let configCount = 0;
+
+async function runWorker(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
+  configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-load-'));
+  const file = join(await configDirectory, `load-${configCount++}.json`);
+  await writeFile(file, JSON.stringify(config));
+  const stdout = await runNodeScript(workerScript, [file], {});
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as LoadWorkerResult;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const args = [autocannonBin, '--json', '--no-progress', '-c', String(options.connections)];
-  if (options.amount !== undefined) args.push('-a', String(options.amount));
-  else args.push('-d', String(options.durationSeconds));
+  const base = { origin: options.origin, headers: options.headers ?? {}, connections: options.connections };
   if (options.warmupSeconds > 0)
-    args.push('--warmup', '[', '-c', String(options.connections), '-d', String(options.warmupSeconds), ']');
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
-  args.push(options.url);
-  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  // With --warmup, autocannon prints the warm-up's result first: the measured run is the last line.
-  const lines = stdout.trim().split('\n');
-  const result = JSON.parse(lines[lines.length - 1] ?? '') as AutocannonJson;
+    await runWorker({ ...base, paths: options.warmupPaths ?? options.paths, durationSeconds: options.warmupSeconds });
+  const result = await runWorker({
+    ...base,
+    paths: options.paths,
+    durationSeconds: options.durationSeconds,
+    amount: options.amount,
+  });
   return {
-    requestsPerSecond: result.requests.average,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    requests: result.requests.total,
-    errors: result.errors + result.timeouts + result.non2xx,
+    requestsPerSecond: result.requestsPerSecond,
+    latencyP50Ms: result.latencyP50Ms,
+    latencyP99Ms: result.latencyP99Ms,
+    requests: result.requests,
+    errors: result.errors + result.timeouts + (options.notFoundExpected ? result.serverErrors : result.non2xx),
   };
 }

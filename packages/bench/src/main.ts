@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -7,11 +8,15 @@ import { parseArgs } from 'node:util';
 import { startMock } from '@quotes/mock';
 import { freePort, startEmbeddedPostgres } from '@quotes/server';
 import pg from 'pg';
-import { runNodeScript, startNodeProcess } from './childProcess.js';
+import { captureAnswers, writeAnswers } from './answerCapture.js';
+import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
+import { measureIndex } from './indexMicro.js';
+import { sampleLatencies } from './latencySample.js';
 import { type LoadResult, runLoad } from './loadRun.js';
+import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes } from './peakRss.js';
-import { type BenchReport, markdownReport, type ScenarioMeasurement, svgChart } from './report.js';
-import { type Scenario, scenarios } from './scenarios.js';
+import { type BenchReport, markdownReport, svgChart } from './report.js';
+import { mixedScenario, type Scenario, scenarios } from './scenarios.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -20,6 +25,8 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '64' },
     seed: { type: 'string', default: '20261123' },
+    'mixed-urls': { type: 'string', default: '2000' },
+    'cold-calls': { type: 'string', default: '200' },
     out: { type: 'string', default: fileURLToPath(new URL('../results', import.meta.url)) },
   },
 });
@@ -38,11 +45,23 @@ const durationSeconds = positiveInteger('duration', options.duration);
 const warmupSeconds = Number(options.warmup);
 const connections = positiveInteger('connections', options.connections);
 const seed = positiveInteger('seed', options.seed);
+const mixedUrls = positiveInteger('mixed-urls', options['mixed-urls']);
+const coldCalls = positiveInteger('cold-calls', options['cold-calls']);
+/** Connections of the key whose latency the bystander figure watches, and of the key flooding beside it. */
+const bystanderConnections = 2;
+const floodConnections = 32;
+/** Never-seen calls in flight at once for the cold figures: a handful of clients, not a load test. */
+const coldConcurrency = 4;
 
 const require = createRequire(import.meta.url);
 const serverDist = dirname(require.resolve('@quotes/server'));
 const serverMain = join(serverDist, 'main.js');
 const adminCli = join(serverDist, 'cli', 'main.js');
+/** The server runs as `npm start` runs it: with the Node options of its start script. */
+const serverNodeOptions =
+  (
+    JSON.parse(readFileSync(join(serverDist, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
 const floorScript = fileURLToPath(new URL('./floorApp.js', import.meta.url));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -97,27 +116,52 @@ async function pickFilteredPaths(baseUrl: string, key: string): Promise<{ list: 
   return best;
 }
 
+type Target = 'server' | 'floor' | 'mock';
+type Targets = Record<Target, { base: string; headers: Record<string, string> }>;
+
 async function measure(
-  targets: Record<'server' | 'floor' | 'mock', { base: string; headers: Record<string, string> }>,
+  targets: Targets,
   scenario: Scenario,
-  order: Array<'server' | 'floor' | 'mock'>,
-): Promise<Record<'server' | 'floor' | 'mock', LoadResult>> {
-  const results = {} as Record<'server' | 'floor' | 'mock', LoadResult>;
-  // Interleaved, in a rotating order, so machine drift hits all three alike.
+  order: Target[],
+  paths: string[] = [scenario.path],
+  warmupPaths?: string[],
+): Promise<{ server: LoadResult; floor: LoadResult; mock?: LoadResult }> {
+  const results: Partial<Record<Target, LoadResult>> = {};
+  // Interleaved, in a rotating order, so machine drift hits all of them alike.
   for (const name of order) {
     const target = targets[name];
-    results[name] = await runLoad({
-      url: `${target.base}${scenario.path}`,
+    const result = await runLoad({
+      origin: target.base,
+      paths,
       headers: target.headers,
       connections,
       durationSeconds,
       warmupSeconds,
+      warmupPaths,
+      notFoundExpected: scenario.id === 'mixed',
     });
+    results[name] = result;
     log(
-      `  ${scenario.id.padEnd(16)} ${name.padEnd(6)} ${Math.round(results[name].requestsPerSecond)} req/s, p99 ${results[name].latencyP99Ms} ms, errors ${results[name].errors}`,
+      `  ${scenario.id.padEnd(16)} ${name.padEnd(6)} ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms, errors ${result.errors}`,
     );
   }
-  return results;
+  const { server, floor, mock } = results;
+  if (!server || !floor) throw new Error(`${scenario.id}: the server and the floor must both be measured`);
+  return { server, floor, mock };
+}
+
+function startServerProcess(env: NodeJS.ProcessEnv): Promise<{ process: RunningProcess; base: string }> {
+  return freePort().then(async (port) => ({
+    process: await startNodeProcess(
+      serverMain,
+      [],
+      { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+      () => answers(`http://127.0.0.1:${port}/readyz`),
+      120_000,
+      serverNodeOptions,
+    ),
+    base: `http://127.0.0.1:${port}`,
+  }));
 }
 
 async function main(): Promise<void> {
@@ -133,13 +177,31 @@ async function main(): Promise<void> {
         persistent: false,
       });
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
-  const floorPort = await freePort();
-  const floor = await startNodeProcess(floorScript, [], { PORT: String(floorPort) }, () =>
-    answers(`http://127.0.0.1:${floorPort}/v1/quotes-random`),
-  );
   const mock = await startMock({ port: 0 });
-  const report: BenchReport = { startedAt, machine, connections, durationSeconds, measurements: [], peakRss: {} };
+  // Stopped by a signal: the children and the throwaway cluster go too, not left running.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      for (const child of runningChildren) child.kill('SIGTERM');
+      void Promise.allSettled([mock.stop(), cluster?.stop()]).finally(() => process.exit(130));
+    });
+  const report: BenchReport = {
+    startedAt,
+    machine,
+    connections,
+    durationSeconds,
+    measurements: [],
+    peakRss: {},
+    cold: [],
+    bystander: [],
+    index: [],
+  };
   try {
+    for (const size of sizes) {
+      log(`index micro-measurement at ${size.toLocaleString('en-US')} quotes`);
+      const micro = await measureIndex(size, seed);
+      log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
+      report.index.push(micro);
+    }
     for (const size of sizes) {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
       const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
@@ -149,87 +211,160 @@ async function main(): Promise<void> {
       await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)], env);
       log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       const platformKey = await createKey(databaseUrl, 'platform');
-      const serverPort = await freePort();
-      const server = await startNodeProcess(
-        serverMain,
-        [],
-        { ...env, PORT: String(serverPort), LOG_LEVEL: 'warn' },
-        () => answers(`http://127.0.0.1:${serverPort}/readyz`),
-      );
+      const floodKey = await createKey(databaseUrl, 'platform');
+      const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
+      const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
+      const coldAfterReload = neverSeenCombinations(seed + 2, coldCalls);
+      const flood = neverSeenCombinations(seed + 3, 5000);
+
+      // 1. Capture: what the server answers each URL with, from a server that is then stopped,
+      // so the measured one has seen none of the mixed traffic.
+      const capturing = await startServerProcess(env);
+      let all: Scenario[];
+      const answersFile = join(await mkdtemp(join(tmpdir(), 'quotes-bench-answers-')), 'answers.json');
       try {
-        const serverBase = `http://127.0.0.1:${serverPort}`;
-        const filtered = await pickFilteredPaths(serverBase, platformKey);
-        const targets = {
-          server: { base: serverBase, headers: { 'X-API-Key': platformKey } },
+        const filtered = await pickFilteredPaths(capturing.base, platformKey);
+        all = scenarios(filtered.list, filtered.random);
+        const captured = await captureAnswers(
+          capturing.base,
+          [...all.map((scenario) => scenario.path), ...traffic.distinct],
+          { 'X-API-Key': platformKey },
+        );
+        await writeAnswers(answersFile, captured);
+        const statuses = Object.values(captured).reduce<Record<number, number>>((counts, answer) => {
+          counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+          return counts;
+        }, {});
+        log(`  captured ${Object.keys(captured).length} answers (${JSON.stringify(statuses)})`);
+      } finally {
+        await capturing.process.stop();
+      }
+      const floorPort = await freePort();
+      const floor = await startNodeProcess(
+        floorScript,
+        [],
+        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
+        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+      );
+      const server = await startServerProcess(env);
+      try {
+        const targets: Targets = {
+          server: { base: server.base, headers: { 'X-API-Key': platformKey } },
           floor: { base: `http://127.0.0.1:${floorPort}`, headers: {} },
           mock: { base: mock.url, headers: { 'X-API-Key': 'qk_mock' } },
         };
-        const rotations: Array<Array<'server' | 'floor' | 'mock'>> = [
+        const platform = { 'X-API-Key': platformKey };
+
+        // 2. Cold, right after start: never-seen combinations, a few at a time.
+        const afterStart = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
+        log(`  cold after start: p50 ${afterStart.p50Ms} ms, p99 ${afterStart.p99Ms} ms over ${afterStart.count}`);
+        report.cold.push({ corpusSize: size, moment: 'after start', ...afterStart });
+        // The same calls again, now seen: what the machine gives any call at this concurrency.
+        const seen = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
+        log(`  the same, seen: p50 ${seen.p50Ms} ms, p99 ${seen.p99Ms} ms`);
+        report.cold.push({ corpusSize: size, moment: 'the same calls again', ...seen });
+
+        // 3. Mixed traffic, the server first so its URLs are unseen when it meets them; the
+        // warm-up touches no combination of it.
+        const mixed = mixedScenario(traffic.distinct.length, traffic.sequence.length);
+        const mixedResults = await measure(targets, mixed, ['server', 'floor'], traffic.sequence, [
+          '/v1/quotes-random',
+        ]);
+        report.measurements.push({ corpusSize: size, keyPlan: 'platform', scenario: mixed, ...mixedResults });
+
+        // 4. One URL per scenario, against the same-bytes floor and the mock.
+        const rotations: Target[][] = [
           ['server', 'floor', 'mock'],
           ['floor', 'mock', 'server'],
           ['mock', 'server', 'floor'],
         ];
-        const all = scenarios(filtered.list, filtered.random);
         for (const [index, scenario] of all.entries()) {
-          const results = await measure(
-            targets,
-            scenario,
-            rotations[index % rotations.length] ?? ['server', 'floor', 'mock'],
-          );
-          report.measurements.push({
-            corpusSize: size,
-            keyPlan: 'platform',
-            scenario,
-            ...results,
-          } satisfies ScenarioMeasurement);
+          const results = await measure(targets, scenario, rotations[index % rotations.length] ?? ['server', 'floor']);
+          report.measurements.push({ corpusSize: size, keyPlan: 'platform', scenario, ...results });
         }
-        // Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
+
+        // 5. Bystander: one key's quotes-random alone, then beside another key flooding
+        // never-seen combinations.
+        const bystanderRun = () =>
+          runLoad({
+            origin: server.base,
+            paths: ['/v1/quotes-random'],
+            headers: platform,
+            connections: bystanderConnections,
+            durationSeconds,
+            warmupSeconds: 0,
+          });
+        const alone = await bystanderRun();
+        const [beside, flooding] = await Promise.all([
+          bystanderRun(),
+          runLoad({
+            origin: server.base,
+            paths: flood,
+            headers: { 'X-API-Key': floodKey },
+            connections: floodConnections,
+            durationSeconds,
+            warmupSeconds: 0,
+            notFoundExpected: true,
+          }),
+        ]);
+        log(
+          `  bystander p99 ${alone.latencyP99Ms} ms alone, ${beside.latencyP99Ms} ms beside a flood of ${Math.round(flooding.requestsPerSecond)} never-seen calls/s`,
+        );
+        report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
+
+        // 6. Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
         const professionalKey = await createKey(databaseUrl, 'professional');
         const scenario = all[0] as Scenario;
-        const [counted, floorResult, mockResult] = [
-          await runLoad({
-            url: `${serverBase}${scenario.path}`,
-            headers: { 'X-API-Key': professionalKey },
-            connections,
-            durationSeconds,
-            warmupSeconds: 0,
-            amount: 45_000,
-          }),
-          await runLoad({
-            url: `${targets.floor.base}${scenario.path}`,
-            connections,
-            durationSeconds,
-            warmupSeconds: 0,
-            amount: 45_000,
-          }),
-          await runLoad({
-            url: `${mock.url}${scenario.path}`,
-            headers: targets.mock.headers,
-            connections,
-            durationSeconds,
-            warmupSeconds: 0,
-            amount: 45_000,
-          }),
-        ];
+        const counted = await runLoad({
+          origin: server.base,
+          paths: [scenario.path],
+          headers: { 'X-API-Key': professionalKey },
+          connections,
+          durationSeconds,
+          warmupSeconds: 0,
+          amount: 45_000,
+        });
+        const floorResult = await runLoad({
+          origin: targets.floor.base,
+          paths: [scenario.path],
+          connections,
+          durationSeconds,
+          warmupSeconds: 0,
+          amount: 45_000,
+        });
         log(
           `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
         );
+        const usage = (await (
+          await fetch(`${server.base}/v1/quotes-usage`, { headers: { 'X-API-Key': professionalKey } })
+        ).json()) as { calls_this_month?: number; calls?: number };
+        log(`  professional key's usage after ${counted.requests} calls: ${JSON.stringify(usage)}`);
         report.measurements.push({
           corpusSize: size,
           keyPlan: 'professional',
           scenario,
           server: counted,
           floor: floorResult,
-          mock: mockResult,
         });
+
+        // 7. Cold, right after a corpus reload (another seed, same size): never-seen
+        // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
+        const reloadBegan = Date.now();
+        await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1)], env);
+        log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
+        const afterReload = await sampleLatencies(server.base, coldAfterReload, platform, coldConcurrency);
+        log(
+          `  cold after reload: p50 ${afterReload.p50Ms} ms, p99 ${afterReload.p99Ms} ms, max ${afterReload.maxMs} ms`,
+        );
+        report.cold.push({ corpusSize: size, moment: 'after reload', ...afterReload });
       } finally {
         // Read before stopping: the high-water mark goes with the process.
-        report.peakRss[size] = await peakRssBytes(server.pid);
-        await server.stop();
+        report.peakRss[size] = await peakRssBytes(server.process.pid);
+        await server.process.stop();
+        await floor.stop();
       }
     }
   } finally {
-    await floor.stop();
     await mock.stop();
     await cluster?.stop();
   }

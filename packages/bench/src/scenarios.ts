@@ -1,15 +1,15 @@
-/** One load scenario: the same path is sent to the server, the Express floor and the mock. */
+/** One load scenario: the same path is sent to the server, the same-bytes floor and the mock. */
 export interface Scenario {
   id: string;
   title: string;
   path: string;
-  /** Target ratio of the server's requests/s to the floor's (issue 6), if any. */
+  /** Target ratio of the server's requests/s to the same-bytes floor's (issue 17), if any. */
   floorTarget: number | null;
 }
 
 /**
- * The six scenarios of the benchmark. `filteredListPath` is chosen at run time from the loaded
- * corpus so that offset 500 lands inside the matching set rather than past its end.
+ * The single-URL scenarios. `filteredListPath` is chosen at run time from the loaded corpus so
+ * that offset 500 lands inside the matching set rather than past its end.
  */
 export function scenarios(filteredListPath: string, randomFilteredPath: string): Scenario[] {
   return [
@@ -19,15 +19,25 @@ export function scenarios(filteredListPath: string, randomFilteredPath: string):
       id: 'filter-3',
       title: 'quotes-filter, category + mood + era, limit 50, offset 500',
       path: filteredListPath,
-      floorTarget: 0.5,
+      floorTarget: 0.6,
     },
     {
       id: 'filter-deep',
       title: 'quotes-filter, no filter, limit 100, offset 140,000',
       path: '/v1/quotes-filter?limit=100&offset=140000',
-      floorTarget: 0.3,
+      floorTarget: 0.6,
     },
-    { id: 'categories', title: 'quotes-categories', path: '/v1/quotes-categories', floorTarget: 0.8 },
-    { id: 'usage', title: 'quotes-usage', path: '/v1/quotes-usage', floorTarget: null },
+    { id: 'categories', title: 'quotes-categories', path: '/v1/quotes-categories', floorTarget: 0.85 },
+    { id: 'usage', title: 'quotes-usage', path: '/v1/quotes-usage', floorTarget: 0.6 },
   ];
+}
+
+/** The mixed scenario: many URLs (see mixedTraffic.ts), sent in a long-tailed order. */
+export function mixedScenario(distinct: number, requests: number): Scenario {
+  return {
+    id: 'mixed',
+    title: `mixed: ${distinct.toLocaleString('en-US')} URLs, ${requests.toLocaleString('en-US')} in a long-tailed order`,
+    path: '(list)',
+    floorTarget: 0.5,
+  };
 }

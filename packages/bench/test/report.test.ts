@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../src/loadRun.js';
 import { type BenchReport, markdownReport, svgChart } from '../src/report.js';
-import { scenarios } from '../src/scenarios.js';
+import { mixedScenario, scenarios } from '../src/scenarios.js';
 
 const load = (requestsPerSecond: number, p99 = 5, errors = 0): LoadResult => ({
   requestsPerSecond,
@@ -13,7 +13,7 @@ const load = (requestsPerSecond: number, p99 = 5, errors = 0): LoadResult => ({
 
 const [random, , , , categories] = scenarios('/v1/quotes-filter?x', '/v1/quotes-random?y');
 
-function report(measurements: BenchReport['measurements']): BenchReport {
+function report(measurements: BenchReport['measurements'], extra: Partial<BenchReport> = {}): BenchReport {
   return {
     startedAt: '2026-11-23T10:00:00Z',
     machine: 'test',
@@ -21,11 +21,15 @@ function report(measurements: BenchReport['measurements']): BenchReport {
     durationSeconds: 10,
     measurements,
     peakRss: { 150000: 120 * 2 ** 20 },
+    cold: [],
+    bystander: [],
+    index: [],
+    ...extra,
   };
 }
 
 describe('the benchmark report', () => {
-  it('gives ratios against the floor and the mock and judges each target', () => {
+  it('gives ratios against the same-bytes floor and judges each target', () => {
     const text = markdownReport(
       report([
         {
@@ -44,55 +48,68 @@ describe('the benchmark report', () => {
           floor: load(8000),
           mock: load(2000),
         },
+        {
+          corpusSize: 150000,
+          keyPlan: 'platform',
+          scenario: mixedScenario(2000, 20000),
+          server: load(900),
+          floor: load(2000),
+        },
       ]),
     );
-    const [randomRow, categoriesRow] = text.split('\n').filter((line) => line.startsWith('| 150,000 | platform'));
-    expect(randomRow).toContain('| 0.75 | 4.00 |');
-    expect(randomRow).toContain('floor ok, 3x mock ok, p99 ok');
-    expect(categoriesRow).toContain('| 0.50 | 2.00 |');
-    expect(categoriesRow).toContain('floor < 0.8, < 3x mock, 3 errors');
-    expect(text).toContain('| 150,000 | 120 MB |');
+    const [randomRow, categoriesRow, mixedRow] = text
+      .split('\n')
+      .filter((line) => line.startsWith('| 150,000 | platform'));
+    expect(randomRow).toContain('| 0.75 | 8,000 | 4.00 | >= 0.6 ok |');
+    expect(categoriesRow).toContain('| 0.50 | 8,000 | 2.00 | < 0.85, 3 errors |');
+    expect(mixedRow).toContain('| 0.45 | 2,000 | - | < 0.5 |');
+    expect(text).toContain('| 150,000 | 120 MB | < 300 MB ok |');
+  });
+
+  it('judges the cold, bystander and index figures', () => {
+    const text = markdownReport(
+      report([], {
+        cold: [
+          { corpusSize: 150000, moment: 'after start', count: 200, p50Ms: 3, p99Ms: 8, maxMs: 9, failures: 0 },
+          { corpusSize: 1500000, moment: 'after reload', count: 200, p50Ms: 30, p99Ms: 900, maxMs: 950, failures: 0 },
+        ],
+        bystander: [{ corpusSize: 150000, alone: load(3000, 10), beside: load(2000, 25), flood: load(1000) }],
+        index: [
+          {
+            size: 150000,
+            combinations: 200,
+            bitsetMicros: 99,
+            roaringMicros: 900,
+            bitsetBytes: 2 ** 20,
+            roaringBytes: 2 ** 19,
+            bitsetBuildMs: 90,
+          },
+        ],
+      }),
+    );
+    expect(text).toContain('| 150,000 | after start | 200 | 3 | 8 | 9 | 0 | < 10 ms ok |');
+    expect(text).toContain('| 1,500,000 | after reload | 200 | 30 | 900 | 950 | 0 | < 40 ms missed |');
+    expect(text).toContain('| 150,000 | 10 ms | 25 ms | 2.50 | 1,000 | 0 | <= 2x missed |');
+    expect(text).toContain('| 150,000 | 99 µs | 900 µs | 1 MB | 1 MB | 90 ms |');
   });
 
   it('compares the two corpus sizes', () => {
     const text = markdownReport(
       report([
-        {
-          corpusSize: 150000,
-          keyPlan: 'platform',
-          scenario: random!,
-          server: load(5000),
-          floor: load(8000),
-          mock: load(1500),
-        },
-        {
-          corpusSize: 1500000,
-          keyPlan: 'platform',
-          scenario: random!,
-          server: load(4500),
-          floor: load(8000),
-          mock: load(1500),
-        },
+        { corpusSize: 150000, keyPlan: 'platform', scenario: random!, server: load(5000), floor: load(8000) },
+        { corpusSize: 1500000, keyPlan: 'platform', scenario: random!, server: load(4500), floor: load(8000) },
       ]),
     );
     expect(text).toContain('| quotes-random, no filter | 5,000 | 4,500 | -10% |');
   });
 
-  it('draws one bar per target and scenario', () => {
+  it('draws the server and its floor for each scenario, each group on its own scale', () => {
     const svg = svgChart(
-      report([
-        {
-          corpusSize: 150000,
-          keyPlan: 'platform',
-          scenario: random!,
-          server: load(6000),
-          floor: load(8000),
-          mock: load(1500),
-        },
-      ]),
+      report([{ corpusSize: 150000, keyPlan: 'platform', scenario: random!, server: load(6000), floor: load(8000) }]),
     );
     // Bars are 8 px high; the legend's swatches are 10.
-    expect(svg.match(/<rect x="430" y="\d+" width="[\d.]+" height="8"/g)).toHaveLength(3);
-    expect(svg).toContain('6,000');
+    expect(svg.match(/<rect x="470" y="\d+" width="[\d.]+" height="8"/g)).toHaveLength(2);
+    expect(svg).toContain('6,000 (0.75)');
+    expect(svg).toContain('width="480.0"');
   });
 });

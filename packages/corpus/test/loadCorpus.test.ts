@@ -67,6 +67,7 @@ describe('replaceCorpus', () => {
       'quotes_moods',
       'quotes_pkey',
       'quotes_rank_key',
+      'quotes_rank_tag_code',
     ]);
     const constraints = await sql<{
       conname: string;

@@ -49,6 +49,8 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     onLost: (error) => log.warn({ err: error }, 'lost the notification connection; caches bypassed until it is back'),
   });
   await notifications.start();
+  // The first filtered call after start then finds the taxonomy index built.
+  await catalog.whenPrepared();
   return {
     database,
     clock: options.clock,

@@ -22,7 +22,7 @@ export interface StartServerOptions {
   port?: number;
   host?: string;
   logger?: Logger;
-  /** Memory bound of the match-set cache. */
+  /** Memory bound of the cache of combined filter sets (see QUOTE_READS.md); 16 MB by default. */
   matchSetCacheBytes?: number;
   /** Source of randomness for random quotes (tests may make it deterministic). */
   random?: () => number;
@@ -79,7 +79,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const runtime = await createServiceRuntime(database, {
       clock,
       log,
-      matchSetCacheBytes: options.matchSetCacheBytes ?? 64 * 1024 * 1024,
+      matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
       random: options.random,
     });
     const server = createServer();

@@ -5,22 +5,27 @@ import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filter
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
 import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
 import { ByteBoundedLru } from './byteBoundedLru.js';
-import { RandomDrawBatcher } from './randomDrawBatcher.js';
 import {
   type CorpusState,
   categoryCounts,
-  matchingRanks,
   type PageItems,
   quotesAtRanks,
   quotesInRankRange,
+  rankTagCodes,
   readCorpusState,
 } from './quoteQueries.js';
+import { RandomDrawBatcher } from './randomDrawBatcher.js';
+import type { RankSet } from './rankSet.js';
+import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
+
+/** Ranks per statement when the index is built: 2 MB of pairs, 4 MB as the hex text they arrive in. */
+const indexChunkRanks = 262_144;
 
 /** The corpus was replaced between two reads of one call; the call starts over once. */
 class CorpusChanged extends Error {}
 
 export interface QuoteCatalogOptions {
-  /** Bound on the memory the cached match sets hold. */
+  /** Bound on the memory the combined match sets of recent filters hold (the index itself is apart). */
   cacheBytes: number;
   /**
    * Whether corpus notifications are being received. Without them the corpus version is read
@@ -28,6 +33,8 @@ export interface QuoteCatalogOptions {
    */
   notificationsLive: () => boolean;
   random?: () => number;
+  /** Ranks per statement when the index is built (default 262,144). */
+  indexChunkRanks?: number;
 }
 
 export interface FilterValuesBody {
@@ -44,25 +51,28 @@ export interface QuotePage {
 }
 
 /**
- * The quotes as the request path reads them. A resolved filter maps to the ascending ranks of
- * its matching quotes (computed once per corpus version by one index-backed query, then kept in
- * a byte-bounded LRU): the total is the array's length, a page is a slice, a random quote a
- * uniform index into it, each fetched by rank on a unique index. Without a filter the dense
- * rank 0..size-1 is the match set and needs no array. Cost per call does not grow with the corpus.
+ * The quotes as the request path reads them. Every filter is answered from the taxonomy index
+ * (one bitset per taxonomy value over the ranks, built once per corpus version): the total is a
+ * count kept with the combined set, a page the next members from an offset, a random quote the
+ * k-th member for a uniform k; only the chosen quotes' stored JSON is read, by rank on a unique
+ * index. Without a filter the dense rank 0..size-1 is the match set and needs no bitset. Cost
+ * per call does not grow with the corpus, and a combination never seen costs what a seen one does.
  */
 export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
-  private readonly matchSets: ByteBoundedLru<Int32Array>;
-  private readonly loadingMatchSets = new Map<string, Promise<{ version: number; ranks: Int32Array }>>();
+  private index: Promise<TaxonomyIndex> | undefined;
+  private preparing: Promise<void> = Promise.resolve();
+  private readonly matchSets: ByteBoundedLru<RankSet>;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly draws: RandomDrawBatcher;
+  private readonly layout = tagCodeLayout();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: QuoteCatalogOptions,
   ) {
-    this.matchSets = new ByteBoundedLru(options.cacheBytes, (ranks) => ranks.byteLength + 128);
+    this.matchSets = new ByteBoundedLru(options.cacheBytes, (set) => set.byteLength + 128);
     this.random = options.random ?? Math.random;
     this.draws = new RandomDrawBatcher(pool);
   }
@@ -70,13 +80,40 @@ export class QuoteCatalog {
   /** Drops everything derived from the corpus (a NOTIFY said it changed, or notifications were lost). */
   invalidate(): void {
     this.state = undefined;
+    this.index = undefined;
     this.matchSets.clear();
-    this.loadingMatchSets.clear();
     this.filterValues = undefined;
+    // Only with notifications live: otherwise the database may be the thing that is down.
+    if (this.options.notificationsLive()) this.prepare();
+  }
+
+  /**
+   * Starts building the index for the current corpus without waiting for it, so the first
+   * filtered call after a start or a reload finds it built or under way. A failure here is
+   * retried by the next call that needs the index.
+   */
+  prepare(): void {
+    const preparing = this.corpusState()
+      .then((state) => this.taxonomyIndex(state))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    this.preparing = preparing;
+  }
+
+  /** Settles once the latest prepare() has finished, built or failed: a server starts answering after it. */
+  whenPrepared(): Promise<void> {
+    return this.preparing;
   }
 
   get cachedMatchSetBytes(): number {
     return this.matchSets.bytes;
+  }
+
+  /** Bytes the taxonomy index holds, once built. */
+  async indexBytes(): Promise<number> {
+    return (await this.taxonomyIndex(await this.corpusState())).byteLength;
   }
 
   /** A random matching quote as the contract's Quote JSON; undefined when nothing matches. */
@@ -87,9 +124,9 @@ export class QuoteCatalog {
         if (state.size === 0) return undefined;
         rank = Math.floor(this.random() * state.size);
       } else {
-        const ranks = await this.matchSet(filter, state);
-        if (ranks.length === 0) return undefined;
-        rank = ranks[Math.floor(this.random() * ranks.length)]!;
+        const matches = await this.matchSet(filter, state);
+        if (matches.size === 0) return undefined;
+        rank = matches.select(Math.floor(this.random() * matches.size)) as number;
       }
       const quote = await this.draws.fetch(rank, state.version);
       if (!quote) throw new CorpusChanged();
@@ -100,12 +137,12 @@ export class QuoteCatalog {
   async page(filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
     return this.onCurrentCorpus(async (state) => {
       const unfiltered = isUnfiltered(filter);
-      const ranks = unfiltered ? undefined : await this.matchSet(filter, state);
-      const total = ranks ? ranks.length : state.size;
+      const matches = unfiltered ? undefined : await this.matchSet(filter, state);
+      const total = matches ? matches.size : state.size;
       const { start, end, hasMore } = pageWindow(total, page);
       if (start >= end) return { items: { json: '', count: 0 }, total, hasMore };
-      const items = ranks
-        ? await quotesAtRanks(this.pool, Array.from(ranks.subarray(start, end)), state.version)
+      const items = matches
+        ? await quotesAtRanks(this.pool, matches.slice(start, end - start), state.version)
         : await quotesInRankRange(this.pool, start, end, state.version);
       if (items.count !== end - start) throw new CorpusChanged();
       return { items, total, hasMore };
@@ -146,29 +183,50 @@ export class QuoteCatalog {
     return this.state;
   }
 
-  private async matchSet(filter: ResolvedFilter, state: CorpusState): Promise<Int32Array> {
+  private taxonomyIndex(state: CorpusState): Promise<TaxonomyIndex> {
+    const current = this.index;
+    if (current) {
+      return current.then((index) => {
+        if (index.version === state.version) return index;
+        // Notifications were off, or a reload landed between two reads: this call's corpus decides.
+        if (this.index === current) this.index = undefined;
+        return this.taxonomyIndex(state);
+      });
+    }
+    const loading = this.buildIndex();
+    this.index = loading;
+    loading.catch(() => {
+      if (this.index === loading) this.index = undefined;
+    });
+    return loading.then((index) => {
+      if (index.version !== state.version) throw new CorpusChanged();
+      return index;
+    });
+  }
+
+  /**
+   * Reads the tag codes a chunk of ranks at a time, so the text PostgreSQL sends (hex, twice the
+   * bytes) never holds the whole corpus at once; every chunk must come from the version the
+   * build started on, or the corpus changed under it.
+   */
+  private async buildIndex(): Promise<TaxonomyIndex> {
+    const state = await readCorpusState(this.pool);
+    const index = TaxonomyIndex.empty(state.version, state.size, this.layout);
+    const chunkRanks = this.options.indexChunkRanks ?? indexChunkRanks;
+    for (let from = 0; from < state.size; from += chunkRanks) {
+      const chunk = await rankTagCodes(this.pool, this.layout, { from, to: from + chunkRanks });
+      if (chunk.version !== state.version) throw new CorpusChanged();
+      index.add(chunk.pairs);
+    }
+    return index;
+  }
+
+  private async matchSet(filter: ResolvedFilter, state: CorpusState): Promise<RankSet> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
     const cached = this.matchSets.get(cacheKey);
     if (cached) return cached;
-    let loading = this.loadingMatchSets.get(cacheKey);
-    if (!loading) {
-      const started = matchingRanks(this.pool, filter);
-      loading = started;
-      this.loadingMatchSets.set(cacheKey, started);
-      started.then(
-        (result) => {
-          if (this.loadingMatchSets.get(cacheKey) !== started) return;
-          this.loadingMatchSets.delete(cacheKey);
-          // Kept only under the version it was computed on; any other version's key never asks for it.
-          this.matchSets.set(`${result.version}|${matchSetKey(filter)}`, result.ranks);
-        },
-        () => {
-          if (this.loadingMatchSets.get(cacheKey) === started) this.loadingMatchSets.delete(cacheKey);
-        },
-      );
-    }
-    const result = await loading;
-    if (result.version !== state.version) throw new CorpusChanged();
-    return result.ranks;
+    const matches = (await this.taxonomyIndex(state)).matching(filter);
+    this.matchSets.set(cacheKey, matches);
+    return matches;
   }
 }

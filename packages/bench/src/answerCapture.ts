@@ -1,0 +1,42 @@
+import { writeFile } from 'node:fs/promises';
+
+/** What the server answered one URL with, as the floor replays it. */
+export interface CapturedAnswer {
+  status: number;
+  contentType: string | null;
+  /** base64: a 304 has none, a problem is JSON, either way bytes. */
+  body: string;
+}
+
+/**
+ * Asks the server each URL once, a few at a time, and keeps its exact answer. A random quote's
+ * answer is one draw among many of about the same size: close enough for the floor.
+ */
+export async function captureAnswers(
+  origin: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  concurrency = 8,
+): Promise<Record<string, CapturedAnswer>> {
+  const captured: Record<string, CapturedAnswer> = {};
+  const distinct = [...new Set(paths)];
+  let next = 0;
+  const worker = async () => {
+    while (next < distinct.length) {
+      const path = distinct[next++] as string;
+      const response = await fetch(`${origin}${path}`, { headers, signal: AbortSignal.timeout(60_000) });
+      const body = Buffer.from(await response.arrayBuffer());
+      captured[path] = {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        body: body.toString('base64'),
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return captured;
+}
+
+export async function writeAnswers(file: string, answers: Record<string, CapturedAnswer>): Promise<void> {
+  await writeFile(file, JSON.stringify(answers));
+}

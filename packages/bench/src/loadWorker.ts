@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/**
+ * One load run, in its own process so the load generator never shares the server's or the
+ * bench's event loop: autocannon driven through its API, which can send a different path on
+ * every request (the mixed scenario's list) where its CLI repeats one URL.
+ */
+export interface LoadWorkerConfig {
+  origin: string;
+  /** Sent in this order, round and round; one entry repeats one URL. */
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+  /** Stop after this many requests instead of after a duration. */
+  amount?: number;
+}
+
+export interface LoadWorkerResult {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  serverErrors: number;
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '5xx': number;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+async function main(): Promise<void> {
+  const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
+  let next = 0;
+  const result = await autocannon({
+    url: config.origin,
+    connections: config.connections,
+    ...(config.amount !== undefined ? { amount: config.amount } : { duration: config.durationSeconds }),
+    headers: config.headers,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request: { path: string }) => {
+          request.path = config.paths[next % config.paths.length] ?? '/';
+          next++;
+          return request;
+        },
+      },
+    ],
+  });
+  const answer: LoadWorkerResult = {
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    serverErrors: result['5xx'],
+  };
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`load worker: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

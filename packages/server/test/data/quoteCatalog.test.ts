@@ -1,0 +1,116 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
+import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadFixtureCorpus(database);
+});
+afterAll(() => database?.drop());
+
+/** The real pool, with every statement it is asked to run written down. */
+function recordingPool(pool: pg.Pool): { pool: pg.Pool; statements: string[] } {
+  const statements: string[] = [];
+  const wrapper = {
+    query: (...args: unknown[]) => {
+      const first = args[0] as string | { name?: string; text: string };
+      statements.push(typeof first === 'string' ? first : (first.name ?? first.text));
+      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
+    },
+  };
+  return { pool: wrapper as unknown as pg.Pool, statements };
+}
+
+function resolved(raw: RawFilters): ResolvedFilter {
+  const resolution = resolveFilters(raw);
+  if (!resolution.ok) throw new Error(JSON.stringify(resolution.errors));
+  return resolution.filter;
+}
+
+async function sqlTotal(where: string, values: unknown[]): Promise<number> {
+  const result = await database.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM quotes WHERE ${where}`,
+    values,
+  );
+  return result.rows[0]?.n ?? -1;
+}
+
+describe('the quote catalog on the taxonomy index', () => {
+  it('answers a never-seen combination with one page fetch and no match-set query', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = new QuoteCatalog(pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    // The first call reads the corpus state and builds the index once.
+    await catalog.page(resolved({ category: 'love' }), { limit: 5, offset: 0 });
+    statements.length = 0;
+    const combinations: RawFilters[] = [
+      { category: 'e', mood: 'reflective' },
+      { category: 'a', era: 'Modern', length: 'Short' },
+      { mood: 'dark', length: 'Long' },
+      { faith: 'Buddhist' },
+      { category: 'parent', mood: 'ing', era: 'Ancient', faith: 'Taoist' },
+    ];
+    let pagesWithItems = 0;
+    for (const raw of combinations) {
+      const page = await catalog.page(resolved(raw), { limit: 3, offset: 1 });
+      const filter = resolved(raw);
+      const conditions: string[] = [];
+      const values: unknown[] = [];
+      if (filter.categories) conditions.push(`category = ANY($${values.push(filter.categories)}::text[])`);
+      if (filter.moods) conditions.push(`moods && $${values.push(filter.moods)}::text[]`);
+      if (filter.length) conditions.push(`length = $${values.push(filter.length)}`);
+      if (filter.era) conditions.push(`era = $${values.push(filter.era)}`);
+      if (filter.faith) conditions.push(`faith_tradition = $${values.push(filter.faith)}`);
+      const total = await sqlTotal(conditions.join(' AND '), values);
+      expect(page.total, JSON.stringify(raw)).toBe(total);
+      expect(page.items.count).toBe(Math.max(0, Math.min(3, total - 1)));
+      if (page.items.count > 0) pagesWithItems++;
+    }
+    // One statement per call, and for a page of nothing, none at all.
+    expect(pagesWithItems).toBeGreaterThanOrEqual(3);
+    expect(statements).toEqual(Array(pagesWithItems).fill('page-at-ranks'));
+    statements.length = 0;
+    const quote = await catalog.randomQuote(resolved({ category: 'hope', mood: 'uplifting' }));
+    expect(JSON.parse(quote ?? '{}').category).toMatch(/Hope/);
+    expect(statements).toEqual(['quotes-by-rank']);
+  });
+
+  it('rebuilds the index for a new corpus version once told the corpus changed', async () => {
+    const catalog = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    const before = await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 });
+    expect(before.total).toBe(10);
+    await loadFixtureCorpus(database, fixtureRows(4));
+    catalog.invalidate();
+    const after = await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 });
+    expect(after.total).toBe(4);
+  });
+
+  it('answers the same when the index is read in many chunks', async () => {
+    const whole = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    const chunked = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      notificationsLive: () => true,
+      indexChunkRanks: 37,
+    });
+    for (const raw of [{ category: 'e' }, { mood: 'ing', era: 'Modern' }, { length: 'Short', faith: 'Buddhist' }]) {
+      const [one, many] = await Promise.all([
+        whole.page(resolved(raw), { limit: 1000, offset: 0 }),
+        chunked.page(resolved(raw), { limit: 1000, offset: 0 }),
+      ]);
+      expect(many.total).toBeGreaterThan(0);
+      expect(many).toEqual(one);
+    }
+  });
+
+  it('notices a new corpus version by itself when notifications are not live', async () => {
+    const catalog = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => false });
+    await loadFixtureCorpus(database, fixtureRows(6));
+    expect((await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(6);
+    await loadFixtureCorpus(database, fixtureRows(2));
+    expect((await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(2);
+  });
+});

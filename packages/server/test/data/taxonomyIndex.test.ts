@@ -1,0 +1,159 @@
+import { taxonomy } from '@quotes/contract';
+import { describe, expect, it } from 'vitest';
+import { TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
+
+interface Tags {
+  category: string;
+  moods: string[];
+  length: string;
+  era: string;
+  faith: string | null;
+}
+
+/** A deterministic generator (mulberry32), so a failure replays. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pickFrom<T>(values: readonly T[], random: () => number): T {
+  return values[Math.floor(random() * values.length)] as T;
+}
+
+/** What PostgreSQL sends (quoteQueries.ts rankTagCodes): (rank, code) as big-endian int32 pairs. */
+function pairsOf(quotes: ReadonlyMap<number, Tags>): Buffer {
+  const layout = tagCodeLayout();
+  const buffer = Buffer.alloc(quotes.size * 8);
+  let offset = 0;
+  for (const [rank, tags] of quotes) {
+    let code = 0;
+    for (const field of layout.single) {
+      const value = { category: tags.category, length: tags.length, era: tags.era, faith: tags.faith }[field.parameter];
+      code |= (value === null ? 0 : field.values.indexOf(value) + 1) << field.shift;
+    }
+    for (const mood of tags.moods) code |= 1 << (layout.moodsShift + layout.moods.indexOf(mood));
+    buffer.writeInt32BE(rank, offset);
+    buffer.writeInt32BE(code, offset + 4);
+    offset += 8;
+  }
+  return buffer;
+}
+
+function matches(tags: Tags, filter: ResolvedFilter): boolean {
+  return (
+    (filter.categories === null || filter.categories.includes(tags.category)) &&
+    (filter.moods === null || tags.moods.some((mood) => filter.moods?.includes(mood))) &&
+    (filter.length === null || tags.length === filter.length) &&
+    (filter.era === null || tags.era === filter.era) &&
+    (filter.faith === null || tags.faith === filter.faith)
+  );
+}
+
+function resolved(raw: RawFilters): ResolvedFilter {
+  const resolution = resolveFilters(raw);
+  if (!resolution.ok) throw new Error(JSON.stringify(resolution.errors));
+  return resolution.filter;
+}
+
+function corpus(size: number, seed: number): Map<number, Tags> {
+  const random = generator(seed);
+  const quotes = new Map<number, Tags>();
+  for (let rank = 0; rank < size; rank++) {
+    const moods = [...new Set([pickFrom(taxonomy.moods, random), pickFrom(taxonomy.moods, random)])];
+    quotes.set(rank, {
+      category: pickFrom(taxonomy.categories, random),
+      moods,
+      length: pickFrom(taxonomy.lengths, random),
+      era: pickFrom(taxonomy.eras, random),
+      faith: random() < 0.3 ? pickFrom(taxonomy.faithTraditions, random) : null,
+    });
+  }
+  return quotes;
+}
+
+describe('the taxonomy index', () => {
+  const quotes = corpus(3_000, 5);
+  const index = TaxonomyIndex.fromPairs(7, pairsOf(quotes));
+  const expected = (filter: ResolvedFilter) =>
+    [...quotes].filter(([, tags]) => matches(tags, filter)).map(([rank]) => rank);
+
+  it('keeps the corpus version it was built from', () => {
+    expect(index.version).toBe(7);
+    expect(index.rankBound).toBe(3_000);
+  });
+
+  it('gives each taxonomy value exactly its quotes', () => {
+    for (const category of taxonomy.categories)
+      expect(index.matching(resolved({ category })).slice(0, 5_000)).toEqual(
+        expected(resolved({ category })).filter((rank) => quotes.get(rank)?.category === category),
+      );
+    for (const faith of taxonomy.faithTraditions)
+      expect(index.matching(resolved({ faith })).size).toBe(
+        [...quotes.values()].filter((tags) => tags.faith === faith).length,
+      );
+    for (const mood of taxonomy.moods) {
+      const filter = resolved({ mood: mood.toLowerCase() });
+      expect(index.matching(filter).slice(0, 5_000)).toEqual(expected(filter));
+    }
+  });
+
+  it('ORs within a parameter and ANDs across parameters, like the SQL it replaces', () => {
+    const random = generator(11);
+    const texts: Record<keyof RawFilters, readonly string[]> = {
+      category: ['a', 'e', 'love', 'parent', 'grief', 'ship', taxonomy.categories[0] as string],
+      mood: ['e', 'ous', 'ing', taxonomy.moods[3] as string],
+      length: taxonomy.lengths,
+      era: taxonomy.eras,
+      faith: taxonomy.faithTraditions,
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const raw: RawFilters = {};
+      for (const name of Object.keys(texts) as Array<keyof RawFilters>)
+        if (random() < 0.45) raw[name] = pickFrom(texts[name], random);
+      const filter = resolved(raw);
+      const set = index.matching(filter);
+      const ranks = expected(filter);
+      expect(set.size, JSON.stringify(raw)).toBe(ranks.length);
+      expect(set.slice(0, 5_000)).toEqual(ranks);
+      if (ranks.length > 0) expect(set.select(ranks.length - 1)).toBe(ranks[ranks.length - 1]);
+    }
+  });
+
+  it('answers an empty set when a combination matches nothing', () => {
+    const lonely = new Map<number, Tags>([
+      [0, { category: 'Love & Romance', moods: ['uplifting'], length: 'Short', era: 'Ancient', faith: null }],
+      [1, { category: 'Grief & Loss', moods: ['reflective'], length: 'Long', era: 'Modern', faith: 'Buddhist' }],
+    ]);
+    const small = TaxonomyIndex.fromPairs(1, pairsOf(lonely));
+    const none = small.matching(resolved({ category: 'love', era: 'Modern' }));
+    expect(none.size).toBe(0);
+    expect(none.select(0)).toBeUndefined();
+    expect(none.slice(0, 10)).toEqual([]);
+    expect(small.matching(resolved({ faith: 'Buddhist' })).slice(0, 10)).toEqual([1]);
+    expect(small.matching(resolved({})).size).toBe(2);
+  });
+
+  it('leaves ranks missing from the corpus out of every set', () => {
+    const sparse = new Map([...corpus(40, 3)].filter(([rank]) => rank % 3 !== 0));
+    const index = TaxonomyIndex.fromPairs(2, pairsOf(sparse));
+    expect(index.matching(resolved({})).slice(0, 100)).toEqual([...sparse.keys()]);
+  });
+
+  it('builds from an empty corpus', () => {
+    const empty = TaxonomyIndex.fromPairs(3, Buffer.alloc(0));
+    expect(empty.matching(resolved({ category: 'love', mood: 'up' })).size).toBe(0);
+    expect(empty.byteLength).toBe(0);
+  });
+
+  it('refuses a taxonomy that no longer fits one tag code', () => {
+    const wide = { ...taxonomy, moods: Array.from({ length: 20 }, (_, index) => `Mood ${index}`) };
+    expect(() => tagCodeLayout(wide)).toThrow(/no longer fits/);
+  });
+});

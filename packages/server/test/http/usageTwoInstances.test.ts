@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '@quotes/database';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { startTestServer, type TestServer } from '../support/testServer.js';
+
+// quotes-usage reads share statements within a server (monthlyUsage.ts); across two servers on
+// one database every answer must still be the exact count at the time of the call.
+let database: TestDatabase;
+let secondPool: DatabaseHandle;
+let counting: TestServer;
+let reporting: TestServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadFixtureCorpus(database);
+  secondPool = connectDatabase(database.url, { poolSize: 10 });
+  counting = await startTestServer(database);
+  reporting = await startTestServer(secondPool);
+});
+afterAll(async () => {
+  await counting?.close();
+  await reporting?.close();
+  await secondPool?.close();
+  await database?.drop();
+});
+
+async function usageCalls(server: TestServer, key: string): Promise<number> {
+  const answer = await server.call('/v1/quotes-usage', { key });
+  expect(answer.status).toBe(200);
+  return (answer.body as { calls_this_month: number }).calls_this_month;
+}
+
+describe('quotes-usage on two servers sharing one database', () => {
+  it('reports, on one server, every call the other counted before it was asked', async () => {
+    const issued = await counting.createKey({ plan: 'starter' });
+    for (let call = 1; call <= 15; call++) {
+      expect((await counting.call('/v1/quotes-random', { key: issued.key })).status).toBe(200);
+      // A burst of concurrent reads on the other server: all share statements, all exact.
+      const reads = await Promise.all(Array.from({ length: 12 }, () => usageCalls(reporting, issued.key)));
+      expect(reads).toEqual(Array(12).fill(call));
+    }
+  });
+
+  it('stays exact while calls are being counted on both servers at once', async () => {
+    const issued = await counting.createKey({ plan: 'starter' });
+    const counted = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 === 0 ? counting : reporting).call('/v1/quotes-random?category=a', { key: issued.key }),
+      ),
+    );
+    expect(counted.every((answer) => answer.status === 200)).toBe(true);
+    const reads = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => usageCalls(i % 2 === 0 ? counting : reporting, issued.key)),
+    );
+    expect(reads).toEqual(Array(20).fill(60));
+    expect((await counting.operator.usage(issued.id)).calls).toBe(60);
+  });
+});
