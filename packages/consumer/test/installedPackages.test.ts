@@ -194,6 +194,7 @@ describe('installed from the tarballs into a fresh project', () => {
           client: 'consumer expired',
           plan: 'starter',
           expiresAt: new Date(Date.now() - 86_400_000),
+          allowPastExpiry: true,
         })
       ).key;
       const exhausted = await operator.createKey({ client: 'consumer used up', plan: 'starter' });

@@ -14,13 +14,13 @@ const incrementLimited = `
     SET calls = LEAST(u.calls + $3::int, $4::int),
         last_grant = LEAST(u.calls + $3::int, $4::int) - u.calls
     WHERE u.calls < $4::int
-  RETURNING calls, last_grant`;
+  RETURNING calls, last_grant, txid_current()::text AS xid`;
 
 // Unlimited plans are still counted, for usage.
 const incrementUnlimited = `
   INSERT INTO monthly_usage AS u (key_id, month, calls, last_grant) VALUES ($1, $2::date, $3::int, $3::int)
   ON CONFLICT (key_id, month) DO UPDATE SET calls = u.calls + $3::int, last_grant = $3::int
-  RETURNING calls, last_grant`;
+  RETURNING calls, last_grant, txid_current()::text AS xid`;
 
 const giveBackStatement = `
   UPDATE monthly_usage SET calls = GREATEST(calls - $3::int, 0) WHERE key_id = $1 AND month = $2::date`;
@@ -43,6 +43,11 @@ interface Debt {
   calls: number;
 }
 
+/** A grant whose COMMIT got no answer (the database hung or the connection broke): committed or not is asked later. */
+interface DoubtfulGrant extends Debt {
+  readonly xid: string;
+}
+
 /**
  * The exact monthly counter. One key under load serialises on one row, so concurrent calls of
  * the same key in this process are coalesced: while one statement is in flight the next calls
@@ -52,6 +57,7 @@ interface Debt {
 export class MonthlyCounter {
   private readonly lanes = new Map<string, Lane>();
   private readonly debts = new Map<string, Debt>();
+  private doubtful: DoubtfulGrant[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -77,25 +83,81 @@ export class MonthlyCounter {
     while (lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0, lane.waiting.length);
       try {
-        const result = await this.pool.query<{ calls: number; last_grant: number }>({
-          name: lane.limit === null ? 'monthly-usage-increment-unlimited' : 'monthly-usage-increment-limited',
-          text: lane.limit === null ? incrementUnlimited : incrementLimited,
-          values:
-            lane.limit === null
-              ? [lane.keyId, lane.monthKey, batch.length]
-              : [lane.keyId, lane.monthKey, batch.length, lane.limit],
-        });
-        const row = result.rows[0];
-        const granted = row ? row.last_grant : 0;
-        const before = row ? row.calls - row.last_grant : 0;
+        const outcome = await this.grant(lane, batch.length);
         batch.forEach((waiter, index) => {
-          waiter.resolve(index < granted ? { granted: true, used: before + index + 1 } : { granted: false });
+          waiter.resolve(
+            index < outcome.granted ? { granted: true, used: outcome.before + index + 1 } : { granted: false },
+          );
         });
       } catch (error) {
         for (const waiter of batch) waiter.reject(error);
       }
     }
     this.lanes.delete(laneKey);
+  }
+
+  /**
+   * One grant in its own transaction, so a hang can never leave a count behind for calls that were
+   * answered 503: a failure before COMMIT is sent closes the connection and PostgreSQL rolls the
+   * grant back; a COMMIT without an answer is remembered by its transaction id and, once the
+   * database answers again, given back if it did commit (txid_status).
+   */
+  private async grant(lane: Lane, calls: number): Promise<{ granted: number; before: number }> {
+    const client = await this.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await client.query<{ calls: number; last_grant: number; xid: string }>({
+        name: lane.limit === null ? 'monthly-usage-increment-unlimited' : 'monthly-usage-increment-limited',
+        text: lane.limit === null ? incrementUnlimited : incrementLimited,
+        values:
+          lane.limit === null ? [lane.keyId, lane.monthKey, calls] : [lane.keyId, lane.monthKey, calls, lane.limit],
+      });
+      const row = result.rows[0];
+      const granted = row ? row.last_grant : 0;
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        if (row && granted > 0) {
+          this.doubtful.push({ xid: row.xid, keyId: lane.keyId, monthKey: lane.monthKey, calls: granted });
+          this.scheduleRetry();
+        }
+        throw error;
+      }
+      return { granted, before: row ? row.calls - row.last_grant : 0 };
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is closed, never reused.
+      client.release(failure);
+    }
+  }
+
+  /** Settles the grants whose COMMIT went unanswered: committed ones are given back. */
+  private async reconcileDoubtful(): Promise<void> {
+    const pending = this.doubtful;
+    this.doubtful = [];
+    for (const [index, grant] of pending.entries()) {
+      let status: string | null;
+      try {
+        const result = await this.pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [
+          grant.xid,
+        ]);
+        status = result.rows[0]?.status ?? null;
+      } catch (error) {
+        this.onGiveBackFailure(error);
+        this.doubtful.push(...pending.slice(index));
+        this.scheduleRetry();
+        return;
+      }
+      if (status === 'in progress') {
+        this.doubtful.push(grant);
+        this.scheduleRetry();
+      } else if (status === 'committed') {
+        await this.giveBack(grant.keyId, grant.monthKey, grant.calls);
+      }
+    }
   }
 
   /**
@@ -130,6 +192,7 @@ export class MonthlyCounter {
 
   /** Retries every pending give-back once; what still fails stays pending. */
   async settleDebts(): Promise<void> {
+    await this.reconcileDoubtful();
     const debts = [...this.debts.values()];
     this.debts.clear();
     for (const debt of debts) await this.giveBack(debt.keyId, debt.monthKey, debt.calls);
@@ -138,6 +201,7 @@ export class MonthlyCounter {
   get pendingGiveBacks(): number {
     let total = 0;
     for (const debt of this.debts.values()) total += debt.calls;
+    for (const grant of this.doubtful) total += grant.calls;
     return total;
   }
 

@@ -5,18 +5,20 @@ import { hashApiKey } from './apiKeySecret.js';
 
 /**
  * Key look-ups by hash, cached in-process. Correct only while change notifications arrive: when
- * they do not (`trusted()` false) every look-up goes to the database. A look-up that raced with
+ * they do not (`trusted()` false) every look-up goes to the database, and an entry is trusted for
+ * `ttlMs` at most, which bounds revocation even when the notifications stop without anyone noticing. A look-up that raced with
  * an invalidation is not stored, so a revocation can never be overwritten by an older read.
  * Unknown keys are not cached: a flood of guesses must not fill memory.
  */
 export class KeyCache {
-  private readonly byHash = new Map<string, ApiKeyRecord>();
+  private readonly byHash = new Map<string, { record: ApiKeyRecord; storedAt: number }>();
   private readonly hashById = new Map<string, string>();
   private generation = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly trusted: () => boolean,
+    private readonly ttlMs = 15_000,
     private readonly maxEntries = 10_000,
   ) {}
 
@@ -26,7 +28,7 @@ export class KeyCache {
     const trusted = this.trusted();
     if (trusted) {
       const cached = this.byHash.get(hashHex);
-      if (cached) return cached;
+      if (cached && performance.now() - cached.storedAt < this.ttlMs) return cached.record;
     }
     const generation = this.generation;
     const record = await findKeyByHash(this.db, keyHash);
@@ -39,14 +41,15 @@ export class KeyCache {
       const oldest = this.byHash.keys().next();
       if (!oldest.done) this.forgetHash(oldest.value);
     }
-    this.byHash.set(hashHex, record);
+    this.byHash.delete(hashHex);
+    this.byHash.set(hashHex, { record, storedAt: performance.now() });
     this.hashById.set(record.id, hashHex);
   }
 
   private forgetHash(hashHex: string): void {
-    const record = this.byHash.get(hashHex);
+    const entry = this.byHash.get(hashHex);
     this.byHash.delete(hashHex);
-    if (record) this.hashById.delete(record.id);
+    if (entry) this.hashById.delete(entry.record.id);
   }
 
   invalidate(keyId: string): void {
