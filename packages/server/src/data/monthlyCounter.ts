@@ -23,7 +23,20 @@ const incrementUnlimited = `
   RETURNING calls, last_grant, txid_current()::text AS xid`;
 
 const giveBackStatement = `
-  UPDATE monthly_usage SET calls = GREATEST(calls - $3::int, 0) WHERE key_id = $1 AND month = $2::date`;
+  UPDATE monthly_usage SET calls = GREATEST(calls - $3::int, 0) WHERE key_id = $1 AND month = $2::date
+  RETURNING txid_current()::text AS xid`;
+
+/** A COMMIT sent without an answer: whether it took effect is known only from its transaction id. */
+class UnansweredCommit extends Error {
+  constructor(
+    readonly xid: string,
+    /** The statement's row, as it would have been committed. */
+    readonly row: unknown,
+    readonly failure: unknown,
+  ) {
+    super('COMMIT unanswered');
+  }
+}
 
 interface Waiter {
   resolve(outcome: CounterOutcome): void;
@@ -43,9 +56,10 @@ interface Debt {
   calls: number;
 }
 
-/** A grant whose COMMIT got no answer (the database hung or the connection broke): committed or not is asked later. */
+/** A grant or a give-back whose COMMIT got no answer (the database hung or the connection broke): committed or not is asked later. */
 interface DoubtfulGrant extends Debt {
   readonly xid: string;
+  readonly kind: 'grant' | 'give-back';
 }
 
 /**
@@ -103,30 +117,52 @@ export class MonthlyCounter {
    * database answers again, given back if it did commit (txid_status).
    */
   private async grant(lane: Lane, calls: number): Promise<{ granted: number; before: number }> {
-    const client = await this.pool.connect();
-    let failure: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await client.query<{ calls: number; last_grant: number; xid: string }>({
+      const row = await this.inOwnTransaction<{ calls: number; last_grant: number; xid: string }>({
         name: lane.limit === null ? 'monthly-usage-increment-unlimited' : 'monthly-usage-increment-limited',
         text: lane.limit === null ? incrementUnlimited : incrementLimited,
         values:
           lane.limit === null ? [lane.keyId, lane.monthKey, calls] : [lane.keyId, lane.monthKey, calls, lane.limit],
       });
-      const row = result.rows[0];
-      const granted = row ? row.last_grant : 0;
+      return { granted: row ? row.last_grant : 0, before: row ? row.calls - row.last_grant : 0 };
+    } catch (error) {
+      if (!(error instanceof UnansweredCommit)) throw error;
+      const row = error.row as { last_grant: number };
+      if (row.last_grant > 0) {
+        this.doubtful.push({
+          xid: error.xid,
+          keyId: lane.keyId,
+          monthKey: lane.monthKey,
+          calls: row.last_grant,
+          kind: 'grant',
+        });
+        this.scheduleRetry();
+      }
+      throw error.failure;
+    }
+  }
+
+  /**
+   * One statement (returning `xid`) in its own transaction. A failure before COMMIT closes the
+   * connection, so PostgreSQL rolls it back; a COMMIT without an answer throws UnansweredCommit
+   * carrying the transaction id and the statement's row.
+   */
+  private async inOwnTransaction<Row extends { xid: string }>(query: pg.QueryConfig): Promise<Row | undefined> {
+    const client = await this.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const row = (await client.query<Row>(query)).rows[0];
       try {
         await client.query('COMMIT');
       } catch (error) {
-        if (row && granted > 0) {
-          this.doubtful.push({ xid: row.xid, keyId: lane.keyId, monthKey: lane.monthKey, calls: granted });
-          this.scheduleRetry();
-        }
+        failure = error instanceof Error ? error : new Error(String(error));
+        if (row) throw new UnansweredCommit(row.xid, row, error);
         throw error;
       }
-      return { granted, before: row ? row.calls - row.last_grant : 0 };
+      return row;
     } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
+      failure ??= error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
       // A connection that failed mid-transaction is closed, never reused.
@@ -134,7 +170,7 @@ export class MonthlyCounter {
     }
   }
 
-  /** Settles the grants whose COMMIT went unanswered: committed ones are given back. */
+  /** Settles the COMMITs that went unanswered: committed grants are given back, aborted give-backs are owed again. */
   private async reconcileDoubtful(): Promise<void> {
     const pending = this.doubtful;
     this.doubtful = [];
@@ -154,7 +190,7 @@ export class MonthlyCounter {
       if (status === 'in progress') {
         this.doubtful.push(grant);
         this.scheduleRetry();
-      } else if (status === 'committed') {
+      } else if (status === 'committed' ? grant.kind === 'grant' : status === 'aborted' && grant.kind === 'give-back') {
         await this.giveBack(grant.keyId, grant.monthKey, grant.calls);
       }
     }
@@ -166,12 +202,19 @@ export class MonthlyCounter {
    */
   async giveBack(keyId: string, monthKey: string, calls = 1): Promise<void> {
     try {
-      await this.pool.query({
+      await this.inOwnTransaction({
         name: 'monthly-usage-give-back',
         text: giveBackStatement,
         values: [keyId, monthKey, calls],
       });
     } catch (error) {
+      if (error instanceof UnansweredCommit) {
+        // Retried blindly, a give-back that did commit would be given twice.
+        this.onGiveBackFailure(error.failure);
+        this.doubtful.push({ xid: error.xid, keyId, monthKey, calls, kind: 'give-back' });
+        this.scheduleRetry();
+        return;
+      }
       this.onGiveBackFailure(error);
       const debtKey = `${keyId}|${monthKey}`;
       const debt = this.debts.get(debtKey);

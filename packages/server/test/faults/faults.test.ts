@@ -211,6 +211,41 @@ describe('faults', () => {
     }
   });
 
+  it('a flood of unknown keys: database look-ups by the batch, not by the key, and a valid key still served', async () => {
+    const transactions = async () => {
+      await database.pool.query('SELECT pg_stat_clear_snapshot()');
+      const result = await database.pool.query<{ count: number }>(
+        "SELECT (xact_commit + xact_rollback)::int AS count FROM pg_stat_database WHERE datname = 'quotes'",
+      );
+      return result.rows[0]!.count;
+    };
+    const valid = await operator.createKey({ client: 'Amid the flood', plan: 'starter' });
+    await sleep(1200);
+    const before = await transactions();
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const unknownKeys = 2000;
+    let next = 0;
+    const statuses: number[] = [];
+    const flood = Array.from({ length: 32 }, async () => {
+      while (next < unknownKeys) {
+        const key = `qk_${String(next++).padStart(24, 'Z')}`;
+        statuses.push((await get(`${service.url}/v1/quotes-usage`, { 'X-API-Key': key }, { agent })).status);
+      }
+    });
+    await sleep(200);
+    const validAnswer = await get(`${service.url}/v1/quotes-usage`, { 'X-API-Key': valid.key });
+    await Promise.all(flood);
+    agent.destroy();
+    // Statistics reach pg_stat_database within a second of each transaction.
+    await sleep(1500);
+    const spent = (await transactions()) - before;
+    console.info(`unknown-key flood: ${unknownKeys} unknown keys cost ${spent} database transactions`);
+    expect(statuses.every((status) => status === 401)).toBe(true);
+    expect(validAnswer.status).toBe(200);
+    // One look-up per key would be 2,000; batches on a busy shared machine have cost up to 428.
+    expect(spent).toBeLessThan(unknownKeys / 2);
+  });
+
   it('SIGTERM under keep-alive load: /readyz fails, answers carry Connection: close, the process exits within the grace period', async () => {
     const issued = await operator.createKey({ client: 'Shutdown', plan: 'professional' });
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
