@@ -19,15 +19,32 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called for errors on idle clients (e.g. the server restarting); without a listener pg crashes the process. */
   onPoolError?: (error: Error) => void;
+  /** Longest wait for a pooled connection (a new one or a free one); default 3000 ms. */
+  acquireTimeoutMs?: number;
+  /**
+   * Longest run of one statement: PostgreSQL's statement_timeout, and the same wait (plus a
+   * margin) on this side, which is what ends the wait when the database hangs rather than fails.
+   * Unset: no limit (the operator's bulk work).
+   */
+  statementTimeoutMs?: number;
 }
+
+/** How much longer than statement_timeout the client waits, so a slow statement is cancelled by PostgreSQL first. */
+const clientWaitMarginMs = 250;
 
 export function connectDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     // Fail fast when the database is down, so callers can answer 503 instead of hanging.
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
+    ...(options.statementTimeoutMs
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          query_timeout: options.statementTimeoutMs + clientWaitMarginMs,
+        }
+      : {}),
   });
   pool.on('error', options.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

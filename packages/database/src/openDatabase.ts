@@ -48,10 +48,22 @@ async function ensureApplicationDatabase(cluster: Pick<EmbeddedDatabase, 'adminU
  */
 export async function openDatabase(
   config: DatabaseSettings,
-  options: { poolSize?: number; onLog?: (line: string) => void; onPoolError?: (error: Error) => void } = {},
+  options: {
+    poolSize?: number;
+    onLog?: (line: string) => void;
+    onPoolError?: (error: Error) => void;
+    /** Deadlines of the request path (see DatabaseOptions); the operator's CLI leaves them unset. */
+    acquireTimeoutMs?: number;
+    statementTimeoutMs?: number;
+  } = {},
 ): Promise<OpenedDatabase> {
   const connect = (url: string) =>
-    connectDatabase(url, { poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE, onPoolError: options.onPoolError });
+    connectDatabase(url, {
+      poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
+      onPoolError: options.onPoolError,
+      acquireTimeoutMs: options.acquireTimeoutMs,
+      statementTimeoutMs: options.statementTimeoutMs,
+    });
   if (config.DATABASE_URL) return { ...connect(config.DATABASE_URL), kind: 'external' };
 
   const adminUrl = `postgres://postgres:quotes-local@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;

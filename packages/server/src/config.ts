@@ -22,6 +22,16 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
   EMBEDDED_PG_PORT: port.default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  // The deadlines of every database call on the request path: waiting for a connection, and one
+  // statement. A hung database is answered 503 within them rather than holding requests.
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // How long a cached key is trusted without asking the database, and how often the
+  // notification connection is checked: together they bound revocation when notifications fail.
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
+  NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+  // SIGTERM to exit, whatever the database does.
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
   CORPUS_SEED: z.coerce
     .number()

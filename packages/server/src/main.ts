@@ -10,8 +10,9 @@ import { type RunningServer, startServer } from './startServer.js';
 /** The plan of the key `npm start` creates on a fresh database: limited, so the allowance headers show. */
 const demoPlan = 'professional';
 
+/** For the person at the terminal: stderr, never stdout, where the JSON log lines go (and get shipped). */
 function banner(lines: string[]): void {
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  process.stderr.write(`\n${lines.join('\n')}\n\n`);
 }
 
 /** On a database without keys, one demo key, printed once; later starts say how to make another. */
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.LOG_LEVEL, pretty: process.stdout.isTTY === true });
   const database = await openDatabase(config, {
     onLog: (line) => log.debug({ postgres: line }),
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     // Idle connections fail whenever the database restarts; requests report outages themselves.
     onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),
   });
@@ -59,6 +62,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     log.info(`${signal}: ${server ? 'finishing in-flight requests, then stopping' : 'stopping'}`);
+    // Armed first: the exit must not wait on a database that does not answer.
+    setTimeout(() => {
+      log.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'grace period over: exiting without a clean stop');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS).unref();
     stopping = (async () => {
       await server?.close();
       await database.close();
@@ -87,7 +95,16 @@ async function main(): Promise<void> {
       log: (line) => log.info(line),
     });
     if (stopping) return;
-    server = await startServer({ database, port: config.PORT, host: config.HOST, logger: log });
+    server = await startServer({
+      database,
+      port: config.PORT,
+      host: config.HOST,
+      logger: log,
+      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+      notificationHeartbeatMs: config.NOTIFICATION_HEARTBEAT_MS,
+      // Connections are cut before the exit timer fires, leaving time to close the rest.
+      shutdownGraceMs: Math.max(config.SHUTDOWN_GRACE_MS - 1000, config.SHUTDOWN_GRACE_MS / 2),
+    });
     log.info({ url: server.url, database: database.kind }, 'listening');
     await announceKeys(database, server.url, log);
   } catch (error) {

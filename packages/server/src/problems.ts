@@ -61,6 +61,7 @@ export class Problem extends Error {
     this.title = problemKinds[kind].title;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    if (this.status === 401) this.headers['WWW-Authenticate'] = authenticateChallenge(kind);
   }
 
   body(instance?: string): ProblemBody {
@@ -73,6 +74,21 @@ export class Problem extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
+}
+
+/**
+ * The challenge of a 401 (RFC 9110 section 11.6.1): one per scheme the contract accepts. Bearer
+ * follows RFC 6750 (an error code only when a key was presented); the X-API-Key scheme has no
+ * registered name, so it is named as the contract's security scheme names it.
+ */
+export function authenticateChallenge(kind: ProblemKind): string {
+  const bearerError =
+    kind === 'invalid-api-key'
+      ? ', error="invalid_token"'
+      : kind === 'conflicting-api-keys'
+        ? ', error="invalid_request"'
+        : '';
+  return `Bearer realm="quotes"${bearerError}, ApiKey realm="quotes", header="X-API-Key"`;
 }
 
 /** The database cannot be reached: a 503 the client retries after a couple of seconds. */

@@ -2,6 +2,7 @@ import { MonthlyCounter } from './data/monthlyCounter.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
 import type { DatabaseHandle } from '@quotes/database';
+import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { KeyCache } from './keys/keyCache.js';
 import type { Logger } from './log.js';
@@ -15,6 +16,9 @@ export interface ServiceRuntime {
   readonly counter: MonthlyCounter;
   readonly catalog: QuoteCatalog;
   readonly notifications: DatabaseNotifications;
+  readonly outage: DatabaseOutage;
+  /** Set when shutdown begins: /readyz fails from then on. */
+  readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
 }
 
@@ -23,31 +27,45 @@ export interface RuntimeOptions {
   log: Logger;
   matchSetCacheBytes: number;
   random?: () => number;
+  /** How long a cached key is trusted at most (default 15 s). */
+  keyCacheTtlMs?: number;
+  /** How often the notification connection is checked (default 5 s). */
+  notificationHeartbeatMs?: number;
 }
 
 export async function createServiceRuntime(database: DatabaseHandle, options: RuntimeOptions): Promise<ServiceRuntime> {
   const { log } = options;
   let notifications: DatabaseNotifications | undefined;
   const live = () => notifications?.live ?? false;
-  const keys = new KeyCache(database.db, live);
+  const outage = new DatabaseOutage(log);
+  const keys = new KeyCache(database.db, live, options.keyCacheTtlMs);
   const catalog = new QuoteCatalog(database.pool, {
     cacheBytes: options.matchSetCacheBytes,
     notificationsLive: live,
     random: options.random,
   });
-  const counter = new MonthlyCounter(database.pool, (error) =>
-    log.warn({ err: error }, 'give-back of a counted call postponed'),
-  );
-  notifications = new DatabaseNotifications(database.url, {
-    onKeyChanged: (keyId) => keys.invalidate(keyId),
-    onCorpusChanged: () => catalog.invalidate(),
-    onListening: () => {
-      keys.clear();
-      catalog.invalidate();
-      log.debug('listening for key and corpus changes');
+  const counter = new MonthlyCounter(database.pool, (error) => outage.failed(error));
+  let wasListening = false;
+  notifications = new DatabaseNotifications(
+    database.url,
+    {
+      onKeyChanged: (keyId) => keys.invalidate(keyId),
+      onCorpusChanged: () => catalog.invalidate(),
+      onListening: () => {
+        keys.clear();
+        catalog.invalidate();
+        if (wasListening) log.info('listening for key and corpus changes again; caches dropped');
+        wasListening = true;
+      },
+      onLost: (error) => {
+        // One warning per loss; the reconnection attempts that follow are not news.
+        if (!wasListening) return;
+        wasListening = false;
+        log.warn({ cause: outageCause(error) }, 'lost the notification connection; caches bypassed until it is back');
+      },
     },
-    onLost: (error) => log.warn({ err: error }, 'lost the notification connection; caches bypassed until it is back'),
-  });
+    { heartbeatMs: options.notificationHeartbeatMs },
+  );
   await notifications.start();
   // The first filtered call after start then finds the taxonomy index built.
   await catalog.whenPrepared();
@@ -59,6 +77,8 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     counter,
     catalog,
     notifications,
+    outage,
+    lifecycle: { draining: false },
     async close() {
       await notifications.close();
       await counter.settleDebts().catch(() => undefined);

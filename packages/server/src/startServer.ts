@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from '@quotes/database';
@@ -28,6 +28,10 @@ export interface StartServerOptions {
   random?: () => number;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs?: number;
+  /** How long a cached key is trusted at most; default config.KEY_CACHE_TTL_MS, else 15 s. */
+  keyCacheTtlMs?: number;
+  /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS, else 5 s. */
+  notificationHeartbeatMs?: number;
 }
 
 export interface RunningServer {
@@ -50,15 +54,20 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function stopAccepting(server: Server, graceMs: number): Promise<void> {
+/**
+ * Stops accepting connections; every answer still to be written (in flight now, or arriving on a
+ * kept-alive connection) carries `Connection: close`, so clients move on; idle kept-alive
+ * connections are closed now, and whatever is left after the grace period is cut.
+ */
+function stopAccepting(server: Server, inFlight: Set<ServerResponse>, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     force.unref();
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
     server.close(() => {
       clearTimeout(force);
       resolve();
     });
-    // Keep-alive connections with no request in flight would otherwise hold close() open.
     server.closeIdleConnections();
   });
 }
@@ -71,7 +80,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let database = options.database;
   if (!database) {
     if (!options.config) throw new Error('startServer needs a database or a config');
-    ownedDatabase = await openDatabase(options.config, { onLog: (line) => log.debug({ postgres: line }) });
+    ownedDatabase = await openDatabase(options.config, {
+      onLog: (line) => log.debug({ postgres: line }),
+      acquireTimeoutMs: options.config.DATABASE_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: options.config.DATABASE_STATEMENT_TIMEOUT_MS,
+    });
     database = ownedDatabase;
     await migrateToLatest(database.db);
   }
@@ -81,11 +94,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       log,
       matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
       random: options.random,
+      keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
+      notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
     });
     const server = createServer();
+    const inFlight = new Set<ServerResponse>();
     let address: AddressInfo;
     try {
-      server.on('request', createApp(runtime, await loadContractRouting()));
+      const app = createApp(runtime, await loadContractRouting());
+      server.on('request', (request, response) => {
+        if (runtime.lifecycle.draining) response.setHeader('Connection', 'close');
+        else {
+          inFlight.add(response);
+          response.once('close', () => inFlight.delete(response));
+        }
+        app(request, response);
+      });
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,
@@ -106,7 +130,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
       close() {
         closing ??= (async () => {
-          await stopAccepting(server, options.shutdownGraceMs ?? 10_000);
+          runtime.lifecycle.draining = true;
+          await stopAccepting(server, inFlight, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
           await ownedDatabase?.close();
         })();

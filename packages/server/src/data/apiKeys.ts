@@ -75,6 +75,15 @@ export async function findKeyByHash(db: Kysely<Database>, keyHash: Buffer): Prom
   return row && toRecord(row);
 }
 
+/** The keys among these hashes, by hash (hex): one statement for a whole batch of look-ups. */
+export async function findKeysByHashes(db: Kysely<Database>, keyHashes: Buffer[]): Promise<Map<string, ApiKeyRecord>> {
+  const found = new Map<string, ApiKeyRecord>();
+  if (keyHashes.length === 0) return found;
+  const rows = await selectKeysWithPlans(db).select('k.key_hash').where('k.key_hash', 'in', keyHashes).execute();
+  for (const row of rows) found.set(Buffer.from(row.key_hash).toString('hex'), toRecord(row));
+  return found;
+}
+
 export async function findKeyById(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
   const row = await selectKeysWithPlans(db).where('k.id', '=', id).executeTakeFirst();
   return row && toRecord(row);

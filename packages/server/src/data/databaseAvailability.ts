@@ -20,11 +20,13 @@ const unreachableCodes = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // statement_timeout: a statement PostgreSQL itself gave up on (a hung or overloaded database).
+  '57014',
   '53300',
 ]);
 
 const unreachableMessages =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end/i;
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 3) return false;

@@ -12,6 +12,15 @@ export interface NotificationHandlers {
   onLost(error: unknown): void;
 }
 
+export interface NotificationOptions {
+  /**
+   * How often the connection is checked with a query, which must answer within the same time:
+   * a connection that went silent (a stopped backend, a NAT that dropped it) is noticed within
+   * twice this, then replaced.
+   */
+  heartbeatMs?: number;
+}
+
 /**
  * One dedicated connection LISTENing for key and corpus changes. When it drops (the database
  * restarted, the network failed) `live` turns false at once, so the caches stop trusting memory,
@@ -23,11 +32,16 @@ export class DatabaseNotifications {
   private listening = false;
   private retryDelay = 100;
   private retryTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private readonly heartbeatMs: number;
 
   constructor(
     private readonly url: string,
     private readonly handlers: NotificationHandlers,
-  ) {}
+    options: NotificationOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 5000;
+  }
 
   get live(): boolean {
     return this.listening;
@@ -66,9 +80,34 @@ export class DatabaseNotifications {
       this.listening = true;
       this.retryDelay = 100;
       this.handlers.onListening();
+      this.scheduleHeartbeat(client, onLost);
     } catch (error) {
       onLost(error);
     }
+  }
+
+  private scheduleHeartbeat(client: pg.Client, onLost: (error: unknown) => void): void {
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = setTimeout(async () => {
+      this.heartbeatTimer = undefined;
+      if (this.closed || this.client !== client) return;
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`notification connection silent for ${this.heartbeatMs} ms`)),
+          this.heartbeatMs,
+        );
+      });
+      try {
+        await Promise.race([client.query('SELECT 1'), silent]);
+        if (this.client === client) this.scheduleHeartbeat(client, onLost);
+      } catch (error) {
+        onLost(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    }, this.heartbeatMs);
+    this.heartbeatTimer.unref();
   }
 
   private scheduleReconnect(): void {
@@ -87,8 +126,19 @@ export class DatabaseNotifications {
     this.listening = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => undefined);
+    if (!client) return;
+    // A polite end waits for the server's goodbye, which a hung database never sends.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      client.end().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 1000);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }

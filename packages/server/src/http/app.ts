@@ -33,15 +33,23 @@ export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Ex
       runtime.clock(),
     );
     sendApiResponse(response, await countedCall(runtime, call, () => handle(handlers, call)));
+    runtime.outage.succeeded();
+  };
+  // Answers for one key: never stored by a shared cache, never sniffed into another type. An
+  // operation with its own caching rule (quotes-categories revalidates) sets Cache-Control itself.
+  const apiAnswerHeaders: RequestHandler = (_request, response, next) => {
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Cache-Control', 'no-store');
+    next();
   };
 
   app.use(requestLog(runtime.log));
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.
-  app.use('/v1', handleApiCall);
-  app.use(healthRoutes(runtime.database, runtime.log));
+  app.use('/v1', apiAnswerHeaders, handleApiCall);
+  app.use(healthRoutes(runtime.database, runtime.outage, runtime.lifecycle));
   app.use(apiReferenceRouter());
   // Everything else gets the contract routing's 404 or 405, as problem details.
   app.use(handleApiCall);
-  app.use(problemResponder(runtime.log));
+  app.use(problemResponder(runtime.log, runtime.outage));
   return app;
 }

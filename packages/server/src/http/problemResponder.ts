@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../data/databaseAvailability.js';
+import type { DatabaseOutage } from '../databaseOutage.js';
 import type { Logger } from '../log.js';
 import { Problem, serviceUnavailable } from '../problems.js';
 import { sendProblem } from './apiResponse.js';
@@ -16,12 +17,13 @@ export function asProblem(error: unknown): Problem {
 }
 
 /** The one place errors become responses: RFC 9457 problem details, `application/problem+json`. */
-export function problemResponder(log: Logger): ErrorRequestHandler {
+export function problemResponder(log: Logger, outage: DatabaseOutage): ErrorRequestHandler {
   return (error, _request, response, _next) => {
     const problem = asProblem(error);
     const reqId = requestIdOf(response);
-    if (problem.kind === 'service-unavailable') log.warn({ reqId, err: error }, 'database unavailable');
-    else if (problem.status >= 500) log.error({ reqId, err: error }, 'request failed');
+    if (problem.kind === 'service-unavailable') {
+      if (!(error instanceof Problem)) outage.failed(error);
+    } else if (problem.status >= 500) log.error({ reqId, err: error }, 'request failed');
     if (response.headersSent) {
       response.destroy();
       return;

@@ -27,7 +27,8 @@ export function requestLog(log: Logger): RequestHandler {
       const started = performance.now();
       response.once('finish', () => {
         const status = response.statusCode;
-        const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
+        // A 503 is an outage, warned about once when it starts (DatabaseOutage), not per request.
+        const level = status >= 500 && status !== 503 ? 'error' : 'info';
         if (!log.isLevelEnabled(level)) return;
         log[level](
           {

@@ -24,10 +24,14 @@ async function newKey(): Promise<string> {
   return (await createOperatorApi(database).createKey({ client: 'Counter test', plan: 'enterprise' })).id;
 }
 
-/** The pool, counting the statements sent through it. */
+/** The pool, counting the statements and the transactions (one per grant) sent through it. */
 function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
   let statements = 0;
   const wrapper = {
+    connect: () => {
+      statements++;
+      return pool.connect();
+    },
     query: (...args: Parameters<pg.Pool['query']>) => {
       statements++;
       return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);

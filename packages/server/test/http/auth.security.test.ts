@@ -52,6 +52,38 @@ describe('step 1: a key, present and known (401)', () => {
     expect([oneUnknown.status, problemType(oneUnknown)]).toEqual([401, 'conflicting-api-keys']);
   });
 
+  it('challenges every 401 with both schemes (RFC 9110 WWW-Authenticate, RFC 6750 error codes)', async () => {
+    const challenge = (answer: { headers: Headers }) => answer.headers.get('www-authenticate');
+    expect(challenge(await call('/v1/quotes-random'))).toBe(
+      'Bearer realm="quotes", ApiKey realm="quotes", header="X-API-Key"',
+    );
+    expect(challenge(await call('/v1/quotes-random', { key: `qk_${'A'.repeat(24)}` }))).toBe(
+      'Bearer realm="quotes", error="invalid_token", ApiKey realm="quotes", header="X-API-Key"',
+    );
+    const other = (await fixture.server.createKey({ plan: 'starter' })).key;
+    expect(challenge(await call('/v1/quotes-random', { key, bearer: other }))).toBe(
+      'Bearer realm="quotes", error="invalid_request", ApiKey realm="quotes", header="X-API-Key"',
+    );
+    // Not on answers that are not 401.
+    expect(challenge(await call('/v1/quotes-random', { key }))).toBeNull();
+  });
+
+  it('marks every /v1 answer nosniff and uncacheable, except the revalidated filter values', async () => {
+    for (const answer of [
+      await call('/v1/quotes-random', { key }),
+      await call('/v1/quotes-filter?limit=1', { key }),
+      await call('/v1/quotes-usage', { key }),
+      await call('/v1/quotes-random'),
+      await call('/v1/quotes-filter?era=Jurassic', { key }),
+    ]) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    }
+    const values = await call('/v1/quotes-categories', { key });
+    expect(values.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(values.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
   it('protects every operation', async () => {
     for (const path of ['/v1/quotes-random', '/v1/quotes-filter', '/v1/quotes-categories', '/v1/quotes-usage']) {
       expect((await call(path)).status).toBe(401);

@@ -1,0 +1,294 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectDatabase,
+  type DatabaseHandle,
+  type EmbeddedDatabase,
+  freePort,
+  migrateToLatest,
+  startEmbeddedPostgres,
+} from '@quotes/database';
+import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import {
+  freezeCluster,
+  get,
+  type RawAnswer,
+  type ServiceProcess,
+  startServiceProcess,
+} from '../support/serviceProcess.js';
+
+// Bounds under test, set small so the suite is quick; the README gives the defaults and the figures.
+const statementTimeoutMs = 1000;
+const acquireTimeoutMs = 1000;
+const heartbeatMs = 1000;
+const keyCacheTtlMs = 5000;
+const shutdownGraceMs = 3000;
+/** The longest a request may take while the database is frozen: the two deadlines plus scheduling slack. */
+const frozenAnswerBoundMs = statementTimeoutMs + acquireTimeoutMs + 1000;
+
+let dataDir: string;
+let cluster: EmbeddedDatabase;
+let database: DatabaseHandle;
+let operator: OperatorApi;
+let thaw: (() => void) | undefined;
+const started: ServiceProcess[] = [];
+
+const serverEnv = () => ({
+  DATABASE_URL: cluster.urlFor('quotes'),
+  DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs),
+  DATABASE_ACQUIRE_TIMEOUT_MS: String(acquireTimeoutMs),
+  NOTIFICATION_HEARTBEAT_MS: String(heartbeatMs),
+  KEY_CACHE_TTL_MS: String(keyCacheTtlMs),
+  SHUTDOWN_GRACE_MS: String(shutdownGraceMs),
+  DATABASE_POOL_SIZE: '10',
+});
+
+async function startService(): Promise<ServiceProcess> {
+  const service = await startServiceProcess(serverEnv());
+  started.push(service);
+  return service;
+}
+
+async function usedCalls(keyId: string): Promise<number> {
+  const result = await database.pool.query<{ calls: number }>(
+    'SELECT coalesce(sum(calls), 0)::int AS calls FROM monthly_usage WHERE key_id = $1',
+    [keyId],
+  );
+  return result.rows[0]!.calls;
+}
+
+/** Runs `workers` loops of requests until `stop()` resolves; each answer is kept with its start time. */
+function loadUntil(
+  workers: number,
+  send: () => Promise<RawAnswer>,
+): { stop(): Promise<Array<RawAnswer & { at: number }>> } {
+  let running = true;
+  const answers: Array<RawAnswer & { at: number }> = [];
+  const loops = Array.from({ length: workers }, async () => {
+    while (running) {
+      const at = performance.now();
+      try {
+        answers.push({ ...(await send()), at });
+      } catch {
+        answers.push({ status: 0, headers: {}, body: '', ms: performance.now() - at, at });
+      }
+    }
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return answers;
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  // A cluster of this file's own: freezing it must not stall any other test file.
+  dataDir = join(await mkdtemp(join(tmpdir(), 'quotes-faults-')), 'data');
+  cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: true, fast: true });
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE quotes');
+  await admin.end();
+  database = connectDatabase(cluster.urlFor('quotes'), { poolSize: 4 });
+  await migrateToLatest(database.db);
+  await loadFixtureCorpus(database);
+  operator = createOperatorApi(database);
+});
+
+afterAll(async () => {
+  thaw?.();
+  for (const service of started) service.kill();
+  await database?.close();
+  await cluster?.stop();
+  if (dataDir) await rm(join(dataDir, '..'), { recursive: true, force: true });
+});
+
+describe('faults', () => {
+  let service: ServiceProcess;
+
+  it('prints the demo key on the terminal (stderr), never into the JSON log lines on stdout', async () => {
+    service = await startService();
+    const deadline = Date.now() + 10_000;
+    while (!/qk_[0-9A-Za-z]{24}/.test(service.stderr()) && Date.now() < deadline) await sleep(100);
+    const key = /qk_[0-9A-Za-z]{24}/.exec(service.stderr())?.[0];
+    expect(key, service.stderr()).toBeDefined();
+    expect(service.stdout.length).toBeGreaterThan(0);
+    for (const line of service.stdout) {
+      expect(() => JSON.parse(line), line).not.toThrow();
+      expect(line).not.toContain(key);
+    }
+  });
+
+  it('a frozen database: 503 with Retry-After within the deadline, /readyz too, recovery after SIGCONT, counts equal to the 200s', async () => {
+    const issued = await operator.createKey({ client: 'Freeze', plan: 'professional' });
+    const headers = { 'X-API-Key': issued.key };
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const load = loadUntil(8, () => get(`${service.url}/v1/quotes-random`, headers, { agent }));
+    await sleep(1000);
+    const logLinesBefore = service.stdout.length;
+    const frozenAt = performance.now();
+    thaw = freezeCluster(join(dataDir));
+    await sleep(500);
+    const readiness = await get(`${service.url}/readyz`, {});
+    await sleep(3500);
+    thaw();
+    thaw = undefined;
+    const thawedAt = performance.now();
+    await sleep(3000);
+    const answers = await load.stop();
+    agent.destroy();
+
+    expect(readiness.status).toBe(503);
+    expect(readiness.ms).toBeLessThan(frozenAnswerBoundMs);
+    // Asked and answered while the database was frozen (a request still waiting at the thaw may end 200).
+    const duringFreeze = answers.filter((answer) => answer.at >= frozenAt + 200 && answer.at + answer.ms < thawedAt);
+    expect(duringFreeze.length).toBeGreaterThan(0);
+    for (const answer of duringFreeze) {
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body).type).toBe('urn:quotes:problem:service-unavailable');
+      expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+      expect(answer.ms).toBeLessThan(frozenAnswerBoundMs);
+    }
+    const slowest = Math.max(...answers.filter((answer) => answer.at >= frozenAt).map((answer) => answer.ms));
+    console.info(
+      `frozen database: ${duringFreeze.length} answers during the freeze, slowest answer ${Math.round(slowest)} ms, /readyz ${Math.round(readiness.ms)} ms`,
+    );
+    expect(slowest).toBeLessThan(frozenAnswerBoundMs + 1000);
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
+    const recovered = answers.filter((answer) => answer.at > thawedAt + 1500);
+    expect(recovered.length).toBeGreaterThan(0);
+    expect(recovered.every((answer) => answer.status === 200)).toBe(true);
+    expect((await get(`${service.url}/readyz`, {})).status).toBe(200);
+
+    // Every call granted for an answer nobody got is given back: the count is the 200s received.
+    const received = answers.filter((answer) => answer.status === 200).length;
+    const deadline = Date.now() + 10_000;
+    while ((await usedCalls(issued.id)) !== received && Date.now() < deadline) await sleep(200);
+    expect(await usedCalls(issued.id)).toBe(received);
+
+    // One warning for the outage, with its cause; no stack per request.
+    const outageLines = service.stdout.slice(logLinesBefore);
+    const warnings = outageLines.filter((line) => line.includes('database unavailable'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!).cause).toBeTruthy();
+    expect(outageLines.filter((line) => line.includes('"stack"'))).toEqual([]);
+  });
+
+  it('a silent notification connection: a revoked key is refused within twice the heartbeat', async () => {
+    const issued = await operator.createKey({ client: 'Silent channel', plan: 'starter' });
+    const headers = { 'X-API-Key': issued.key };
+    expect((await get(`${service.url}/v1/quotes-usage`, headers)).status).toBe(200);
+    const listeners = await database.pool.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' OR query = 'SELECT 1'",
+    );
+    const pids = listeners.rows.map((row) => row.pid);
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    try {
+      expect((await get(`${service.url}/v1/quotes-usage`, headers)).status).toBe(200);
+      await operator.revokeKey(issued.id, 'fault test');
+      const revokedAt = performance.now();
+      let answer = await get(`${service.url}/v1/quotes-usage`, headers);
+      while (answer.status === 200 && performance.now() - revokedAt < 10_000) {
+        await sleep(50);
+        answer = await get(`${service.url}/v1/quotes-usage`, headers);
+      }
+      const refusedAfter = performance.now() - revokedAt;
+      console.info(`silent notification connection: revoked key refused after ${Math.round(refusedAfter)} ms`);
+      expect(answer.status).toBe(403);
+      expect(refusedAfter).toBeLessThan(2 * heartbeatMs + 1000);
+    } finally {
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+    }
+  });
+
+  it('a flood of unknown keys: database look-ups by the batch, not by the key, and a valid key still served', async () => {
+    const transactions = async () => {
+      await database.pool.query('SELECT pg_stat_clear_snapshot()');
+      const result = await database.pool.query<{ count: number }>(
+        "SELECT (xact_commit + xact_rollback)::int AS count FROM pg_stat_database WHERE datname = 'quotes'",
+      );
+      return result.rows[0]!.count;
+    };
+    const valid = await operator.createKey({ client: 'Amid the flood', plan: 'starter' });
+    await sleep(1200);
+    const before = await transactions();
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const unknownKeys = 2000;
+    let next = 0;
+    const statuses: number[] = [];
+    const flood = Array.from({ length: 32 }, async () => {
+      while (next < unknownKeys) {
+        const key = `qk_${String(next++).padStart(24, 'Z')}`;
+        statuses.push((await get(`${service.url}/v1/quotes-usage`, { 'X-API-Key': key }, { agent })).status);
+      }
+    });
+    await sleep(200);
+    const validAnswer = await get(`${service.url}/v1/quotes-usage`, { 'X-API-Key': valid.key });
+    await Promise.all(flood);
+    agent.destroy();
+    // Statistics reach pg_stat_database within a second of each transaction.
+    await sleep(1500);
+    const spent = (await transactions()) - before;
+    console.info(`unknown-key flood: ${unknownKeys} unknown keys cost ${spent} database transactions`);
+    expect(statuses.every((status) => status === 401)).toBe(true);
+    expect(validAnswer.status).toBe(200);
+    // One look-up per key would be 2,000; batches on a busy shared machine have cost up to 428.
+    expect(spent).toBeLessThan(unknownKeys / 2);
+  });
+
+  it('SIGTERM under keep-alive load: /readyz fails, answers carry Connection: close, the process exits within the grace period', async () => {
+    const issued = await operator.createKey({ client: 'Shutdown', plan: 'professional' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const load = loadUntil(8, () => get(`${service.url}/v1/quotes-random`, { 'X-API-Key': issued.key }, { agent }));
+    const readyAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await get(`${service.url}/readyz`, {}, { agent: readyAgent })).status).toBe(200);
+    await sleep(1000);
+    const signalledAt = performance.now();
+    service.child.kill('SIGTERM');
+    await sleep(100);
+    const readiness = await get(`${service.url}/readyz`, {}, { agent: readyAgent }).catch(() => undefined);
+    const { code, at } = await service.exited;
+    const answers = await load.stop();
+    agent.destroy();
+    readyAgent.destroy();
+    const exitMs = at - signalledAt;
+    console.info(`SIGTERM under load: exited ${code} after ${Math.round(exitMs)} ms`);
+    expect(code).toBe(0);
+    expect(exitMs).toBeLessThan(shutdownGraceMs);
+    if (readiness) expect(readiness.status).toBe(503);
+    const afterSignal = answers.filter((answer) => answer.at >= signalledAt && answer.status !== 0);
+    for (const answer of afterSignal) expect(answer.headers.connection).toBe('close');
+    // Requests after the listener closed find no server: refused, never hung.
+    expect(answers.filter((answer) => answer.ms > shutdownGraceMs)).toEqual([]);
+  });
+
+  it('SIGTERM with the database frozen: the process still exits within the grace period', async () => {
+    service = await startService();
+    const issued = await operator.createKey({ client: 'Frozen shutdown', plan: 'professional' });
+    const headers = { 'X-API-Key': issued.key };
+    expect((await get(`${service.url}/v1/quotes-random`, headers)).status).toBe(200);
+    const load = loadUntil(4, () => get(`${service.url}/v1/quotes-random`, headers));
+    await sleep(300);
+    thaw = freezeCluster(dataDir);
+    await sleep(300);
+    const signalledAt = performance.now();
+    service.child.kill('SIGTERM');
+    const { at } = await service.exited;
+    thaw();
+    thaw = undefined;
+    await load.stop();
+    const exitMs = at - signalledAt;
+    console.info(`SIGTERM with a frozen database: exited after ${Math.round(exitMs)} ms`);
+    expect(exitMs).toBeLessThan(shutdownGraceMs + 500);
+  });
+});
