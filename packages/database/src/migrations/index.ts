@@ -4,6 +4,7 @@ import * as quotes from './20261123T0901_quotes.js';
 import * as monthlyUsageLastGrant from './20261123T1000_monthly_usage_last_grant.js';
 import * as quoteJson from './20261123T1100_quote_json.js';
 import * as keyOwners from './20261123T1600_key_owners.js';
+import * as keyAllowedOrigins from './20261123T1900_key_allowed_origins.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T1000_monthly_usage_last_grant': monthlyUsageLastGrant,
   '20261123T1100_quote_json': quoteJson,
   '20261123T1600_key_owners': keyOwners,
+  '20261123T1900_key_allowed_origins': keyAllowedOrigins,
 };
