@@ -19,6 +19,8 @@ export interface DocsFrontOptions {
    * for a plain reference-page proxy in front of another upstream (a real server).
    */
   serverParity?: boolean;
+  /** Answer quotes-random and quotes-filter from the mock's example quotes, fitting the filters (default true). */
+  examples?: boolean;
 }
 
 export interface RunningDocsFront {
@@ -128,7 +130,7 @@ export async function createDocsFront(options: DocsFrontOptions): Promise<Runnin
   const app = express();
   app.disable('x-powered-by');
   app.use(apiReferenceRouter());
-  if (options.serverParity !== false) app.use(await serverParity());
+  if (options.serverParity !== false) app.use(await serverParity({ examples: options.examples }));
   app.use(forwardTo(upstream));
 
   const server = http.createServer(app);

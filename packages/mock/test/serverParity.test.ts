@@ -130,3 +130,52 @@ describe('the mock refuses what the server refuses without data, the same way', 
     }
   });
 });
+
+describe('the mock answers vary and fit the request', () => {
+  it('quotes-random: several quotes over calls, each fitting the filters; none fitting is no-match', async () => {
+    const seen = new Set<string>();
+    for (let call = 0; call < 40; call += 1) {
+      const response = await fetch(`${mock.url}/v1/quotes-random`, { headers: withKey() });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
+      seen.add(((await response.json()) as { id: string }).id);
+    }
+    expect(seen.size).toBeGreaterThan(3);
+    for (const [query, check] of [
+      ['category=grief', (quote: Record<string, string>) => quote.category === 'Grief & Loss'],
+      [
+        'era=ancient&faith=taoist',
+        (quote: Record<string, string>) => quote.era === 'Ancient' && quote.faith_tradition === 'Taoist',
+      ],
+      ['mood=humor', (quote: Record<string, string>) => quote.mood!.split(',').includes('humorous')],
+      ['length=long', (quote: Record<string, string>) => quote.length === 'Long'],
+    ] as const) {
+      for (let call = 0; call < 5; call += 1) {
+        const response = await fetch(`${mock.url}/v1/quotes-random?${query}`, { headers: withKey() });
+        expect(response.status, query).toBe(200);
+        const quote = (await response.json()) as Record<string, string>;
+        expect(check(quote), `${query}: ${JSON.stringify(quote)}`).toBe(true);
+      }
+    }
+    const none = await ask(mock.url, '/v1/quotes-random?era=Present&faith=Jewish', { headers: withKey() });
+    expect([none.status, none.type]).toEqual([404, 'urn:quotes:problem:no-match']);
+  });
+
+  it('quotes-filter: the page of the fitting examples, with limit and offset applied', async () => {
+    const response = await fetch(`${mock.url}/v1/quotes-filter?category=grief&limit=1&offset=1`, {
+      headers: withKey(),
+    });
+    const page = (await response.json()) as { quotes: { category: string }[]; total: number; has_more: boolean };
+    expect(response.status).toBe(200);
+    expect(page.total).toBe(3);
+    expect(page.quotes.map((quote) => quote.category)).toEqual(['Grief & Loss']);
+    expect(page.has_more).toBe(true);
+  });
+
+  it('leaves a request with Prefer to the contract examples', async () => {
+    const response = await fetch(`${mock.url}/v1/quotes-random?category=grief`, {
+      headers: { ...withKey(), Prefer: 'example=revoked, code=403' },
+    });
+    expect(response.status).toBe(403);
+  });
+});
