@@ -172,6 +172,14 @@ describe('installed from the tarballs into a fresh project', () => {
     });
   });
 
+  it('quotes-conformance --target mock passes the installed quotes-mock, listing what only a server can show as skipped', async () => {
+    expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+    const result = await inProject(bin('quotes-conformance'), ['--base-url', mockUrl!, '--target', 'mock']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\n\d+ passed, 0 failed\n?$/);
+    expect(result.stdout).toContain('SKIP counting and the allowance headers of real calls: the mock counts nothing');
+  });
+
   describe('against the real server', () => {
     let keysFile: string;
 
