@@ -140,7 +140,9 @@ describe('problems', () => {
     expect(error.code).toBe('allowance-exhausted');
     expect(error.retryAfterSeconds).toBe(691200);
     expect(Math.abs(error.retryAt!.getTime() - (Date.now() + 691200_000))).toBeLessThan(60_000);
-    expect(error.rateLimit).toEqual(documentedAllowance);
+    // The 429 example's headers agree with its text: the whole allowance used, none left.
+    expect(error.rateLimit).toEqual({ ...documentedAllowance, remaining: 0 });
+    expect(error.detail).toContain(`All ${documentedAllowance.limit} calls`);
     expect(error.detail).toBe((responseExample('/v1/quotes-random', '429') as { detail: string }).detail);
   });
 

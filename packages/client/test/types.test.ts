@@ -66,6 +66,7 @@ describe('types follow the contract', () => {
       | 'conflicting-api-keys'
       | 'revoked-api-key'
       | 'expired-api-key'
+      | 'origin-not-allowed'
       | 'plan-limit'
       | 'no-match'
       | 'not-found'
@@ -90,6 +91,7 @@ describe('types follow the contract', () => {
         case 'conflicting-api-keys':
         case 'revoked-api-key':
         case 'expired-api-key':
+        case 'origin-not-allowed':
           return 'fix the key';
         case 'plan-limit':
         case 'allowance-exhausted':

@@ -34,6 +34,9 @@ Layers
                          is always on)
   --mock / --no-mock     also run Dredd against the Prism mock (default: on without
                          --base-url, off with it)
+  --target server|mock   what --base-url is (default server); mock: a running quotes-mock,
+                         checked with Prefer: code=N and any key; counting, plans, keys'
+                         states and data are the server's and listed as skipped
   --runs N               generated requests (default ${defaultRuns}; CONFORMANCE_RUNS)
   --seed N               fast-check seed (default random, printed; CONFORMANCE_SEED)
   --path P               fast-check replay path printed with a failure (CONFORMANCE_PATH)
@@ -87,6 +90,7 @@ function parseOptions() {
       layers: { type: 'string' },
       mock: { type: 'boolean' },
       'no-mock': { type: 'boolean' },
+      target: { type: 'string' },
       runs: { type: 'string' },
       seed: { type: 'string' },
       path: { type: 'string' },
@@ -171,6 +175,10 @@ async function main(): Promise<void> {
   if (runs < 1) fail('--runs must be at least 1');
   const seed = wholeNumber(options.seed as string | undefined, '--seed') ?? settings.seed;
   const path = (options.path as string | undefined) ?? settings.path;
+  const target = (options.target as string | undefined) ?? 'server';
+  if (target !== 'server' && target !== 'mock') fail(`--target must be server or mock, got "${target}"`);
+  if (target === 'mock' && !baseUrl) fail('--target mock needs --base-url (the running quotes-mock)');
+  if (target === 'mock' && Object.keys(keys).length > 0) fail('--target mock takes no keys: the mock accepts any');
   const mock = options['no-mock'] ? false : options.mock === true || baseUrl === undefined;
   const reports = parseReports((values.report as string[] | undefined) ?? []);
   const wait = wholeNumber(options.wait as string | undefined, '--wait') ?? 0;
@@ -181,7 +189,11 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const log = (line: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
   if (baseUrl) await waitForTarget(baseUrl, wait, log);
-  log(baseUrl ? `target: ${baseUrl}` : 'target: the real server on a fresh database');
+  log(
+    baseUrl
+      ? `target: ${baseUrl}${target === 'mock' ? ' (a mock)' : ''}`
+      : 'target: the real server on a fresh database',
+  );
   log(`fast-check seed ${seed}, numRuns ${runs}`);
   const report = await runConformance({
     baseUrl,
@@ -189,6 +201,7 @@ async function main(): Promise<void> {
     dredd: layers.includes('dredd'),
     properties: layers.includes('properties'),
     mock,
+    targetIsMock: target === 'mock',
     propertyOptions: { numRuns: runs, seed, path },
     local: { corpusSize: settings.corpusSize, corpusSeed: settings.corpusSeed, databaseUrl: settings.databaseUrl },
     log,

@@ -37,8 +37,20 @@ export class ConformanceSession {
     private readonly outage: OutageControl | undefined,
     private readonly closeTarget: () => Promise<void>,
     private readonly log: (line: string) => void,
+    /** The target is the mock (`--target mock`): any key works, nothing is counted, no plan applies. */
+    readonly isMock = false,
   ) {
     this.ledger = ledger;
+  }
+
+  /**
+   * A running mock (quotes-mock): every documented answer is picked with `Prefer: code=N`, as the
+   * mock documents; what needs real keys, plans, counting or data is the server's and skipped.
+   */
+  static mockTarget(baseUrl: string, log: (line: string) => void = () => undefined): ConformanceSession {
+    const ledger = new ResponseLedger(new ContractValidator());
+    const keys: SuiteKeys = { dredd: { limited: mockKey }, properties: { active: [] } };
+    return new ConformanceSession(baseUrl, keys, {}, ledger, undefined, async () => undefined, log, true);
   }
 
   /** The real server on a fresh database the session prepares (embedded, or a new database on DATABASE_URL). */
@@ -86,6 +98,14 @@ export class ConformanceSession {
   /** Layer 1 against this target. */
   async dredd(): Promise<Report> {
     const expected = documentedResponses();
+    if (this.isMock) {
+      const transactions = planMockTransactions(expected);
+      const run = await runDredd({ baseUrl: this.baseUrl, transactions });
+      const report = assessDreddRun(run, { label: 'mock', expected, transactions, ledger: this.ledger });
+      this.log(`dredd (mock): ${run.stats?.total ?? '?'} transactions in ${(run.durationMs / 1000).toFixed(1)} s`);
+      this.report.merge(report);
+      return report;
+    }
     const transactions = planServerTransactions(expected, {
       keys: this.keys.dredd,
       data: this.data,
@@ -126,8 +146,9 @@ export class ConformanceSession {
   /** Layer 2's verdict on every response seen so far, by operation and status. */
   schema(): Report {
     const report = new Report();
-    this.ledger.addTo(report, 'Layer 2 schema (server)');
-    report.note(`Layer 2: ${this.ledger.responseCount} responses from the server validated against the contract`);
+    const target = this.isMock ? 'mock' : 'server';
+    this.ledger.addTo(report, `Layer 2 schema (${target})`);
+    report.note(`Layer 2: ${this.ledger.responseCount} responses from the ${target} validated against the contract`);
     this.report.merge(report);
     return report;
   }
@@ -136,6 +157,29 @@ export class ConformanceSession {
     return this.closeTarget();
   }
 }
+
+/** The key sent to a mock: it accepts any. */
+const mockKey = 'qk_conformance_mock';
+
+/** Why Layer 3 is not run against a mock, one line per kind of check it would make. */
+export const mockSkips: ReadonlyArray<readonly [string, string]> = [
+  [
+    'counting and the allowance headers of real calls',
+    'the mock counts nothing: its allowance headers are the documented examples',
+  ],
+  [
+    'plans of real keys (filters per call, faith, largest page, 403 plan-limit)',
+    'the mock has no keys: any key is accepted',
+  ],
+  [
+    'revoked, expired and used-up keys, allowed origins',
+    'the mock has no keys: pick those answers with Prefer: code=403 or 429',
+  ],
+  [
+    'answers that fit the data (filters matched, pages, totals, no-match, ETag revalidation)',
+    'the mock has no corpus: its answers are examples',
+  ],
+];
 
 /** Layer 1 against the Prism mock: the mock is proved to speak the same contract. */
 export async function checkMock(log: (line: string) => void = () => undefined): Promise<Report> {
@@ -165,6 +209,8 @@ export interface ConformanceOptions {
   readonly properties: boolean;
   /** Dredd against the Prism mock as well. */
   readonly mock: boolean;
+  /** The target at baseUrl is a mock (quotes-mock), not a server. */
+  readonly targetIsMock?: boolean;
   readonly propertyOptions: PropertyOptions;
   readonly local: Omit<LocalTargetOptions, 'log'>;
   readonly log?: (line: string) => void;
@@ -174,14 +220,20 @@ export interface ConformanceOptions {
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const log = options.log ?? (() => undefined);
   const report = new Report();
-  const session = options.baseUrl
-    ? await ConformanceSession.remote(options.baseUrl, options.keys ?? { plans: {} }, log)
-    : await ConformanceSession.local({ ...options.local, log });
+  const session =
+    options.baseUrl && options.targetIsMock
+      ? ConformanceSession.mockTarget(options.baseUrl, log)
+      : options.baseUrl
+        ? await ConformanceSession.remote(options.baseUrl, options.keys ?? { plans: {} }, log)
+        : await ConformanceSession.local({ ...options.local, log });
   try {
     if (options.dredd) await session.dredd();
-    else session.report.skip('Layer 1 Dredd (server)', 'Dredd', 'not asked for (--layers)');
+    else
+      session.report.skip(`Layer 1 Dredd (${session.isMock ? 'mock' : 'server'})`, 'Dredd', 'not asked for (--layers)');
     await session.protocol();
-    if (!options.properties)
+    if (session.isMock) {
+      for (const [what, why] of mockSkips) session.report.skip('Layer 3 properties', what, why);
+    } else if (!options.properties)
       session.report.skip('Layer 3 properties', 'generated requests', 'not asked for (--layers)');
     else if (session.keys.properties.active.length === 0)
       session.report.skip('Layer 3 properties', 'generated requests', 'needs at least one active key (--key-<plan>)');

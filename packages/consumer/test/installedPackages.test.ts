@@ -17,6 +17,8 @@ import {
   startServer,
 } from '@quotes/server';
 import { responseExample } from '@quotes/contract';
+import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
+import { type PageWindow, servePage } from './support/clientPage.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -34,6 +36,8 @@ const started: ChildProcess[] = [];
 let dataDir: string | undefined;
 let cluster: EmbeddedDatabase | undefined;
 let server: RunningServer | undefined;
+/** The installed quotes-mock, once its test started it. */
+let mockUrl: string | undefined;
 
 /** Runs a command in the project; resolves with its output and exit code, whatever the code. */
 async function inProject(
@@ -147,6 +151,7 @@ describe('installed from the tarballs into a fresh project', () => {
       mock.stderr!.on('data', read);
       mock.once('exit', (code) => reject(new Error(`quotes-mock exited ${code}: ${output}`)));
     });
+    mockUrl = url;
     const docs = await fetch(`${url}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger-ui');
@@ -154,17 +159,25 @@ describe('installed from the tarballs into a fresh project', () => {
 
     const result = await inProject('node', ['useClient.ts', url, 'any-key-for-the-mock']);
     expect(result.stderr).toBe('');
-    const quote = responseExample('/v1/quotes-random', '200') as Record<string, unknown>;
+    // The mock answers from its example quotes, fitting the filters (Grief & Loss, Modern).
     expect(JSON.parse(result.stdout)).toEqual({
-      text: quote.text,
-      era: quote.era,
-      faith: quote.faith_tradition,
-      second: quote.secondary_category,
-      pageSize: (responseExample('/v1/quotes-filter', '200') as { quotes: unknown[] }).quotes.length,
+      text: "'Tis better to have loved and lost than never to have loved at all.",
+      era: 'Modern',
+      faith: null,
+      second: 'Love & Relationships',
+      pageSize: 2,
       problem: '401 missing-api-key: fix the key',
       walked: 0,
       tier: (responseExample('/v1/quotes-usage', '200') as { tier: string }).tier,
     });
+  });
+
+  it('quotes-conformance --target mock passes the installed quotes-mock, listing what only a server can show as skipped', async () => {
+    expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+    const result = await inProject(bin('quotes-conformance'), ['--base-url', mockUrl!, '--target', 'mock']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\n\d+ passed, 0 failed\n?$/);
+    expect(result.stdout).toContain('SKIP counting and the allowance headers of real calls: the mock counts nothing');
   });
 
   describe('against the real server', () => {
@@ -215,6 +228,53 @@ describe('installed from the tarballs into a fresh project', () => {
         walked: 120,
         tier: 'platform',
       });
+    });
+
+    it('a page on another origin runs unchanged against the mock, then the server; a key without its origin gets a readable 403', async (context) => {
+      if (browserSkipReason) {
+        context.skip(browserSkipReason);
+        return;
+      }
+      expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+      const page = await servePage(join(project, 'node_modules/@quotes/client/dist'));
+      const browser = await launchChromium();
+      try {
+        const allowed = await server!.operator.createKey({
+          client: 'consumer web app',
+          plan: 'starter',
+          allowedOrigins: [page.origin],
+        });
+        const elsewhere = await server!.operator.createKey({
+          client: 'consumer other site',
+          plan: 'starter',
+          allowedOrigins: ['https://app.example'],
+        });
+        const tab = await browser.newPage();
+        await tab.goto(`${page.origin}/`);
+        await tab.waitForFunction(() => typeof (globalThis as unknown as PageWindow).callQuotes === 'function');
+        const call = (baseUrl: string, apiKey: string) =>
+          tab.evaluate(
+            ([base, key]) => (globalThis as unknown as PageWindow).callQuotes(base!, key!),
+            [baseUrl, apiKey],
+          );
+
+        const fromMock = await call(mockUrl!, 'any-key-for-the-mock');
+        expect(fromMock).toMatchObject({ ok: true, status: 200, allowanceLimit: 10000 });
+        expect(fromMock.remaining).toEqual(expect.any(Number));
+
+        const fromServer = await call(server!.url, allowed.key);
+        expect(fromServer).toMatchObject({ ok: true, status: 200, allowanceLimit: 10000, remaining: 9999 });
+        expect(fromServer.requestId).toEqual(expect.any(String));
+
+        const refused = await call(server!.url, elsewhere.key);
+        expect(refused).toMatchObject({ ok: false, status: 403, code: 'origin-not-allowed' });
+        expect(refused.detail).toContain(page.origin);
+        expect(refused.requestId).toEqual(expect.any(String));
+        expect((await server!.operator.usage(elsewhere.id)).calls).toBe(0);
+      } finally {
+        await browser.close();
+        await page.close();
+      }
     });
 
     it('quotes-conformance passes it and writes JUnit and JSON reports that list every check', async () => {

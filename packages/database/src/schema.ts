@@ -35,6 +35,8 @@ export interface ApiKeysTable {
   email_canonical: ColumnType<string | null, never, never>;
   client_canonical: ColumnType<string, never, never>;
   secret_rolled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Browser origins the key may be used from (migration 20261123T1900); empty: none. */
+  allowed_origins: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface MonthlyUsageTable {

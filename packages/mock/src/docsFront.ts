@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { problemTypePrefix } from '@quotes/contract';
 import express from 'express';
 import { apiReferenceRouter } from '@quotes/docs';
+import { serverParity } from './serverParity.js';
 
 export interface DocsFrontOptions {
   /** Origin everything but the reference is forwarded to, e.g. Prism's `http://127.0.0.1:43557`. */
@@ -13,6 +14,13 @@ export interface DocsFrontOptions {
   port: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Refuse what the server refuses without data, answer CORS as it does (default true); false
+   * for a plain reference-page proxy in front of another upstream (a real server).
+   */
+  serverParity?: boolean;
+  /** Answer quotes-random and quotes-filter from the mock's example quotes, fitting the filters (default true). */
+  examples?: boolean;
 }
 
 export interface RunningDocsFront {
@@ -39,8 +47,8 @@ const HOP_BY_HOP = new Set([
  * End-to-end headers as raw name/value pairs, so repeated headers (Set-Cookie) and the
  * spelling of names survive the hop. Framing is left to Node, which re-frames each side.
  */
-function endToEndHeaders(message: IncomingMessage): string[] {
-  const named = new Set(HOP_BY_HOP);
+function endToEndHeaders(message: IncomingMessage, dropped: readonly string[] = []): string[] {
+  const named = new Set([...HOP_BY_HOP, ...dropped]);
   for (const token of String(message.headers.connection ?? '').split(',')) {
     named.add(token.trim().toLowerCase());
   }
@@ -48,7 +56,8 @@ function endToEndHeaders(message: IncomingMessage): string[] {
   const raw = message.rawHeaders;
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index]!;
-    if (!named.has(name.toLowerCase())) kept.push(name, raw[index + 1]!);
+    const lower = name.toLowerCase();
+    if (!named.has(lower) && !lower.startsWith('access-control-')) kept.push(name, raw[index + 1]!);
   }
   return kept;
 }
@@ -72,13 +81,17 @@ function upstreamUnavailable(res: ServerResponse, upstream: URL): void {
 /** Streams the request to `upstream` and its answer back, status and headers as they came. */
 function forwardTo(upstream: URL): (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => void {
   return (req, res) => {
-    const headers = endToEndHeaders(req);
+    // `Prefer: code=N` picks a documented answer whatever the page accepts: Prism would answer
+    // 500 when that answer's media type (problem+json) is not in Accept.
+    const picksCode = /\bcode\s*=/.test(String(req.headers.prefer ?? ''));
+    const headers = endToEndHeaders(req, picksCode ? ['accept'] : []);
     headers.push('X-Forwarded-For', req.socket.remoteAddress ?? '', 'X-Forwarded-Proto', 'http');
     const outgoing = http.request({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
       port: upstream.port,
-      method: req.method,
+      // HEAD is GET without a body (the front's response drops it); Prism answers GET.
+      method: req.method === 'HEAD' ? 'GET' : req.method,
       // Express rewrites req.url under a mount point; the upstream must see the path as sent.
       path: req.originalUrl ?? req.url,
       headers,
@@ -105,7 +118,8 @@ function forwardTo(upstream: URL): (req: IncomingMessage & { originalUrl?: strin
 
 /**
  * A front server: the API reference (/docs, /openapi.yaml, /openapi.json, / -> /docs) answered
- * here, everything else streamed to `upstream`. It gives the Prism mock, which cannot serve
+ * here, the server's data-free refusals and CORS answers made here (serverParity.ts), everything
+ * else streamed to `upstream`. It gives the Prism mock, which cannot serve
  * pages of its own, the same reference page as the real server at the same paths.
  */
 export async function createDocsFront(options: DocsFrontOptions): Promise<RunningDocsFront> {
@@ -116,6 +130,7 @@ export async function createDocsFront(options: DocsFrontOptions): Promise<Runnin
   const app = express();
   app.disable('x-powered-by');
   app.use(apiReferenceRouter());
+  if (options.serverParity !== false) app.use(await serverParity({ examples: options.examples }));
   app.use(forwardTo(upstream));
 
   const server = http.createServer(app);

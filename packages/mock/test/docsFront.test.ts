@@ -68,7 +68,7 @@ describe('createDocsFront', () => {
         res.end(JSON.stringify(echo));
       });
     });
-    front = await createDocsFront({ upstream: upstream.url, port: 0 });
+    front = await createDocsFront({ upstream: upstream.url, port: 0, serverParity: false });
   });
 
   afterAll(async () => {
@@ -139,7 +139,7 @@ describe('createDocsFront', () => {
   it('answers problem details with 503 when the upstream cannot be reached', async () => {
     const closedPort = await listen(() => undefined);
     await closedPort.close();
-    const orphan = await createDocsFront({ upstream: closedPort.url, port: 0 });
+    const orphan = await createDocsFront({ upstream: closedPort.url, port: 0, serverParity: false });
     try {
       const response = await fetch(`${orphan.url}/v1/quotes-usage`);
       expect(response.status).toBe(503);

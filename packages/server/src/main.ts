@@ -4,6 +4,7 @@ import { countKeys } from './data/apiKeys.js';
 import { migrateToLatest } from '@quotes/database';
 import { type OpenedDatabase, openDatabase } from '@quotes/database';
 import { createLogger, type Logger } from './log.js';
+import { localDevelopmentOrigins } from './domain/allowedOrigins.js';
 import { createOperatorApi } from './operator/operatorApi.js';
 import { type RunningServer, startServer } from './startServer.js';
 
@@ -26,7 +27,11 @@ async function announceKeys(database: OpenedDatabase, baseUrl: string, log: Logg
     ]);
     return;
   }
-  const issued = await createOperatorApi(database).createKey({ client: 'Demo (created by npm start)', plan: demoPlan });
+  const issued = await createOperatorApi(database).createKey({
+    client: 'Demo (created by npm start)',
+    plan: demoPlan,
+    allowedOrigins: localDevelopmentOrigins,
+  });
   log.info({ keyId: issued.id, prefix: issued.prefix, plan: issued.plan }, 'created the demo key');
   banner([
     `Quote Retrieval Service on ${baseUrl}`,

@@ -20,6 +20,7 @@ const problemKinds = {
   'conflicting-api-keys': { status: 401, title: 'Conflicting API keys' },
   'revoked-api-key': { status: 403, title: 'API key revoked' },
   'expired-api-key': { status: 403, title: 'API key expired' },
+  'origin-not-allowed': { status: 403, title: 'Origin not allowed for this key' },
   'plan-limit': { status: 403, title: 'Beyond your plan' },
   'no-match': { status: 404, title: 'No matching quote' },
   'not-found': { status: 404, title: 'Not found' },

@@ -5,6 +5,7 @@ import * as monthlyUsageLastGrant from './20261123T1000_monthly_usage_last_grant
 import * as quoteJson from './20261123T1100_quote_json.js';
 import * as keyOwners from './20261123T1600_key_owners.js';
 import * as quoteTagCode from './20261123T1800_quote_tag_code.js';
+import * as keyAllowedOrigins from './20261123T1900_key_allowed_origins.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T1100_quote_json': quoteJson,
   '20261123T1600_key_owners': keyOwners,
   '20261123T1800_quote_tag_code': quoteTagCode,
+  '20261123T1900_key_allowed_origins': keyAllowedOrigins,
 };

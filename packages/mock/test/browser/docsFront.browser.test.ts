@@ -54,7 +54,7 @@ describe.skipIf(browserSkipReason !== undefined)('"Try it out" through createDoc
 
   beforeAll(async () => {
     api = await startFakeApi();
-    front = await createDocsFront({ upstream: api.url, port: 0 });
+    front = await createDocsFront({ upstream: api.url, port: 0, examples: false });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 1800 } });
     reference = new ReferencePage(await context.newPage());

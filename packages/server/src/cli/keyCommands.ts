@@ -42,6 +42,7 @@ function keyLines(view: KeyView): string[] {
     `expires      ${show(view.expiresAt)}`,
     `revoked      ${show(view.revokedAt)}`,
     `created      ${view.createdAt}`,
+    `origins      ${view.allowedOrigins.length === 0 ? '- (no browser calls)' : view.allowedOrigins.map((origin) => show(origin)).join(' ')}`,
   ];
 }
 
@@ -57,6 +58,8 @@ const maxLimitOption = (): [string, string, (text: string) => number] => [
   `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
   wholeNumber('--max-limit', 1, rules.pageCeiling),
 ];
+
+const collectOrigin = (value: string, previous: string[]) => [...previous, value];
 
 export function registerKeyCommands(program: Command, cli: CliContext): void {
   const keys = program
@@ -106,6 +109,12 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--expires-at <iso>', `expiry, in the future (${validityHelp()})`, isoInstant('--expires-at'))
     .option(...monthlyCallsOption())
     .option(...maxLimitOption())
+    .option(
+      '--allowed-origin <origin>',
+      'a browser origin the key may be used from, scheme://host[:port] or scheme://host:* (repeatable; default: none)',
+      collectOrigin,
+      [] as string[],
+    )
     .option('--send', 'mail the key, its plan, limits, expiry and the reference page to --email')
     .option('--allow-another-trial', 'issue a trial even though this person or client had one in the last 365 days')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
@@ -117,6 +126,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         expiresAt?: Date;
         monthlyCalls?: number;
         maxLimit?: number;
+        allowedOrigin: string[];
         send?: boolean;
         allowAnotherTrial?: boolean;
         json?: boolean;
@@ -133,6 +143,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             monthlyCalls: options.monthlyCalls,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
+            allowedOrigins: options.allowedOrigin,
           });
           return { issued, view: options.send ? await operator.showKey(issued.id) : null };
         });
@@ -152,6 +163,19 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         printIssued(issued, 'Created', mailed);
       },
     );
+
+  keys
+    .command('set-origins')
+    .description('Replace the browser origins a key may be used from (CORS); --none allows none')
+    .argument('<id>', 'the key id (k_...)')
+    .argument('[origins...]', 'scheme://host[:port], or scheme://host:* for any port of that host')
+    .option('--none', 'allow no browser origin (server-side calls only)')
+    .action(async (id: string, origins: string[], options: { none?: boolean }) => {
+      if (options.none ? origins.length > 0 : origins.length === 0)
+        throw new OperatorError('give the origins to allow, or --none to allow none (not both)');
+      const view = await cli.run((database) => createOperatorApi(database).setAllowedOrigins(id, origins));
+      cli.out(keyLines(view).join('\n'));
+    });
 
   keys
     .command('list')

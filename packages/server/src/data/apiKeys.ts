@@ -16,6 +16,8 @@ export interface ApiKeyRecord {
   readonly revokedReason: string | null;
   readonly expiresAt: Date | null;
   readonly createdAt: Date;
+  /** Browser origins the key may be used from (canonical, see domain/allowedOrigins.ts). */
+  readonly allowedOrigins: readonly string[];
 }
 
 export function selectKeysWithPlans(db: Kysely<Database>) {
@@ -34,6 +36,7 @@ export function selectKeysWithPlans(db: Kysely<Database>) {
       'k.revoked_reason',
       'k.expires_at',
       'k.created_at',
+      'k.allowed_origins',
       'p.id as plan_id',
       'p.monthly_calls as plan_monthly_calls',
       'p.filters_per_call',
@@ -67,6 +70,7 @@ export function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
     revokedReason: row.revoked_reason,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
+    allowedOrigins: row.allowed_origins,
   };
 }
 

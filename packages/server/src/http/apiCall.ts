@@ -4,7 +4,7 @@ import { planViolation } from '../domain/plans.js';
 import { type AuthorizedKey, authorizeCaller } from '../keys/keyService.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import { invalidRequest, Problem } from '../problems.js';
-import type { ContractRouting } from './contractRouting.js';
+import type { ContractRoute, ContractRouting } from './contractRouting.js';
 import type { OperationId, Operations } from './operations.js';
 import { mergeParameterErrors, parameterErrorsFromSchema, parseQueryString, screenQuery } from './requestScreening.js';
 
@@ -30,6 +30,10 @@ export interface CallRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
+const unfilteredResolution = resolveFilters({});
+if (!unfilteredResolution.ok) throw new Error('no filters must resolve');
+const unfiltered = unfilteredResolution.filter;
+
 function rawFiltersOf(query: Readonly<Record<string, unknown>>, except: ReadonlySet<string>): RawFilters {
   const raw: RawFilters = {};
   for (const name of filterNames) {
@@ -39,17 +43,8 @@ function rawFiltersOf(query: Readonly<Record<string, unknown>>, except: Readonly
   return raw;
 }
 
-/**
- * The contract's order of checks up to the allowance: the route (404, 405), the key (401, 403
- * revoked or expired), the request (400: unknown, empty or repeated parameters, the schema, the
- * taxonomy, every finding at once), the plan (403). Each failure is thrown as its problem.
- */
-export async function parseCall(
-  request: CallRequest,
-  routing: ContractRouting,
-  keys: KeyCache,
-  now: Date,
-): Promise<ApiCall> {
+/** The operation a request names, else the 404 or 405 thrown (with Allow). */
+export function routeOf(request: Pick<CallRequest, 'method' | 'url'>, routing: ContractRouting): ContractRoute {
   const queryStart = request.url.indexOf('?');
   const path = queryStart >= 0 ? request.url.slice(0, queryStart) : request.url;
   const match = routing.match(request.method, path);
@@ -66,32 +61,56 @@ export async function parseCall(
       },
     );
   }
-  const { route } = match;
-  const caller = await authorizeCaller(request.headers, keys, now);
+  return match.route;
+}
 
+/**
+ * Step 3 of the order of checks, which needs no data: the query screened (unknown, empty or
+ * repeated parameters), validated and coerced by the contract's schemas, and its filters
+ * resolved against the taxonomy, every finding at once (else the 400 is thrown).
+ */
+export function parseQuery(
+  route: ContractRoute,
+  url: string,
+): { query: Record<string, unknown>; filter: ResolvedFilter } {
   // An operation without a documented 400 takes no parameters and cannot refuse one: its query is ignored.
   const query: Record<string, unknown> = {};
-  let filter = resolveFilters({});
-  if (route.answers400) {
-    const search = queryStart >= 0 ? request.url.slice(queryStart + 1) : '';
-    const screened = screenQuery(parseQueryString(search), route.queryParameters);
-    Object.assign(query, screened.accepted);
-    const schemaErrors = parameterErrorsFromSchema(route.validateQuery(query));
-    const failed = new Set(schemaErrors.map((error) => error.parameter));
-    const resolution = resolveFilters(rawFiltersOf(query, failed));
-    const errors = mergeParameterErrors(screened.errors, schemaErrors, resolution.ok ? [] : resolution.errors);
-    if (errors.length > 0 || !resolution.ok) throw invalidRequest(errors);
-    filter = resolution;
-  }
-  if (!filter.ok) throw invalidRequest(filter.errors);
-  const violation = planViolation(caller.key.plan, filter.filter.given);
+  if (!route.answers400) return { query, filter: unfiltered };
+  const queryStart = url.indexOf('?');
+  const search = queryStart >= 0 ? url.slice(queryStart + 1) : '';
+  const screened = screenQuery(parseQueryString(search), route.queryParameters);
+  Object.assign(query, screened.accepted);
+  const schemaErrors = parameterErrorsFromSchema(route.validateQuery(query));
+  const failed = new Set(schemaErrors.map((error) => error.parameter));
+  const resolution = resolveFilters(rawFiltersOf(query, failed));
+  const errors = mergeParameterErrors(screened.errors, schemaErrors, resolution.ok ? [] : resolution.errors);
+  if (errors.length > 0 || !resolution.ok) throw invalidRequest(errors);
+  return { query, filter: resolution.filter };
+}
+
+/**
+ * The contract's order of checks up to the allowance: the route (404, 405), the key (401, 403
+ * revoked or expired), the request (400: unknown, empty or repeated parameters, the schema, the
+ * taxonomy, every finding at once), the plan (403). Each failure is thrown as its problem.
+ */
+export async function parseCall(
+  request: CallRequest,
+  routing: ContractRouting,
+  keys: KeyCache,
+  now: Date,
+): Promise<ApiCall> {
+  const route = routeOf(request, routing);
+  const caller = await authorizeCaller(request.headers, keys, now);
+
+  const { query, filter } = parseQuery(route, request.url);
+  const violation = planViolation(caller.key.plan, filter.given);
   if (violation) throw new Problem('plan-limit', violation);
 
   const ifNoneMatch = request.headers['if-none-match'];
   return Object.freeze({
     operationId: route.operationId,
     query: Object.freeze(query) as ApiCall['query'],
-    filter: filter.filter,
+    filter,
     caller,
     ifNoneMatch: Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch,
   });

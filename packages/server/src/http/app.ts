@@ -5,6 +5,7 @@ import { parseCall } from './apiCall.js';
 import { sendApiResponse } from './apiResponse.js';
 import type { ContractRouting } from './contractRouting.js';
 import { countedCall } from './countedCall.js';
+import { crossOrigin } from './crossOrigin.js';
 import { healthRoutes } from './healthRoutes.js';
 import { createOperationHandlers, handle } from './operationHandlers.js';
 import { problemResponder } from './problemResponder.js';
@@ -44,6 +45,7 @@ export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Ex
   };
 
   app.use(requestLog(runtime.log));
+  app.use(crossOrigin(routing));
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.
   app.use('/v1', apiAnswerHeaders, handleApiCall);
   app.use(healthRoutes(runtime.database, runtime.outage, runtime.lifecycle));

@@ -15,9 +15,10 @@ import type { SchemaError } from './requestScreening.js';
  * server's CPU under load. This contract has static paths and query parameters only, so the
  * operations are read once into a map keyed by method and path, and each request is validated
  * by the library's own compiled validators, given the query that the screening already parsed.
- * Routing answers as the library's router does (trailing slashes ignored, paths compared
- * exactly): test/http/contractRouting.test.ts compares the two on the same requests, so a
- * release of openapi-backend that routes or validates differently fails there.
+ * Routing answers as the library's router does, except where the contract is stricter (a
+ * trailing slash is an unknown path, HEAD is GET without a body, an integer is decimal digits
+ * only): test/http/contractRouting.test.ts compares the two on the same requests, so a release
+ * of openapi-backend that routes or validates differently fails there.
  */
 export interface ContractRoute {
   readonly operationId: OperationId;
@@ -33,6 +34,17 @@ export type RouteMatch =
   | { readonly route: ContractRoute }
   | { readonly notFound: true }
   | { readonly allowedMethods: readonly string[] };
+
+/** Methods answered on every known path besides the contract's: HEAD wherever GET is (RFC 9110), OPTIONS (CORS preflights). */
+export function allowedMethodsOf(contractMethods: readonly string[]): string[] {
+  const methods = contractMethods.map((name) => name.toUpperCase());
+  if (methods.includes('GET')) methods.push('HEAD');
+  methods.push('OPTIONS');
+  return methods;
+}
+
+/** Ajv's coercion reads `0x10`, `1e1`, `+5` and ` 10` as numbers; the contract's integers are decimal digits only. */
+const decimalInteger = /^-?[0-9]+$/;
 
 export interface ContractRouting {
   readonly routes: readonly ContractRoute[];
@@ -52,13 +64,6 @@ function unsupportedPart(operation: Operation): string | undefined {
     return `the ${parameter.in} parameter ${parameter.name}`;
   }
   return undefined;
-}
-
-/** As openapi-backend's router normalises a path (`ignoreTrailingSlashes`, its default). */
-export function normalisedPath(path: string): string {
-  let trimmed = path.trim();
-  while (trimmed.length > 1 && trimmed.endsWith('/')) trimmed = trimmed.slice(0, -1);
-  return trimmed;
 }
 
 /** openapi-backend initialised on the contract, as the routing uses it (and its test compares with). */
@@ -94,17 +99,32 @@ export async function loadContractRouting(): Promise<ContractRouting> {
         'in' in parameter && parameter.in === 'query' ? [parameter.name] : [],
       ),
     );
+    const integerParameters = (operation.parameters ?? []).flatMap((parameter) =>
+      'in' in parameter && parameter.in === 'query' && (parameter.schema as { type?: string })?.type === 'integer'
+        ? [parameter.name]
+        : [],
+    );
     const route: ContractRoute = Object.freeze({
       operationId: operationId as OperationId,
       queryParameters,
       answers400: Object.hasOwn(operation.responses ?? {}, '400'),
       validateQuery(query: Record<string, unknown>): readonly SchemaError[] {
+        const notDecimal: SchemaError[] = [];
+        for (const name of integerParameters) {
+          const value = query[name];
+          if (typeof value !== 'string' || decimalInteger.test(value)) continue;
+          notDecimal.push({ keyword: 'type', instancePath: `/query/${name}`, params: { type: 'integer' } });
+          delete query[name];
+        }
         const request = { query };
-        return validators.flatMap((validate) => (validate(request) ? [] : ((validate.errors ?? []) as SchemaError[])));
+        return [
+          ...notDecimal,
+          ...validators.flatMap((validate) => (validate(request) ? [] : ((validate.errors ?? []) as SchemaError[]))),
+        ];
       },
     });
     routes.push(route);
-    const path = normalisedPath(operation.path);
+    const path = operation.path;
     const methods = byPath.get(path) ?? new Map<string, ContractRoute>();
     methods.set(operation.method.toLowerCase(), route);
     byPath.set(path, methods);
@@ -115,10 +135,12 @@ export async function loadContractRouting(): Promise<ContractRouting> {
   return {
     routes,
     match(method: string, path: string): RouteMatch {
-      const methods = byPath.get(normalisedPath(path));
+      // Paths are compared exactly: `/v1/quotes-random/` is not an operation of the contract.
+      const methods = byPath.get(path);
       if (!methods) return { notFound: true };
-      const route = methods.get(method.toLowerCase());
-      return route ? { route } : { allowedMethods: [...methods.keys()].map((name) => name.toUpperCase()) };
+      const wanted = method.toLowerCase();
+      const route = methods.get(wanted === 'head' ? 'get' : wanted);
+      return route ? { route } : { allowedMethods: allowedMethodsOf([...methods.keys()]) };
     },
   };
 }

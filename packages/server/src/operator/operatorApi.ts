@@ -28,7 +28,7 @@ import { keyStanding } from '../domain/keyStanding.js';
 import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { OperatorError } from './operatorError.js';
-import { optionalText, quoted, requireClientName, requireEmail } from './operatorInput.js';
+import { optionalText, quoted, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
 
 export { OperatorError } from './operatorError.js';
 export type { KeyOwner, KeyState } from '../data/keyOwners.js';
@@ -53,6 +53,8 @@ export interface CreateKeyInput {
   allowAnotherTrial?: boolean;
   /** Accept an expiry in the past: a key that is expired from the start (test fixtures only). */
   allowPastExpiry?: boolean;
+  /** Browser origins the key may be used from (`scheme://host[:port]`, or `:*` for any port); none by default. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface KeyFilterInput {
@@ -105,6 +107,7 @@ export interface KeyView {
   revokedAt: string | null;
   revokedReason: string | null;
   createdAt: string;
+  allowedOrigins: string[];
 }
 
 export interface UsageView {
@@ -127,6 +130,8 @@ export interface OperatorApi {
   changePlan(id: string, change: ChangePlanInput): Promise<KeyView>;
   /** A new secret for the same key record and usage; the old secret is refused from the commit on. */
   rollKey(id: string): Promise<IssuedKey>;
+  /** Replaces the browser origins a key may be used from (an empty list: none). */
+  setAllowedOrigins(id: string, origins: readonly string[]): Promise<KeyView>;
   /** Everyone holding an active key, each address once. */
   activeOwners(): Promise<KeyOwner[]>;
   /** Keys at 80% and 100% of their allowance in a month (default: this one). */
@@ -183,6 +188,7 @@ function viewOf(record: ApiKeyRecord, now: Date): KeyView {
     revokedAt: record.revokedAt && isoSeconds(record.revokedAt),
     revokedReason: record.revokedReason,
     createdAt: isoSeconds(record.createdAt),
+    allowedOrigins: [...record.allowedOrigins],
   };
 }
 
@@ -265,6 +271,7 @@ export function createOperatorApi(
   return {
     async createKey(input) {
       const client = requireClientName(input.client);
+      const allowedOrigins = requireOrigins(input.allowedOrigins ?? []);
       const email = input.email == null || input.email.trim() === '' ? null : requireEmail(input.email);
       const plan = await planNamed(input.plan);
       const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
@@ -309,6 +316,7 @@ export function createOperatorApi(
           revoked_reason: null,
           expires_at: expiresAt,
           created_at: now,
+          allowed_origins: allowedOrigins,
         },
         days === null
           ? null
@@ -396,6 +404,16 @@ export function createOperatorApi(
         max_limit: maxLimit,
         expires_at: expiresAt,
       });
+      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
+      changed(id);
+      return viewOf(await existing(id), clock());
+    },
+
+    async setAllowedOrigins(id, origins) {
+      const allowedOrigins = requireOrigins(origins);
+      const record = await existing(id);
+      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its origins cannot change`);
+      const updated = await updateActiveKey(db, id, { allowed_origins: allowedOrigins });
       if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
       changed(id);
       return viewOf(await existing(id), clock());

@@ -1,4 +1,5 @@
 import validator from 'validator';
+import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
 import { OperatorError } from './operatorError.js';
 
 /**
@@ -52,4 +53,17 @@ export function requireEmail(value: string, name = 'email'): string {
 export function optionalText(value: string | null | undefined, name: string, max: number): string | null {
   if (value == null || value.trim() === '') return null;
   return requireText(value, name, max);
+}
+
+/** A key's browser origins, canonical and without duplicates (see domain/allowedOrigins.ts). */
+export function requireOrigins(values: readonly string[]): string[] {
+  const origins: string[] = [];
+  for (const value of values) {
+    const canonical = canonicalOrigin(value);
+    if ('error' in canonical) throw new OperatorError(canonical.error);
+    if (!origins.includes(canonical.origin)) origins.push(canonical.origin);
+  }
+  if (origins.length > maxAllowedOrigins)
+    throw new OperatorError(`a key allows at most ${maxAllowedOrigins} origins, got ${origins.length}`);
+  return origins;
 }

@@ -109,6 +109,48 @@ describe.concurrent('quotes-admin keys', { timeout: 90_000 }, () => {
   });
 });
 
+describe.concurrent('quotes-admin browser origins', { timeout: 90_000 }, () => {
+  it('sets them at creation (repeatable) and replaces them later', async ({ expect }) => {
+    const created = await admin(
+      'keys',
+      'create',
+      '--client',
+      'Web app',
+      '--plan',
+      'starter',
+      '--allowed-origin',
+      'https://app.example',
+      '--allowed-origin',
+      'http://localhost:*',
+      '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const show = await admin('keys', 'show', id, '--json');
+    expect(JSON.parse(show.stdout)).toMatchObject({ allowedOrigins: ['https://app.example', 'http://localhost:*'] });
+    const set = await admin('keys', 'set-origins', id, 'HTTPS://Other.Example:443');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/origins\s+https:\/\/other\.example\n?/);
+    const none = await admin('keys', 'set-origins', id, '--none');
+    expect(none.stdout).toMatch(/origins\s+- \(no browser calls\)/);
+    expectOneLineError(await admin('keys', 'set-origins', id), /--none/, expect);
+    expectOneLineError(
+      await admin(
+        'keys',
+        'create',
+        '--client',
+        'X',
+        '--plan',
+        'starter',
+        '--allowed-origin',
+        'https://app.example/path',
+      ),
+      /is not an origin/,
+      expect,
+    );
+  });
+});
+
 describe.concurrent('quotes-admin usage and db', { timeout: 90_000 }, () => {
   it('reports every key for a month', async ({ expect }) => {
     const created = JSON.parse(

@@ -1,6 +1,11 @@
 import type { OpenAPIBackend } from 'openapi-backend';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContractRouting, contractBackend, loadContractRouting } from '../../src/http/contractRouting.js';
+import {
+  allowedMethodsOf,
+  type ContractRouting,
+  contractBackend,
+  loadContractRouting,
+} from '../../src/http/contractRouting.js';
 import { parameterErrorsFromSchema, type SchemaError } from '../../src/http/requestScreening.js';
 
 /**
@@ -20,8 +25,6 @@ beforeAll(async () => {
 const requests: Array<[string, string]> = [
   ['GET', '/v1/quotes-random'],
   ['get', '/v1/quotes-filter'],
-  ['GET', '/v1/quotes-categories/'],
-  ['GET', '/v1/quotes-usage//'],
   ['POST', '/v1/quotes-random'],
   ['DELETE', '/v1/quotes-usage'],
   ['GET', '/v1/quotes-Random'],
@@ -29,7 +32,6 @@ const requests: Array<[string, string]> = [
   ['GET', '/v1'],
   ['GET', '/'],
   ['GET', '//v1/quotes-random'],
-  ['HEAD', '/v1/quotes-filter'],
 ];
 
 describe('contract routing', () => {
@@ -58,10 +60,42 @@ describe('contract routing', () => {
           operation.operationId,
       );
     if (known.length > 0) {
-      expect(ours).toEqual({ allowedMethods: known.map((operation) => operation.method.toUpperCase()) });
+      expect(ours).toEqual({ allowedMethods: allowedMethodsOf(known.map((operation) => operation.method)) });
     } else {
       expect(ours).toEqual({ notFound: true });
     }
+  });
+
+  it('is stricter than the library where the contract is: trailing slashes, HEAD', () => {
+    expect(library.router.matchOperation({ method: 'GET', path: '/v1/quotes-usage/', headers: {} })).toBeTruthy();
+    for (const path of ['/v1/quotes-categories/', '/v1/quotes-usage//', '/v1/quotes-random/']) {
+      expect(routing.match('GET', path), path).toEqual({ notFound: true });
+    }
+    expect(routing.match('HEAD', '/v1/quotes-filter')).toMatchObject({ route: { operationId: 'listQuotes' } });
+    expect(routing.match('POST', '/v1/quotes-filter')).toEqual({ allowedMethods: ['GET', 'HEAD', 'OPTIONS'] });
+  });
+
+  it('takes only decimal digits as an integer, where Ajv would coerce more', () => {
+    const route = routing.routes.find((candidate) => candidate.operationId === 'listQuotes')!;
+    const librarysView = library.validator.validateRequest({
+      method: 'get',
+      path: '/v1/quotes-filter',
+      query: { limit: '0x10' },
+      headers: {},
+    });
+    expect(librarysView.coerced?.query).toMatchObject({ limit: 16 });
+    for (const value of ['0x10', '1e1', '+5', ' 10', '10 ', '1.0', '0b1', 'Infinity']) {
+      const loose: Record<string, unknown> = { limit: value };
+      const errors = parameterErrorsFromSchema(route.validateQuery({ offset: value, limit: '5' }));
+      expect(errors, value).toEqual([{ parameter: 'offset', message: 'must be an integer' }]);
+      expect(parameterErrorsFromSchema(route.validateQuery(loose)), value).toEqual([
+        { parameter: 'limit', message: 'must be an integer' },
+      ]);
+    }
+    const negative: Record<string, unknown> = { offset: '-1' };
+    expect(parameterErrorsFromSchema(route.validateQuery(negative))).toEqual([
+      { parameter: 'offset', message: 'must be at least 0' },
+    ]);
   });
 
   it('validates and coerces a query as the library validates the whole request', () => {

@@ -29,19 +29,54 @@ describe('paths and methods outside the contract', () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const answer = await fixture.server.call('/v1/quotes-filter', { method, key });
       expect([answer.status, problemType(answer)]).toEqual([405, 'method-not-allowed']);
-      expect(answer.headers.get('allow')).toBe('GET');
+      expect(answer.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     }
+  });
+
+  it('a trailing slash is the unknown path it is: 404, not counted', async () => {
+    for (const path of ['/v1/quotes-random/', '/v1/quotes-usage/', '/v1/quotes-filter//']) {
+      const answer = await fixture.server.call(path, { key });
+      expect([answer.status, problemType(answer)], path).toEqual([404, 'not-found']);
+    }
+    const usage = (await fixture.server.call('/v1/quotes-usage', { key })).body as { calls_this_month: number };
+    expect(usage.calls_this_month).toBe(0);
   });
 });
 
 describe('odd requests', () => {
-  it('HEAD on an operation is a 405 naming GET', async () => {
-    const answer = await fixture.server.call('/v1/quotes-random', { method: 'HEAD', key });
-    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'GET']);
+  it('HEAD is GET without a body: same status and headers, counted as GET is', async () => {
+    const url = `${fixture.server.url}/v1/quotes-categories`;
+    const head = await fetch(url, { method: 'HEAD', headers: { 'X-API-Key': key } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    const get = await fetch(url, { headers: { 'X-API-Key': key } });
+    expect(get.headers.get('etag')).toBe(head.headers.get('etag'));
+    expect(Number(get.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(head.headers.get('x-ratelimit-remaining')) - 1,
+    );
+    const refused = await fetch(`${fixture.server.url}/v1/quotes-filter?limit=0x10`, {
+      method: 'HEAD',
+      headers: { 'X-API-Key': key },
+    });
+    expect([refused.status, refused.headers.get('content-type'), await refused.text()]).toEqual([
+      400,
+      'application/problem+json',
+      '',
+    ]);
   });
 
-  it('a trailing slash reaches the operation', async () => {
-    expect((await fixture.server.call('/v1/quotes-usage/', { key, unchecked: true })).status).toBe(200);
+  it('integers are decimal digits only: 0x10, 1e1, +5 and " 10" are a 400 naming the parameter', async () => {
+    for (const value of ['0x10', '1e1', '%2B5', '%2010', '1.0']) {
+      for (const name of ['limit', 'offset']) {
+        const answer = await fixture.server.call(`/v1/quotes-filter?${name}=${value}`, { key });
+        expect([answer.status, problemType(answer)], `${name}=${value}`).toEqual([400, 'invalid-request']);
+        expect((answer.body as { errors: unknown[] }).errors, `${name}=${value}`).toEqual([
+          { parameter: name, message: 'must be an integer' },
+        ]);
+      }
+    }
   });
 
   it('broken percent-encoding is a 400 for the parameter, not a crash', async () => {

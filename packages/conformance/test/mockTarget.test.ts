@@ -1,0 +1,55 @@
+import { createDocsFront, type RunningDocsFront, type RunningMock, startMock } from '@quotes/mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockSkips, runConformance } from '../src/session.js';
+
+// The suite against a running quotes-mock (Prism behind its front, as the bin starts it).
+let prism: RunningMock;
+let mock: RunningDocsFront;
+
+beforeAll(async () => {
+  prism = await startMock();
+  mock = await createDocsFront({ upstream: prism.url, port: 0 });
+});
+afterAll(async () => {
+  await mock?.close();
+  await prism?.stop();
+});
+
+describe('--target mock', () => {
+  it('passes every check a mock can pass and skips the rest, each with its reason', async () => {
+    const report = await runConformance({
+      baseUrl: mock.url,
+      targetIsMock: true,
+      dredd: true,
+      properties: true,
+      mock: false,
+      propertyOptions: { numRuns: 10, seed: 1 },
+      local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
+    });
+    console.log(report.format());
+    expect(report.failures()).toEqual([]);
+    const skipped = report.checks.filter((check) => check.status === 'skipped');
+    expect(skipped.map((check) => check.name)).toEqual(mockSkips.map(([what]) => what));
+    for (const check of skipped) expect(check.detail ?? '').not.toBe('');
+    const layers = new Set(report.checks.filter((check) => check.status === 'passed').map((check) => check.layer));
+    expect([...layers].sort()).toEqual([
+      'Layer 1 Dredd (mock)',
+      'Layer 2 off-contract answers',
+      'Layer 2 schema (mock)',
+    ]);
+  });
+
+  it('fails a mock that answers as the server would not', async () => {
+    // Prism alone, without the front: its 404 and 405 are its own problem types, not the contract's.
+    const report = await runConformance({
+      baseUrl: prism.url,
+      targetIsMock: true,
+      dredd: false,
+      properties: false,
+      mock: false,
+      propertyOptions: { numRuns: 10, seed: 1 },
+      local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
+    });
+    expect(report.failures().length).toBeGreaterThan(0);
+  });
+});
