@@ -19,6 +19,8 @@ export interface PlanRules {
   readonly validityDays: number | null;
   /** Allowance and largest page may be set on each key. */
   readonly perKeyLimits: boolean;
+  /** Burst limit of one key, calls per second (token bucket); null: no burst limit. */
+  readonly requestsPerSecond: number | null;
 }
 
 /** One filter parameter, from its `x-filter`. */
@@ -92,6 +94,7 @@ function readPlans(document: ContractDocument): PlanRules[] {
       faithFilter: flag(entry.faith_filter, where('faith_filter')),
       validityDays: wholeNumber(entry.validity_days, where('validity_days'), true),
       perKeyLimits: flag(entry.per_key_limits, where('per_key_limits')),
+      requestsPerSecond: wholeNumber(entry.requests_per_second, where('requests_per_second'), true),
     });
   });
   const ids = plans.map((plan) => plan.id);

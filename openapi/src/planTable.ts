@@ -2,8 +2,8 @@ import { type ContractDocument, loadContract } from './contractDocument.js';
 import { type ContractRules, readContractRules } from './contractRules.js';
 
 const header = [
-  '| plan | calls / month | filters per call | largest page (`limit`) | `faith` filter | validity |',
-  '|---|---|---|---|---|---|',
+  '| plan | calls / month | filters per call | largest page (`limit`) | `faith` filter | validity | calls / second |',
+  '|---|---|---|---|---|---|---|',
 ];
 
 /** The "Keys and plans" table of the contract's description, written from `info.x-plans`. */
@@ -20,7 +20,8 @@ export function planTable(rules: ContractRules): string {
       : String(plan.maxLimit);
     const validity =
       plan.validityDays !== null ? `${plan.validityDays} days from issue` : plan.perKeyLimits ? 'set per key' : '-';
-    return `| ${plan.id} | ${calls} | ${plan.filtersPerCall} | ${page} | ${plan.faithFilter ? 'yes' : 'no'} | ${validity} |`;
+    const perSecond = plan.requestsPerSecond !== null ? String(plan.requestsPerSecond) : 'no limit';
+    return `| ${plan.id} | ${calls} | ${plan.filtersPerCall} | ${page} | ${plan.faithFilter ? 'yes' : 'no'} | ${validity} | ${perSecond} |`;
   });
   return [...header, ...rows].join('\n');
 }

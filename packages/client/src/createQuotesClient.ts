@@ -25,9 +25,10 @@ export interface QuotesClientOptions {
    */
   timeoutMs?: number;
   /**
-   * Off by default. `true` (or options) retries 503 answers, honouring their `Retry-After`, and
-   * failed connections and timeouts, with exponential backoff. 4xx answers are never retried: a
-   * 429 means the monthly allowance is used up, which no retry fixes; its error carries `retryAt`.
+   * Off by default. `true` (or options) retries 503 and 429 `rate-limited` answers, honouring
+   * their `Retry-After`, and failed connections and timeouts, with exponential backoff. Other 4xx
+   * answers are never retried: a 429 `allowance-exhausted` asks to wait until the 1st, longer
+   * than `maxDelayMs`; its error carries `retryAt`.
    */
   retry?: boolean | RetryOptions;
 }

@@ -30,7 +30,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * The fetch the generated client calls: each try gets its own deadline, and with retries on, a
- * 503 or a failed connection is tried again after a backoff (or the 503's `Retry-After`). Every
+ * 503, a 429 rate-limited or a failed connection is tried again after a backoff (or the answer's
+ * `Retry-After`). Every
  * operation of the contract is a GET, so a retry can never do something twice; it can count a
  * call twice when the first answer was lost on the way back.
  */
@@ -66,7 +67,10 @@ export function resilientFetch(options: ResilientFetchOptions): typeof globalThi
           error,
         );
       }
-      if (response.status === 503 && attempt < retry.maxRetries) {
+      // A 429 is retried only when its Retry-After is short: rate-limited asks for a second or
+      // two, allowance-exhausted for the rest of the month (which maxDelayMs never reaches).
+      const retryable = response.status === 503 || (response.status === 429 && response.headers.has('Retry-After'));
+      if (retryable && attempt < retry.maxRetries) {
         const retryAfter = parseRetryAfter(response.headers);
         const wait = retryAfter !== undefined ? retryAfter * 1000 : backoffDelay(retry, attempt);
         if (wait <= retry.maxDelayMs) {

@@ -82,7 +82,21 @@ describe('retries (opt-in)', () => {
     expect(arrivals).toHaveLength(1);
   });
 
-  it('never retry a 4xx: a 429 is surfaced with the time the allowance comes back', async () => {
+  it('retry a 429 rate-limited after its short Retry-After, then resolve', async () => {
+    const arrivals: number[] = [];
+    server = await startServer((_url, _request, response) => {
+      arrivals.push(Date.now());
+      if (arrivals.length > 1) return sendJson(response, 200, usage);
+      const problem = { type: 'urn:quotes:problem:rate-limited', title: 'Too many', status: 429, detail: 'x' };
+      sendJson(response, 429, problem, { 'Retry-After': '1' });
+    });
+    const client = createQuotesClient({ baseUrl: server.url, apiKey: 'qk_x', retry: true });
+    expect(await client.getUsage()).toEqual(usage);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('never retry a 429 allowance-exhausted: it is surfaced with the time the allowance comes back', async () => {
     const arrivals = await scripted([429], { 'Retry-After': '691200', 'X-RateLimit-Reset': '1796083200' });
     const client = createQuotesClient({
       baseUrl: server!.url,

@@ -71,6 +71,7 @@ describe('types follow the contract', () => {
       | 'no-match'
       | 'not-found'
       | 'method-not-allowed'
+      | 'rate-limited'
       | 'allowance-exhausted'
       | 'internal-error'
       | 'service-unavailable'
@@ -96,6 +97,7 @@ describe('types follow the contract', () => {
         case 'plan-limit':
         case 'allowance-exhausted':
           return 'upgrade';
+        case 'rate-limited':
         case 'internal-error':
         case 'service-unavailable':
         case 'unknown':

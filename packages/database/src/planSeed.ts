@@ -36,7 +36,10 @@ export async function seedPlans(db: Kysely<Database>, plans: readonly PlanRules[
     .execute();
 }
 
-/** A row of the plans table as the rules it holds. */
+/**
+ * A row of the plans table as the rules it holds. The burst limit is not stored (the seed leaves
+ * it open): it is the contract's for that plan, none for a plan the contract no longer lists.
+ */
 export function planRulesOfRow(row: Plan): PlanRules {
   return {
     id: row.id,
@@ -46,5 +49,6 @@ export function planRulesOfRow(row: Plan): PlanRules {
     faithFilter: row.faith_filter,
     validityDays: row.validity_days,
     perKeyLimits: row.per_key_limits,
+    requestsPerSecond: rules.planById.get(row.id)?.requestsPerSecond ?? null,
   };
 }
