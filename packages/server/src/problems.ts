@@ -25,6 +25,7 @@ const problemKinds = {
   'no-match': { status: 404, title: 'No matching quote' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'rate-limited': { status: 429, title: 'Too many calls at once' },
   'allowance-exhausted': { status: 429, title: 'Monthly allowance used up' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },

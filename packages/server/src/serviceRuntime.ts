@@ -4,6 +4,7 @@ import { QuoteCatalog } from './data/quoteCatalog.js';
 import type { DatabaseHandle } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
+import { KeyFairness } from './fairness/keyFairness.js';
 import { KeyCache } from './keys/keyCache.js';
 import type { Logger } from './log.js';
 
@@ -17,6 +18,8 @@ export interface ServiceRuntime {
   readonly catalog: QuoteCatalog;
   readonly notifications: DatabaseNotifications;
   readonly outage: DatabaseOutage;
+  /** Each key's burst limit and calls at once, in this process. */
+  readonly fairness: KeyFairness;
   /** Set when shutdown begins: /readyz fails from then on. */
   readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
@@ -78,6 +81,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     catalog,
     notifications,
     outage,
+    fairness: new KeyFairness(),
     lifecycle: { draining: false },
     async close() {
       await notifications.close();

@@ -1,3 +1,4 @@
+import { rules } from '@quotes/contract';
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import { type ApiKeysTable, type Database, type NewApiKey, planRulesOfRow } from '@quotes/database';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
@@ -63,6 +64,7 @@ export function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
       faithFilter: row.faith_filter,
       perKeyLimits: row.per_key_limits,
       validityDays: row.validity_days,
+      requestsPerSecond: rules.planById.get(row.plan_id)?.requestsPerSecond ?? null,
     },
     overrides: { monthlyCalls: row.monthly_calls, maxLimit: row.max_limit },
     status: row.status,

@@ -1,3 +1,4 @@
+import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ServiceRuntime } from '../serviceRuntime.js';
@@ -33,7 +34,11 @@ export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Ex
       runtime.keys,
       runtime.clock(),
     );
-    sendApiResponse(response, await countedCall(runtime, call, () => handle(handlers, call)));
+    const run = () => countedCall(runtime, call, () => handle(handlers, call));
+    // Step 5: the burst limit and calls at once bound the operations that count (the contract's).
+    const limited = (rules.countedStatuses.get(call.operationId) ?? []).length > 0;
+    const { key } = call.caller;
+    sendApiResponse(response, await (limited ? runtime.fairness.run(key.id, key.plan.requestsPerSecond, run) : run()));
     runtime.outage.succeeded();
   };
   // Answers for one key: never stored by a shared cache, never sniffed into another type. An

@@ -9,6 +9,7 @@ const plan = (id: string, overrides: Partial<PlanRules> = {}): PlanRules => ({
   faithFilter: false,
   perKeyLimits: false,
   validityDays: null,
+  requestsPerSecond: null,
   ...overrides,
 });
 

@@ -14,7 +14,8 @@ const callsOf = async (id: string, month?: string) => (await fixture.server.oper
 
 describe('the 429 boundary', () => {
   it('lets exactly the remaining calls through out of 200 concurrent ones; the counter ends at the limit', async () => {
-    const issued = await fixture.server.createKey({ plan: 'trial' });
+    // Enterprise with its own allowance: a plan with no burst limit, so only the allowance cuts the 200.
+    const issued = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 1000 });
     await fixture.server.operator.setUsage(issued.id, 1000 - 137, '2026-11');
     const paths = [
       '/v1/quotes-random',

@@ -1,0 +1,91 @@
+import { Problem } from '../problems.js';
+import { InFlightGate } from './inFlightGate.js';
+import { TokenBucket } from './tokenBucket.js';
+
+export interface FairnessOptions {
+  /** Calls of one key running at once (default 8). */
+  readonly maxInFlight?: number;
+  /** Calls of one key waiting for a place (default 256). */
+  readonly maxQueued?: number;
+  /** How long a call waits for a place at most (default 3000 ms). */
+  readonly maxWaitMs?: number;
+  /** Milliseconds now (default Date.now). */
+  readonly now?: () => number;
+}
+
+/**
+ * Step 5 of the contract's order of checks, per key and per server process: the plan's burst
+ * limit (a token bucket of `requestsPerSecond`, as many at once) and a bound on calls running at
+ * once. Beyond either: 429 rate-limited with Retry-After, before the allowance is touched.
+ */
+export class KeyFairness {
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly gates = new Map<string, InFlightGate>();
+  private readonly maxInFlight: number;
+  private readonly maxQueued: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+  private sweptAt: number;
+
+  constructor(options: FairnessOptions = {}) {
+    this.maxInFlight = options.maxInFlight ?? 8;
+    this.maxQueued = options.maxQueued ?? 256;
+    this.maxWaitMs = options.maxWaitMs ?? 3000;
+    this.now = options.now ?? Date.now;
+    this.sweptAt = this.now();
+  }
+
+  /** Runs `work` once the key is within both limits; throws a rate-limited Problem otherwise. */
+  async run<T>(keyId: string, requestsPerSecond: number | null, work: () => Promise<T>): Promise<T> {
+    const now = this.now();
+    this.sweep(now);
+    if (requestsPerSecond !== null) {
+      let bucket = this.buckets.get(keyId);
+      if (!bucket || bucket.perSecond !== requestsPerSecond) {
+        bucket = new TokenBucket(requestsPerSecond, requestsPerSecond, now);
+        this.buckets.set(keyId, bucket);
+      }
+      const retryAfter = bucket.take(now);
+      if (retryAfter > 0) {
+        throw rateLimited(
+          `This key's plan allows ${requestsPerSecond} calls per second; retry in ${retryAfter} s.`,
+          retryAfter,
+        );
+      }
+    }
+    let gate = this.gates.get(keyId);
+    if (!gate) {
+      gate = new InFlightGate(this.maxInFlight, this.maxQueued, this.maxWaitMs);
+      this.gates.set(keyId, gate);
+    }
+    const entered = await gate.enter();
+    if (typeof entered !== 'function') {
+      throw rateLimited(
+        `More than ${this.maxInFlight} calls of this key at once (${entered === 'queue-full' ? 'the queue is full' : `none finished within ${this.maxWaitMs} ms`}); retry in 1 s.`,
+        1,
+      );
+    }
+    try {
+      return await work();
+    } finally {
+      entered();
+    }
+  }
+
+  /** Keys tracked now (for tests and the sweep's bound). */
+  get trackedKeys(): number {
+    return new Set([...this.buckets.keys(), ...this.gates.keys()]).size;
+  }
+
+  /** Forgets full buckets and idle gates at most once a second, so memory follows active keys. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 1000) return;
+    this.sweptAt = now;
+    for (const [keyId, bucket] of this.buckets) if (bucket.fullAt(now)) this.buckets.delete(keyId);
+    for (const [keyId, gate] of this.gates) if (gate.idle) this.gates.delete(keyId);
+  }
+}
+
+function rateLimited(detail: string, retryAfterSeconds: number): Problem {
+  return new Problem('rate-limited', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
