@@ -24,7 +24,9 @@ describe('the rules in the contract', () => {
       faithFilter: false,
       validityDays: 30,
       perKeyLimits: false,
+      requestsPerSecond: 10,
     });
+    expect(rules.planById.get('enterprise')?.requestsPerSecond).toBeNull();
     expect(rules.pageCeiling).toBe(1000);
   });
 

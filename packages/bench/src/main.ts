@@ -82,10 +82,15 @@ async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-async function createKey(databaseUrl: string, plan: string): Promise<string> {
+/**
+ * Bench keys are enterprise keys (no burst limit; the plan's own allowance, if any, as
+ * `monthlyCalls`): the bench measures what the server can do, not the plans' calls per second.
+ */
+async function createKey(databaseUrl: string, plan: string, monthlyCalls?: number): Promise<string> {
+  const limit = monthlyCalls === undefined ? [] : ['--monthly-calls', String(monthlyCalls)];
   const output = await runNodeScript(
     adminCli,
-    ['keys', 'create', '--client', `bench ${plan}`, '--plan', plan, '--json'],
+    ['keys', 'create', '--client', `bench ${plan}`, '--plan', 'enterprise', ...limit, '--json'],
     { DATABASE_URL: databaseUrl },
   );
   return (JSON.parse(output) as { key: string }).key;
@@ -313,7 +318,7 @@ async function main(): Promise<void> {
         report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
 
         // 6. Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
-        const professionalKey = await createKey(databaseUrl, 'professional');
+        const professionalKey = await createKey(databaseUrl, 'professional', 50_000);
         const scenario = all[0] as Scenario;
         const counted = await runLoad({
           origin: server.base,

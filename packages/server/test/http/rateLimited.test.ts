@@ -21,6 +21,7 @@ describe('burst limit per key (429 rate-limited, step 5)', () => {
     );
     const ok = answers.filter((answer) => answer.status === 200);
     const limited = answers.filter((answer) => answer.status === 429);
+    console.info(`burst: ${burst} calls at once of a trial key, ${ok.length} answered 200, ${limited.length} 429`);
     expect(ok.length + limited.length).toBe(burst);
     // The bucket holds one second's calls; the burst took well under a second to send.
     expect(ok.length).toBeGreaterThanOrEqual(trialPerSecond);
