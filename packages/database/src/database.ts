@@ -27,6 +27,12 @@ export interface DatabaseOptions {
    * Unset: no limit (the operator's bulk work).
    */
   statementTimeoutMs?: number;
+  /**
+   * Plan every statement once, for any parameters (PostgreSQL's plan_cache_mode
+   * force_generic_plan): for the request path, whose statements are lookups by key or rank that
+   * one plan serves, and which otherwise are planned anew on each of their first executions.
+   */
+  genericPlans?: boolean;
 }
 
 /** How much longer than statement_timeout the client waits, so a slow statement is cancelled by PostgreSQL first. */
@@ -39,6 +45,7 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Dat
     // Fail fast when the database is down, so callers can answer 503 instead of hanging.
     connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
+    ...(options.genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
     ...(options.statementTimeoutMs
       ? {
           statement_timeout: options.statementTimeoutMs,

@@ -55,6 +55,7 @@ export async function openDatabase(
     /** Deadlines of the request path (see DatabaseOptions); the operator's CLI leaves them unset. */
     acquireTimeoutMs?: number;
     statementTimeoutMs?: number;
+    genericPlans?: boolean;
   } = {},
 ): Promise<OpenedDatabase> {
   const connect = (url: string) =>
@@ -63,6 +64,7 @@ export async function openDatabase(
       onPoolError: options.onPoolError,
       acquireTimeoutMs: options.acquireTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs,
+      genericPlans: options.genericPlans,
     });
   if (config.DATABASE_URL) return { ...connect(config.DATABASE_URL), kind: 'external' };
 

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     onLog: (line) => log.debug({ postgres: line }),
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    genericPlans: true,
     // Idle connections fail whenever the database restarts; requests report outages themselves.
     onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),
   });

@@ -3,35 +3,44 @@ import type pg from 'pg';
 /** Outcome of counting one call: granted with the month's count after it, or the allowance is used up. */
 export type CounterOutcome = { granted: true; used: number } | { granted: false };
 
-// One atomic statement checks and increments: it grants min(n, limit - calls) of a batch of n
-// and reports how many (last_grant) beside the new total. The INSERT branch is guarded too, so
-// a zero allowance never creates a row. No row back means nothing was granted.
-const incrementLimited = `
-  INSERT INTO monthly_usage AS u (key_id, month, calls, last_grant)
-  SELECT $1, $2::date, grant_size, grant_size FROM (SELECT LEAST($3::int, $4::int) AS grant_size) AS batch
-  WHERE grant_size > 0
-  ON CONFLICT (key_id, month) DO UPDATE
-    SET calls = LEAST(u.calls + $3::int, $4::int),
-        last_grant = LEAST(u.calls + $3::int, $4::int) - u.calls
-    WHERE u.calls < $4::int
-  RETURNING calls, last_grant, txid_current()::text AS xid`;
+/** The cap an unlimited key is counted against: its calls are counted too, for usage. */
+const unlimited = 2_147_483_647;
 
-// Unlimited plans are still counted, for usage.
-const incrementUnlimited = `
-  INSERT INTO monthly_usage AS u (key_id, month, calls, last_grant) VALUES ($1, $2::date, $3::int, $3::int)
-  ON CONFLICT (key_id, month) DO UPDATE SET calls = u.calls + $3::int, last_grant = $3::int
-  RETURNING calls, last_grant, txid_current()::text AS xid`;
+// One statement grants a whole round: for each key of one month it grants min(asked, cap - calls)
+// and reports how many (last_grant) beside the new total; a key with nothing granted returns no
+// row. The conflicting row's update may use the proposed grant (excluded.calls, already at most
+// the cap): when it was cut to the cap, calls + asked and calls + cap both end at the cap. The
+// INSERT branch is guarded too, so a zero allowance never creates a row. Rows are locked in key
+// order, the same in every process, so two servers' rounds cannot deadlock.
+const grantRoundStatement = `
+  WITH lane AS (SELECT * FROM unnest($1::text[], $3::int[], $4::int[]) AS lane(key_id, asked, cap))
+  INSERT INTO monthly_usage AS u (key_id, month, calls, last_grant)
+  SELECT key_id, $2::date, LEAST(asked, cap), LEAST(asked, cap) FROM lane
+  WHERE LEAST(asked, cap) > 0
+  ORDER BY key_id
+  ON CONFLICT (key_id, month) DO UPDATE
+    SET calls = LEAST(u.calls + excluded.calls, (SELECT cap FROM lane WHERE lane.key_id = u.key_id)),
+        last_grant = LEAST(u.calls + excluded.calls, (SELECT cap FROM lane WHERE lane.key_id = u.key_id)) - u.calls
+    WHERE u.calls < (SELECT cap FROM lane WHERE lane.key_id = u.key_id)
+  RETURNING key_id, calls, last_grant, txid_current()::text AS xid`;
+
+/** Keys asked for in one statement at most. */
+const maxLanesPerRound = 500;
 
 const giveBackStatement = `
   UPDATE monthly_usage SET calls = GREATEST(calls - $3::int, 0) WHERE key_id = $1 AND month = $2::date
   RETURNING txid_current()::text AS xid`;
 
+// Counts commit without waiting for the WAL flush: the trade is in the README ("Counts do not
+// wait for the disk").
+const beginCountingTransaction = 'BEGIN; SET LOCAL synchronous_commit TO off';
+
 /** A COMMIT sent without an answer: whether it took effect is known only from its transaction id. */
 class UnansweredCommit extends Error {
   constructor(
     readonly xid: string,
-    /** The statement's row, as it would have been committed. */
-    readonly row: unknown,
+    /** The statement's rows, as they would have been committed. */
+    readonly rows: readonly unknown[],
     readonly failure: unknown,
   ) {
     super('COMMIT unanswered');
@@ -43,11 +52,19 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** The calls of one key, month and limit waiting for the next round. */
 interface Lane {
   readonly keyId: string;
   readonly monthKey: string;
   readonly limit: number | null;
   readonly waiting: Waiter[];
+}
+
+interface GrantRow {
+  key_id: string;
+  calls: number;
+  last_grant: number;
+  xid: string;
 }
 
 interface Debt {
@@ -63,13 +80,16 @@ interface DoubtfulGrant extends Debt {
 }
 
 /**
- * The exact monthly counter. One key under load serialises on one row, so concurrent calls of
- * the same key in this process are coalesced: while one statement is in flight the next calls
- * wait, and the next statement asks for all of them at once, granting as many as remain. The
- * database stays the only source of truth, so the count is exact across processes too.
+ * The exact monthly counter. Every call is granted by PostgreSQL, the only source of truth, so
+ * the count is exact across processes. Calls are granted in rounds: while one round's statement
+ * is in flight, the calls that arrive wait, and the next round asks for all of them at once, every
+ * key in one statement, granting each key as many as remain. A call arriving at an idle counter
+ * goes out at once; under load the database sees one transaction per round instead of one per
+ * call or per key.
  */
 export class MonthlyCounter {
-  private readonly lanes = new Map<string, Lane>();
+  private readonly pending = new Map<string, Lane>();
+  private roundRunning = false;
   private readonly debts = new Map<string, Debt>();
   private doubtful: DoubtfulGrant[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
@@ -82,62 +102,89 @@ export class MonthlyCounter {
   /** Counts one call of `keyId` in the month `monthKey` ('YYYY-MM-01'); `limit` null is unlimited. */
   acquire(keyId: string, monthKey: string, limit: number | null): Promise<CounterOutcome> {
     const laneKey = `${keyId}|${monthKey}|${limit ?? '-'}`;
-    let lane = this.lanes.get(laneKey);
-    const startNow = lane === undefined;
+    let lane = this.pending.get(laneKey);
     if (lane === undefined) {
       lane = { keyId, monthKey, limit, waiting: [] };
-      this.lanes.set(laneKey, lane);
+      this.pending.set(laneKey, lane);
     }
-    const promise = new Promise<CounterOutcome>((resolve, reject) => lane.waiting.push({ resolve, reject }));
-    if (startNow) void this.drain(laneKey, lane);
+    const { waiting } = lane;
+    const promise = new Promise<CounterOutcome>((resolve, reject) => waiting.push({ resolve, reject }));
+    if (!this.roundRunning) void this.runRounds();
     return promise;
   }
 
-  private async drain(laneKey: string, lane: Lane): Promise<void> {
-    while (lane.waiting.length > 0) {
-      const batch = lane.waiting.splice(0, lane.waiting.length);
-      try {
-        const outcome = await this.grant(lane, batch.length);
-        batch.forEach((waiter, index) => {
-          waiter.resolve(
-            index < outcome.granted ? { granted: true, used: outcome.before + index + 1 } : { granted: false },
-          );
-        });
-      } catch (error) {
-        for (const waiter of batch) waiter.reject(error);
+  private async runRounds(): Promise<void> {
+    this.roundRunning = true;
+    try {
+      while (this.pending.size > 0) {
+        const round = this.takeRound();
+        try {
+          const granted = await this.grant(round);
+          for (const lane of round) {
+            const outcome = granted.get(lane.keyId) ?? { granted: 0, before: 0 };
+            lane.waiting.forEach((waiter, index) => {
+              waiter.resolve(
+                index < outcome.granted ? { granted: true, used: outcome.before + index + 1 } : { granted: false },
+              );
+            });
+          }
+        } catch (error) {
+          for (const lane of round) for (const waiter of lane.waiting) waiter.reject(error);
+        }
       }
+    } finally {
+      this.roundRunning = false;
     }
-    this.lanes.delete(laneKey);
   }
 
   /**
-   * One grant in its own transaction, so a hang can never leave a count behind for calls that were
-   * answered 503: a failure before COMMIT is sent closes the connection and PostgreSQL rolls the
-   * grant back; a COMMIT without an answer is remembered by its transaction id and, once the
+   * The next round: the waiting lanes of the oldest lane's month, one per key (a key asked for
+   * under two limits at once, when its plan changed, has its second lane in the next round).
+   */
+  private takeRound(): Lane[] {
+    const round: Lane[] = [];
+    const keys = new Set<string>();
+    let monthKey: string | undefined;
+    for (const [laneKey, lane] of this.pending) {
+      if (round.length >= maxLanesPerRound) break;
+      monthKey ??= lane.monthKey;
+      if (lane.monthKey !== monthKey || keys.has(lane.keyId)) continue;
+      keys.add(lane.keyId);
+      round.push(lane);
+      this.pending.delete(laneKey);
+    }
+    return round;
+  }
+
+  /**
+   * One round in its own transaction, so a hang can never leave a count behind for calls that
+   * were answered 503: a failure before COMMIT is sent closes the connection and PostgreSQL rolls
+   * the grants back; a COMMIT without an answer is remembered by its transaction id and, once the
    * database answers again, given back if it did commit (txid_status).
    */
-  private async grant(lane: Lane, calls: number): Promise<{ granted: number; before: number }> {
+  private async grant(round: readonly Lane[]): Promise<Map<string, { granted: number; before: number }>> {
+    const monthKey = round[0]?.monthKey ?? '';
+    const granted = new Map<string, { granted: number; before: number }>();
     try {
-      const row = await this.inOwnTransaction<{ calls: number; last_grant: number; xid: string }>({
-        name: lane.limit === null ? 'monthly-usage-increment-unlimited' : 'monthly-usage-increment-limited',
-        text: lane.limit === null ? incrementUnlimited : incrementLimited,
-        values:
-          lane.limit === null ? [lane.keyId, lane.monthKey, calls] : [lane.keyId, lane.monthKey, calls, lane.limit],
+      const rows = await this.inOwnTransaction<GrantRow>({
+        name: 'monthly-usage-grant-round',
+        text: grantRoundStatement,
+        values: [
+          round.map((lane) => lane.keyId),
+          monthKey,
+          round.map((lane) => lane.waiting.length),
+          round.map((lane) => lane.limit ?? unlimited),
+        ],
       });
-      return { granted: row ? row.last_grant : 0, before: row ? row.calls - row.last_grant : 0 };
+      for (const row of rows) granted.set(row.key_id, { granted: row.last_grant, before: row.calls - row.last_grant });
+      return granted;
     } catch (error) {
       if (!(error instanceof UnansweredCommit)) throw error;
-      const row = error.row as { last_grant: number };
-      if (row.last_grant > 0) {
-        this.doubtful.push({
-          xid: error.xid,
-          keyId: lane.keyId,
-          monthKey: lane.monthKey,
-          calls: row.last_grant,
-          kind: 'grant',
-        });
-        this.scheduleRetry();
+      for (const row of error.rows as GrantRow[]) {
+        if (row.last_grant <= 0) continue;
+        this.doubtful.push({ xid: error.xid, keyId: row.key_id, monthKey, calls: row.last_grant, kind: 'grant' });
       }
+      this.scheduleRetry();
       throw error.failure;
     }
   }
@@ -145,22 +192,24 @@ export class MonthlyCounter {
   /**
    * One statement (returning `xid`) in its own transaction. A failure before COMMIT closes the
    * connection, so PostgreSQL rolls it back; a COMMIT without an answer throws UnansweredCommit
-   * carrying the transaction id and the statement's row.
+   * carrying the transaction id and the statement's rows.
    */
-  private async inOwnTransaction<Row extends { xid: string }>(query: pg.QueryConfig): Promise<Row | undefined> {
+  private async inOwnTransaction<Row extends { xid: string }>(query: pg.QueryConfig): Promise<Row[]> {
     const client = await this.pool.connect();
     let failure: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const row = (await client.query<Row>(query)).rows[0];
+      // One round trip for both.
+      await client.query(beginCountingTransaction);
+      const { rows } = await client.query<Row>(query);
       try {
         await client.query('COMMIT');
       } catch (error) {
         failure = error instanceof Error ? error : new Error(String(error));
-        if (row) throw new UnansweredCommit(row.xid, row, error);
+        const xid = rows[0]?.xid;
+        if (xid !== undefined) throw new UnansweredCommit(xid, rows, error);
         throw error;
       }
-      return row;
+      return rows;
     } catch (error) {
       failure ??= error instanceof Error ? error : new Error(String(error));
       throw error;

@@ -67,6 +67,41 @@ describe('the monthly counter', () => {
     expect(await callsInMonth(database.db, keyId, month)).toBe(250);
   });
 
+  it('grants many keys in one round, each exactly, in few transactions', async () => {
+    const keys = await Promise.all(Array.from({ length: 20 }, () => newKey()));
+    const { pool, statements } = countingPool(database.pool);
+    const counter = new MonthlyCounter(pool);
+    // Key i may make i + 1 calls; each asks for 10 at once, interleaved across keys.
+    const calls = Array.from({ length: 10 }, () =>
+      keys.map((keyId, index) => counter.acquire(keyId, month, index + 1)),
+    ).flat();
+    const outcomes = await Promise.all(calls);
+    for (const [index, keyId] of keys.entries()) {
+      const granted = outcomes.filter((outcome, call) => call % keys.length === index && outcome.granted);
+      expect(granted).toHaveLength(Math.min(index + 1, 10));
+      expect(await callsInMonth(database.db, keyId, month)).toBe(Math.min(index + 1, 10));
+    }
+    // The first call goes alone, the other 199 in the next round: two transactions, not 20 or 200.
+    expect(statements()).toBe(2);
+  });
+
+  it('never deadlocks two processes granting the same keys in opposite orders', async () => {
+    const keys = await Promise.all(Array.from({ length: 30 }, () => newKey()));
+    const here = new MonthlyCounter(database.pool);
+    const there = new MonthlyCounter(secondProcess.pool);
+    // In waves, so the two processes' rounds of all 30 keys overlap again and again.
+    const waves = 40;
+    for (let wave = 0; wave < waves; wave++) {
+      const calls = [
+        ...keys.map((keyId) => here.acquire(keyId, month, 1000)),
+        ...[...keys].reverse().map((keyId) => there.acquire(keyId, month, 1000)),
+      ];
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.every((outcome) => outcome.granted)).toBe(true);
+    }
+    for (const keyId of keys) expect(await callsInMonth(database.db, keyId, month)).toBe(2 * waves);
+  });
+
   it('counts on from an existing count and refuses at the limit', async () => {
     const keyId = await newKey();
     const counter = new MonthlyCounter(database.pool);
