@@ -12,6 +12,8 @@ export interface LoadOptions {
   /** One path repeated, or a list sent in order, round and round. */
   paths: string[];
   headers?: Record<string, string>;
+  /** API keys sent in turn, one per request. */
+  keys?: string[];
   connections: number;
   /** Seconds of measured load (ignored when `amount` is set). */
   durationSeconds: number;
@@ -45,7 +47,12 @@ async function runWorker(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const base = { origin: options.origin, headers: options.headers ?? {}, connections: options.connections };
+  const base = {
+    origin: options.origin,
+    headers: options.headers ?? {},
+    keys: options.keys,
+    connections: options.connections,
+  };
   if (options.warmupSeconds > 0)
     await runWorker({ ...base, paths: options.warmupPaths ?? options.paths, durationSeconds: options.warmupSeconds });
   const result = await runWorker({

@@ -11,6 +11,8 @@ export interface LoadWorkerConfig {
   /** Sent in this order, round and round; one entry repeats one URL. */
   paths: string[];
   headers: Record<string, string>;
+  /** API keys sent in turn, one per request (X-API-Key), as traffic from many clients is. */
+  keys?: string[];
   connections: number;
   durationSeconds: number;
   /** Stop after this many requests instead of after a duration. */
@@ -43,6 +45,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 async function main(): Promise<void> {
   const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
   let next = 0;
+  const keys = config.keys ?? [];
   const result = await autocannon({
     url: config.origin,
     connections: config.connections,
@@ -51,8 +54,9 @@ async function main(): Promise<void> {
     requests: [
       {
         method: 'GET',
-        setupRequest: (request: { path: string }) => {
+        setupRequest: (request: { path: string; headers?: Record<string, string> }) => {
           request.path = config.paths[next % config.paths.length] ?? '/';
+          if (keys.length > 0) request.headers = { ...request.headers, 'x-api-key': keys[next % keys.length] ?? '' };
           next++;
           return request;
         },

@@ -96,6 +96,19 @@ async function createKey(databaseUrl: string, plan: string, monthlyCalls?: numbe
   return (JSON.parse(output) as { key: string }).key;
 }
 
+/**
+ * The throughput scenarios' traffic comes from this many keys in turn, as a public API's does:
+ * one key alone would measure the per-key bound on calls at once (8 per server process, see the
+ * server's README) instead of the server.
+ */
+const trafficKeys = 16;
+
+async function createKeys(databaseUrl: string, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let index = 0; index < count; index++) keys.push(await createKey(databaseUrl, 'platform'));
+  return keys;
+}
+
 /** A category + mood (+ era) combination whose matching set is large enough for offset 500 to land inside it. */
 async function pickFilteredPaths(baseUrl: string, key: string): Promise<{ list: string; random: string }> {
   // `parent` matches two categories (Family & Parenting, Parenting & Children): over 550 quotes at 150,000.
@@ -122,7 +135,7 @@ async function pickFilteredPaths(baseUrl: string, key: string): Promise<{ list: 
 }
 
 type Target = 'server' | 'floor' | 'mock';
-type Targets = Record<Target, { base: string; headers: Record<string, string> }>;
+type Targets = Record<Target, { base: string; headers: Record<string, string>; keys?: string[] }>;
 
 async function measure(
   targets: Targets,
@@ -139,6 +152,7 @@ async function measure(
       origin: target.base,
       paths,
       headers: target.headers,
+      keys: target.keys,
       connections,
       durationSeconds,
       warmupSeconds,
@@ -215,7 +229,8 @@ async function main(): Promise<void> {
       const began = Date.now();
       await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)], env);
       log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-      const platformKey = await createKey(databaseUrl, 'platform');
+      const platformKeys = await createKeys(databaseUrl, trafficKeys);
+      const platformKey = platformKeys[0] as string;
       const floodKey = await createKey(databaseUrl, 'platform');
       const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
       const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
@@ -254,7 +269,7 @@ async function main(): Promise<void> {
       const server = await startServerProcess(env);
       try {
         const targets: Targets = {
-          server: { base: server.base, headers: { 'X-API-Key': platformKey } },
+          server: { base: server.base, headers: {}, keys: platformKeys },
           floor: { base: `http://127.0.0.1:${floorPort}`, headers: {} },
           mock: { base: mock.url, headers: { 'X-API-Key': 'qk_mock' } },
         };
