@@ -30,6 +30,12 @@ const environmentSchema = z.object({
   // notification connection is checked: together they bound revocation when notifications fail.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
   NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+  // Memory for the quotes' JSON read recently (pages and picks answered without a statement).
+  QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  // One key's calls per process: running at once, waiting for a place, and for how long.
+  KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
+  KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
+  KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   // SIGTERM to exit, whatever the database does.
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),

@@ -4,7 +4,7 @@ import { QuoteCatalog } from './data/quoteCatalog.js';
 import type { DatabaseHandle } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
-import { KeyFairness } from './fairness/keyFairness.js';
+import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyCache } from './keys/keyCache.js';
 import type { Logger } from './log.js';
 
@@ -29,6 +29,9 @@ export interface RuntimeOptions {
   clock: Clock;
   log: Logger;
   matchSetCacheBytes: number;
+  quoteTextCacheBytes: number;
+  /** One key's calls at once per process (see KeyFairness); its defaults when unset. */
+  fairness?: FairnessOptions;
   random?: () => number;
   /** How long a cached key is trusted at most (default 15 s). */
   keyCacheTtlMs?: number;
@@ -44,6 +47,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const keys = new KeyCache(database.db, live, options.keyCacheTtlMs);
   const catalog = new QuoteCatalog(database.pool, {
     cacheBytes: options.matchSetCacheBytes,
+    quoteTextBytes: options.quoteTextCacheBytes,
     notificationsLive: live,
     random: options.random,
   });
@@ -81,7 +85,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     catalog,
     notifications,
     outage,
-    fairness: new KeyFairness(),
+    fairness: new KeyFairness(options.fairness),
     lifecycle: { draining: false },
     async close() {
       await notifications.close();

@@ -24,6 +24,8 @@ export interface StartServerOptions {
   logger?: Logger;
   /** Memory bound of the cache of combined filter sets (see QUOTE_READS.md); 16 MB by default. */
   matchSetCacheBytes?: number;
+  /** Memory bound of the quotes' JSON kept (see quoteTexts.ts); default config.QUOTE_CACHE_MB, else 32 MB. */
+  quoteTextCacheBytes?: number;
   /** Source of randomness for random quotes (tests may make it deterministic). */
   random?: () => number;
   /** How long close() lets in-flight requests finish before cutting connections. */
@@ -93,6 +95,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       log,
       matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
+      quoteTextCacheBytes: options.quoteTextCacheBytes ?? (options.config?.QUOTE_CACHE_MB ?? 32) * 1024 * 1024,
+      fairness: options.config && {
+        maxInFlight: options.config.KEY_CALLS_AT_ONCE,
+        maxQueued: options.config.KEY_CALLS_QUEUED,
+        maxWaitMs: options.config.KEY_QUEUE_WAIT_MS,
+      },
       random: options.random,
       keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,

@@ -5,16 +5,8 @@ import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filter
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
 import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
 import { ByteBoundedLru } from './byteBoundedLru.js';
-import {
-  type CorpusState,
-  categoryCounts,
-  type PageItems,
-  quotesAtRanks,
-  quotesInRankRange,
-  rankTagCodes,
-  readCorpusState,
-} from './quoteQueries.js';
-import { RandomDrawBatcher } from './randomDrawBatcher.js';
+import { type CorpusState, categoryCounts, rankTagCodes, readCorpusState } from './quoteQueries.js';
+import { QuoteTexts } from './quoteTexts.js';
 import type { RankSet } from './rankSet.js';
 import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
 
@@ -27,6 +19,8 @@ class CorpusChanged extends Error {}
 export interface QuoteCatalogOptions {
   /** Bound on the memory the combined match sets of recent filters hold (the index itself is apart). */
   cacheBytes: number;
+  /** Bound on the memory the quotes' JSON read recently holds (see quoteTexts.ts). */
+  quoteTextBytes: number;
   /**
    * Whether corpus notifications are being received. Without them the corpus version is read
    * on every call instead of trusted from memory.
@@ -44,8 +38,8 @@ export interface FilterValuesBody {
 }
 
 export interface QuotePage {
-  /** The page's QuoteSummary items, already JSON (see quoteQueries.ts). */
-  items: PageItems;
+  /** The page's QuoteSummary items, each already JSON as UTF-8 (see quoteQueries.ts). */
+  items: Buffer[];
   total: number;
   hasMore: boolean;
 }
@@ -65,7 +59,7 @@ export class QuoteCatalog {
   private readonly matchSets: ByteBoundedLru<RankSet>;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
-  private readonly draws: RandomDrawBatcher;
+  private readonly texts: QuoteTexts;
   private readonly layout = tagCodeLayout();
 
   constructor(
@@ -74,7 +68,7 @@ export class QuoteCatalog {
   ) {
     this.matchSets = new ByteBoundedLru(options.cacheBytes, (set) => set.byteLength + 128);
     this.random = options.random ?? Math.random;
-    this.draws = new RandomDrawBatcher(pool);
+    this.texts = new QuoteTexts(pool, options.quoteTextBytes);
   }
 
   /** Drops everything derived from the corpus (a NOTIFY said it changed, or notifications were lost). */
@@ -111,6 +105,10 @@ export class QuoteCatalog {
     return this.matchSets.bytes;
   }
 
+  get cachedQuoteTextBytes(): number {
+    return this.texts.cachedBytes;
+  }
+
   /** Bytes the taxonomy index holds, once built. */
   async indexBytes(): Promise<number> {
     return (await this.taxonomyIndex(await this.corpusState())).byteLength;
@@ -128,7 +126,7 @@ export class QuoteCatalog {
         if (matches.size === 0) return undefined;
         rank = matches.select(Math.floor(this.random() * matches.size)) as number;
       }
-      const quote = await this.draws.fetch(rank, state.version);
+      const quote = await this.texts.quote(rank, state.version);
       if (!quote) throw new CorpusChanged();
       return storedQuote(quote);
     });
@@ -140,11 +138,12 @@ export class QuoteCatalog {
       const matches = unfiltered ? undefined : await this.matchSet(filter, state);
       const total = matches ? matches.size : state.size;
       const { start, end, hasMore } = pageWindow(total, page);
-      if (start >= end) return { items: { json: '', count: 0 }, total, hasMore };
-      const items = matches
-        ? await quotesAtRanks(this.pool, matches.slice(start, end - start), state.version)
-        : await quotesInRankRange(this.pool, start, end, state.version);
-      if (items.count !== end - start) throw new CorpusChanged();
+      if (start >= end) return { items: [], total, hasMore };
+      const ranks = matches
+        ? matches.slice(start, end - start)
+        : Array.from({ length: end - start }, (_, i) => start + i);
+      const items = await this.texts.summaries(ranks, state.version);
+      if (!items) throw new CorpusChanged();
       return { items, total, hasMore };
     });
   }

@@ -12,19 +12,13 @@ import { layoutDescription, type TagCodeLayout } from './taxonomyIndex.js';
  * Quotes leave the database already written as the contract's JSON: the quote_json and
  * summary_json columns are generated from each row when it is written (see the migration that
  * adds them). Under load the server's CPU went on decoding seven columns per row into objects
- * and serialising them again, then PostgreSQL's on building the JSON per request; now a page is
- * one string_agg over stored text.
+ * and serialising them again, then PostgreSQL's on building the JSON per request; now a quote is
+ * read as stored text, and kept (see quoteTexts.ts).
  */
 export interface CorpusState {
   readonly version: number;
   /** rank is dense, 0..size-1. */
   readonly size: number;
-}
-
-/** A page's items as the inside of a JSON array, and how many there are. */
-export interface PageItems {
-  readonly json: string;
-  readonly count: number;
 }
 
 const currentVersion = '(SELECT COALESCE(max(version), 0) FROM corpus_state)';
@@ -54,28 +48,20 @@ export async function quotesByRank(
   return quotes;
 }
 
-async function pageItems(pool: pg.Pool, name: string, where: string, values: unknown[]): Promise<PageItems> {
-  const result = await pool.query<{ json: string | null; count: number }>({
-    name,
-    text: `SELECT string_agg(summary_json, ',' ORDER BY rank) AS json, count(*)::int AS count FROM quotes WHERE ${where}`,
-    values,
+/** QuoteSummary JSON at any ranks, keyed by rank: the misses of a page, in one statement. */
+export async function summariesByRank(
+  pool: pg.Pool,
+  ranks: readonly number[],
+  version: number,
+): Promise<Map<number, string>> {
+  const result = await pool.query<{ rank: number; summary: string }>({
+    name: 'summaries-by-rank',
+    text: `SELECT rank, summary_json AS summary FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
+    values: [ranks, version],
   });
-  const row = result.rows[0];
-  return { json: row?.json ?? '', count: row?.count ?? 0 };
-}
-
-/** Summaries at ranks [start, end), in rank order: the unfiltered list's page, an index range scan. */
-export function quotesInRankRange(pool: pg.Pool, start: number, end: number, version: number): Promise<PageItems> {
-  return pageItems(pool, 'page-in-rank-range', `rank >= $1 AND rank < $2 AND ${currentVersion} = $3`, [
-    start,
-    end,
-    version,
-  ]);
-}
-
-/** Summaries at the given ranks, in rank order: a filtered page, cut from the taxonomy index. */
-export function quotesAtRanks(pool: pg.Pool, ranks: readonly number[], version: number): Promise<PageItems> {
-  return pageItems(pool, 'page-at-ranks', `rank = ANY($1::int[]) AND ${currentVersion} = $2`, [ranks, version]);
+  const summaries = new Map<number, string>();
+  for (const { rank, summary } of result.rows) summaries.set(rank, summary);
+  return summaries;
 }
 
 /**

@@ -12,15 +12,29 @@ import { remainingCalls } from './plans.js';
 
 /**
  * Every response body, shaped in one place and typed by the contract's generated types: a field
- * renamed in the contract fails typecheck here. Bodies travel as JSON text (cached bodies and the
- * database's quote JSON are sent as they are), branded with the type they hold.
+ * renamed in the contract fails typecheck here. Bodies travel as JSON, branded with the type they
+ * hold: text for the bodies built per call, UTF-8 bytes for the ones kept (the filter values, the
+ * database's quote JSON), which are then written to the socket without being encoded again.
  */
 declare const holds: unique symbol;
-export type JsonText<T> = string & { readonly [holds]: T };
+export type JsonText<T> = (string | Buffer) & { readonly [holds]: T };
 
 function jsonText<T>(body: T): JsonText<T> {
   return JSON.stringify(body) as JsonText<T>;
 }
+
+/**
+ * Text as UTF-8 bytes in a buffer of its own: Buffer.from would cut small ones from a shared
+ * 8 KB slab, which one kept slice holds alive whole.
+ */
+export function ownUtf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+const pageStart = Buffer.from('{"quotes":[');
+const comma = Buffer.from(',');
 
 /**
  * The keys of the Quote and QuoteSummary JSON that the database writes for each quote
@@ -49,14 +63,20 @@ export const quoteSummaryJsonKeys = Object.keys({
   length: 0,
 } satisfies Record<keyof QuoteSummary, 0>);
 
-/** A Quote as the database stored it (see quoteJsonKeys). */
-export function storedQuote(json: string): JsonText<Quote> {
+/** A Quote as the database stored it (see quoteJsonKeys), as UTF-8. */
+export function storedQuote(json: Buffer): JsonText<Quote> {
   return json as JsonText<Quote>;
 }
 
-/** A page: the items as the database stored them (comma-joined QuoteSummary JSON), then the page's numbers. */
-export function quotePageBody(items: string, page: Omit<QuotePage, 'quotes'>): JsonText<QuotePage> {
-  return `{"quotes":[${items}],${JSON.stringify(page).slice(1)}` as JsonText<QuotePage>;
+/** A page: the items as the database stored them (QuoteSummary JSON, UTF-8), then the page's numbers. */
+export function quotePageBody(items: readonly Buffer[], page: Omit<QuotePage, 'quotes'>): JsonText<QuotePage> {
+  const parts: Buffer[] = [pageStart];
+  for (const [index, item] of items.entries()) {
+    if (index > 0) parts.push(comma);
+    parts.push(item);
+  }
+  parts.push(Buffer.from(`],${JSON.stringify(page).slice(1)}`));
+  return Buffer.concat(parts) as JsonText<QuotePage>;
 }
 
 /** The filter values: every category with its count, sorted by name, and the other filters' values. */
@@ -71,7 +91,7 @@ export function filterValuesBody(counts: Readonly<Record<string, number>>): Json
     eras: taxonomy.eras as FilterValues['eras'],
     faith_traditions: taxonomy.faithTraditions as FilterValues['faith_traditions'],
   };
-  return jsonText(body);
+  return ownUtf8(JSON.stringify(body)) as JsonText<FilterValues>;
 }
 
 /** The calling key's usage this month. */

@@ -4,8 +4,8 @@ import type { Problem } from '../problems.js';
 /** A handler's answer; one function writes it, with the exact content type the contract names. */
 export interface ApiResponse {
   readonly status: number;
-  /** Already serialised JSON: cached bodies (the filter values) are sent as they are; none on a 304. */
-  readonly body?: string;
+  /** Already serialised JSON, as text or UTF-8: kept bodies are sent as they are; none on a 304. */
+  readonly body?: string | Buffer;
   readonly headers?: Record<string, string>;
 }
 
@@ -15,13 +15,13 @@ function send(
   response: Response,
   status: number,
   contentType: string,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string> | undefined,
 ): void {
   response.statusCode = status;
   if (headers) for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   response.setHeader('Content-Type', contentType);
-  response.setHeader('Content-Length', Buffer.byteLength(body));
+  response.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   response.end(body);
 }
 

@@ -36,7 +36,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
     async listQuotes(call) {
       const page = applyPageLimits(call.query, call.caller.limits.maxLimit);
       const result = await runtime.catalog.page(call.filter, page);
-      const body = quotePageBody(result.items.json, {
+      const body = quotePageBody(result.items, {
         total: result.total,
         limit: page.limit,
         offset: page.offset,

@@ -43,7 +43,8 @@ async function sqlTotal(where: string, values: unknown[]): Promise<number> {
 describe('the quote catalog on the taxonomy index', () => {
   it('answers a never-seen combination with one page fetch and no match-set query', async () => {
     const { pool, statements } = recordingPool(database.pool);
-    const catalog = new QuoteCatalog(pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    // No quote text kept, so every page with items reads its quotes.
+    const catalog = new QuoteCatalog(pool, { cacheBytes: 1 << 20, quoteTextBytes: 0, notificationsLive: () => true });
     // The first call reads the corpus state and builds the index once.
     await catalog.page(resolved({ category: 'love' }), { limit: 5, offset: 0 });
     statements.length = 0;
@@ -67,20 +68,59 @@ describe('the quote catalog on the taxonomy index', () => {
       if (filter.faith) conditions.push(`faith_tradition = $${values.push(filter.faith)}`);
       const total = await sqlTotal(conditions.join(' AND '), values);
       expect(page.total, JSON.stringify(raw)).toBe(total);
-      expect(page.items.count).toBe(Math.max(0, Math.min(3, total - 1)));
-      if (page.items.count > 0) pagesWithItems++;
+      expect(page.items).toHaveLength(Math.max(0, Math.min(3, total - 1)));
+      if (page.items.length > 0) pagesWithItems++;
     }
     // One statement per call, and for a page of nothing, none at all.
     expect(pagesWithItems).toBeGreaterThanOrEqual(3);
-    expect(statements).toEqual(Array(pagesWithItems).fill('page-at-ranks'));
+    expect(statements).toEqual(Array(pagesWithItems).fill('summaries-by-rank'));
     statements.length = 0;
     const quote = await catalog.randomQuote(resolved({ category: 'hope', mood: 'uplifting' }));
-    expect(JSON.parse(quote ?? '{}').category).toMatch(/Hope/);
+    expect(JSON.parse(String(quote ?? '{}')).category).toMatch(/Hope/);
     expect(statements).toEqual(['quotes-by-rank']);
   });
 
+  it('answers pages read before from memory, and never from another corpus version', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = new QuoteCatalog(pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => true,
+    });
+    const everything = resolved({});
+    const stored = async () =>
+      (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
+        (row) => row.summary_json,
+      );
+    const first = await catalog.page(everything, { limit: 5, offset: 0 });
+    expect(first.items.map(String)).toEqual((await stored()).slice(0, 5));
+    statements.length = 0;
+    const overlapping = await catalog.page(everything, { limit: 3, offset: 2 });
+    expect(overlapping.items).toEqual(first.items.slice(2, 5));
+    expect(statements).toEqual([]);
+    const moved = await catalog.page(everything, { limit: 5, offset: 4 });
+    // Rank 4 was kept; only the four after it are read, in one statement.
+    expect(statements).toEqual(['summaries-by-rank']);
+    expect(moved.items.map(String)).toEqual((await stored()).slice(4, 9));
+
+    // Another corpus with the same ranks: its text, not the kept one.
+    await loadFixtureCorpus(
+      database,
+      fixtureRows().map((row) => ({ ...row, text: `${row.text} Again.` })),
+    );
+    catalog.invalidate();
+    const replaced = await catalog.page(everything, { limit: 5, offset: 0 });
+    expect(replaced.items.map(String)).toEqual((await stored()).slice(0, 5));
+    expect(replaced.items).not.toEqual(first.items);
+    await loadFixtureCorpus(database);
+  });
+
   it('rebuilds the index for a new corpus version once told the corpus changed', async () => {
-    const catalog = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    const catalog = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => true,
+    });
     const before = await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 });
     expect(before.total).toBe(10);
     await loadFixtureCorpus(database, fixtureRows(4));
@@ -90,9 +130,14 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('answers the same when the index is read in many chunks', async () => {
-    const whole = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => true });
+    const whole = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => true,
+    });
     const chunked = new QuoteCatalog(database.pool, {
       cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
       notificationsLive: () => true,
       indexChunkRanks: 37,
     });
@@ -107,7 +152,11 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('notices a new corpus version by itself when notifications are not live', async () => {
-    const catalog = new QuoteCatalog(database.pool, { cacheBytes: 1 << 20, notificationsLive: () => false });
+    const catalog = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => false,
+    });
     await loadFixtureCorpus(database, fixtureRows(6));
     expect((await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(6);
     await loadFixtureCorpus(database, fixtureRows(2));
