@@ -370,7 +370,11 @@ async function main(): Promise<void> {
         // 7. Cold, right after a corpus reload (another seed, same size): never-seen
         // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
         const reloadBegan = Date.now();
-        await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1)], env);
+        await runNodeScript(
+          adminCli,
+          ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes'],
+          env,
+        );
         log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
         const afterReload = await sampleLatencies(server.base, coldAfterReload, platform, coldConcurrency);
         log(

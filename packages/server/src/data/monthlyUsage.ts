@@ -3,72 +3,76 @@ import type { Database } from '@quotes/database';
 
 /** Reads and operator writes of the monthly counters; the request path counts through monthlyCounter.ts. */
 
-interface ReadLane {
-  /** The read under way, if any. */
-  running: Promise<number> | undefined;
-  /** The read that starts when the running one ends, shared by every call that arrived meanwhile. */
-  next: Promise<number> | undefined;
+interface Waiter {
+  resolve(calls: number): void;
+  reject(error: unknown): void;
 }
 
-const lanesByDatabase = new WeakMap<Kysely<Database>, Map<string, ReadLane>>();
+interface UsageReader {
+  running: boolean;
+  /** Calls waiting for the next read, by key and month. */
+  waiting: Map<string, { keyId: string; monthKey: string; waiters: Waiter[] }>;
+}
 
-async function readCalls(db: Kysely<Database>, keyId: string, monthKey: string): Promise<number> {
-  const row = await db
-    .selectFrom('monthly_usage')
-    .select('calls')
-    .where('key_id', '=', keyId)
-    .where('month', '=', monthKey)
-    .executeTakeFirst();
-  return row?.calls ?? 0;
+const readersByDatabase = new WeakMap<Kysely<Database>, UsageReader>();
+
+/** The counts of several keys' months in one statement; a key without a row has made no calls. */
+async function readCalls(
+  db: Kysely<Database>,
+  asked: ReadonlyArray<{ keyId: string; monthKey: string }>,
+): Promise<Map<string, number>> {
+  const { rows } = await sql<{ key_id: string; month: string; calls: number }>`
+    SELECT key_id, month, calls FROM monthly_usage
+    WHERE (key_id, month) IN (SELECT * FROM unnest(${asked.map((read) => read.keyId)}::text[], ${asked.map((read) => read.monthKey)}::date[]))`.execute(
+    db,
+  );
+  return new Map(rows.map((row) => [`${row.key_id}|${row.month}`, row.calls]));
+}
+
+async function runReads(db: Kysely<Database>, reader: UsageReader): Promise<void> {
+  reader.running = true;
+  try {
+    while (reader.waiting.size > 0) {
+      const batch = [...reader.waiting.entries()];
+      reader.waiting = new Map();
+      try {
+        const calls = await readCalls(
+          db,
+          batch.map(([, read]) => read),
+        );
+        for (const [laneKey, read] of batch) for (const waiter of read.waiters) waiter.resolve(calls.get(laneKey) ?? 0);
+      } catch (error) {
+        for (const [, read] of batch) for (const waiter of read.waiters) waiter.reject(error);
+      }
+    }
+  } finally {
+    reader.running = false;
+  }
 }
 
 /**
  * The calls counted for a key in a month, exactly as PostgreSQL holds them when the read
- * starts. Concurrent reads of one key share statements: a call joins the next read to start
- * (never one already under way, which might predate a grant the caller has seen), so every
+ * starts. Concurrent reads share statements, every key in one: a call joins the next read to
+ * start (never one already under way, which might predate a grant the caller has seen), so every
  * answer still comes from a read begun after the call arrived, whichever server counted the
- * calls; a hot key costs one statement per round trip instead of one per call.
+ * calls; busy keys cost one statement per round trip instead of one per call or per key.
  */
 export function callsInMonth(db: Kysely<Database>, keyId: string, monthKey: string): Promise<number> {
-  let lanes = lanesByDatabase.get(db);
-  if (!lanes) {
-    lanes = new Map();
-    lanesByDatabase.set(db, lanes);
+  let reader = readersByDatabase.get(db);
+  if (!reader) {
+    reader = { running: false, waiting: new Map() };
+    readersByDatabase.set(db, reader);
   }
   const laneKey = `${keyId}|${monthKey}`;
-  let lane = lanes.get(laneKey);
-  if (!lane) {
-    lane = { running: undefined, next: undefined };
-    lanes.set(laneKey, lane);
+  let read = reader.waiting.get(laneKey);
+  if (!read) {
+    read = { keyId, monthKey, waiters: [] };
+    reader.waiting.set(laneKey, read);
   }
-  const current = lane;
-  const start = (): Promise<number> => {
-    const read = readCalls(db, keyId, monthKey);
-    current.running = read;
-    const settle = () => {
-      if (current.running !== read) return;
-      current.running = undefined;
-      if (!current.next && lanes.get(laneKey) === current) lanes.delete(laneKey);
-    };
-    read.then(settle, settle);
-    return read;
-  };
-  if (!current.running) return start();
-  if (!current.next) {
-    const running = current.running;
-    const next = running.then(start, start);
-    current.next = next;
-    // Once it starts, it is the running read; later calls queue behind it.
-    running.then(
-      () => {
-        if (current.next === next) current.next = undefined;
-      },
-      () => {
-        if (current.next === next) current.next = undefined;
-      },
-    );
-  }
-  return current.next as Promise<number>;
+  const { waiters } = read;
+  const answer = new Promise<number>((resolve, reject) => waiters.push({ resolve, reject }));
+  if (!reader.running) void runReads(db, reader);
+  return answer;
 }
 
 /** Operator override (e.g. to exhaust a key for a test); not used by the request path. */

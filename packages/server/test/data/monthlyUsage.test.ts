@@ -1,58 +1,64 @@
 import { Kysely, PostgresDialect } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callsInMonth, setCallsInMonth } from '../../src/data/monthlyUsage.js';
 import type { Database } from '@quotes/database';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { callsInMonth } from '../../src/data/monthlyUsage.js';
+import { createOperatorApi } from '../../src/operator/operatorApi.js';
 
-let database: TestDatabase;
-let keyId: string;
 const month = '2026-11-01';
+let database: TestDatabase;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  keyId = (await createOperatorApi(database).createKey({ plan: 'starter', client: 'Usage reads' })).id;
+  database = await createTestDatabase({ poolSize: 10 });
 });
 afterAll(() => database?.drop());
 
-/** A second Kysely on the same pool that writes down every statement it runs. */
-function countingDatabase(): { db: Kysely<Database>; statements: () => number } {
+/** A Kysely on the real pool, counting the connections it takes (one per statement). */
+function countingDb(pool: pg.Pool): { db: Kysely<Database>; statements: () => number } {
   let statements = 0;
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: database.pool }),
-    log: (event) => {
-      if (event.level === 'query') statements++;
+  const counted = {
+    connect: () => {
+      statements++;
+      return pool.connect();
     },
-  });
+    end: () => Promise.resolve(),
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: counted as unknown as pg.Pool }) });
   return { db, statements: () => statements };
 }
 
-describe("reading a key's calls this month", () => {
-  it('shares one statement among concurrent reads of one key', async () => {
-    await setCallsInMonth(database.db, keyId, month, 41);
-    const { db, statements } = countingDatabase();
-    const reads = await Promise.all(Array.from({ length: 64 }, () => callsInMonth(db, keyId, month)));
-    expect(reads).toEqual(Array(64).fill(41));
-    // The first read starts at once, the other 63 share the next one.
+describe('quotes-usage reads', () => {
+  it('answer many keys at once from two statements, each key exactly', async () => {
+    const operator = createOperatorApi(database);
+    const keys = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise' });
+        if (index > 0) await operator.setUsage(id, index * 3, '2026-11');
+        return id;
+      }),
+    );
+    const { db, statements } = countingDb(database.pool);
+    const reads = await Promise.all(
+      Array.from({ length: 4 }, () => keys.map((keyId) => callsInMonth(db, keyId, month))).flat(),
+    );
+    expect(reads).toEqual(Array.from({ length: 4 }, () => keys.map((_, index) => index * 3)).flat());
+    // The first read goes alone; the 79 arriving while it runs share the next.
     expect(statements()).toBe(2);
   });
 
-  it('never answers from a read that started before the call: a change made meanwhile is seen', async () => {
-    await setCallsInMonth(database.db, keyId, month, 1);
-    const { db } = countingDatabase();
-    const early = callsInMonth(db, keyId, month);
-    await setCallsInMonth(database.db, keyId, month, 2);
-    // Arrives while `early` may still be under way, after the change committed: must see 2.
-    const late = callsInMonth(db, keyId, month);
-    expect(await late).toBe(2);
-    expect([1, 2]).toContain(await early);
-  });
-
-  it('answers 0 for a key without calls, and recovers after a failed read', async () => {
-    const { db } = countingDatabase();
-    expect(await callsInMonth(db, 'k_nobodyhere1', month)).toBe(0);
-    await expect(callsInMonth(db, keyId, 'not a month')).rejects.toThrow();
-    await setCallsInMonth(database.db, keyId, month, 5);
-    expect(await callsInMonth(db, keyId, month)).toBe(5);
+  it('keeps nothing: a read asked for after a count sees it', async () => {
+    const { id } = await createOperatorApi(database).createKey({ client: 'Usage order', plan: 'enterprise' });
+    const { db } = countingDb(database.pool);
+    const before = callsInMonth(db, id, month);
+    // Counted after the first read was sent: a read asked for now must see it.
+    await database.pool.query(
+      `INSERT INTO monthly_usage (key_id, month, calls) VALUES ($1, $2, 7)
+       ON CONFLICT (key_id, month) DO UPDATE SET calls = 7`,
+      [id, month],
+    );
+    const after = callsInMonth(db, id, month);
+    expect(await after).toBe(7);
+    expect([0, 7]).toContain(await before);
   });
 });
