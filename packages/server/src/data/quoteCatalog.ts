@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FilterValues, Quote } from '@quotes/contract';
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
 import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
-import { ByteBoundedLru } from './byteBoundedLru.js';
 import { type CorpusState, categoryCounts, rankTagCodes, readCorpusState } from './quoteQueries.js';
 import { QuoteTexts } from './quoteTexts.js';
 import type { RankSet } from './rankSet.js';
@@ -56,7 +56,7 @@ export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
   private index: Promise<TaxonomyIndex> | undefined;
   private preparing: Promise<void> = Promise.resolve();
-  private readonly matchSets: ByteBoundedLru<RankSet>;
+  private readonly matchSets: LRUCache<string, RankSet>;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly texts: QuoteTexts;
@@ -66,7 +66,10 @@ export class QuoteCatalog {
     private readonly pool: pg.Pool,
     private readonly options: QuoteCatalogOptions,
   ) {
-    this.matchSets = new ByteBoundedLru(options.cacheBytes, (set) => set.byteLength + 128);
+    this.matchSets = new LRUCache({
+      maxSize: Math.max(1, options.cacheBytes),
+      sizeCalculation: (set) => set.byteLength + 128,
+    });
     this.random = options.random ?? Math.random;
     this.texts = new QuoteTexts(pool, options.quoteTextBytes);
   }
@@ -102,7 +105,7 @@ export class QuoteCatalog {
   }
 
   get cachedMatchSetBytes(): number {
-    return this.matchSets.bytes;
+    return this.matchSets.calculatedSize;
   }
 
   get cachedQuoteTextBytes(): number {

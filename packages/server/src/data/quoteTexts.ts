@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ownUtf8 } from '../domain/responseBodies.js';
-import { ByteBoundedLru } from './byteBoundedLru.js';
+import { LRUCache } from 'lru-cache';
 import { summariesByRank } from './quoteQueries.js';
 import { RandomDrawBatcher } from './randomDrawBatcher.js';
 
@@ -16,7 +16,7 @@ const entryBytes = (bytes: Buffer) => bytes.length + 200;
  * for an older version is never kept.
  */
 export class QuoteTexts {
-  private readonly cache: ByteBoundedLru<Buffer>;
+  private readonly cache: LRUCache<string, Buffer>;
   private version = -1;
   private readonly draws: RandomDrawBatcher;
 
@@ -24,12 +24,13 @@ export class QuoteTexts {
     private readonly pool: pg.Pool,
     maxBytes: number,
   ) {
-    this.cache = new ByteBoundedLru(maxBytes, entryBytes);
+    // lru-cache needs a positive bound; at 1 byte nothing fits, which is what 0 asks for.
+    this.cache = new LRUCache({ maxSize: Math.max(1, maxBytes), sizeCalculation: entryBytes });
     this.draws = new RandomDrawBatcher(pool);
   }
 
   get cachedBytes(): number {
-    return this.cache.bytes;
+    return this.cache.calculatedSize;
   }
 
   /** The Quote JSON at `rank`, or undefined when the corpus is no longer `version`. */

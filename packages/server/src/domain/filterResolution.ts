@@ -17,7 +17,13 @@ const resolvedField = {
 /** The filter parameters and their rules, in the order the contract declares them. */
 const filterRules = rules.filters.map((rule) => {
   if (!Object.hasOwn(resolvedField, rule.name)) throw new Error(`the contract's filter ${rule.name} has no field here`);
-  return { ...rule, name: rule.name as FilterName };
+  // Sorted and lower-cased once: every filtered call compares its text with all of them.
+  const values = [...rule.values].sort();
+  return {
+    ...rule,
+    name: rule.name as FilterName,
+    lowered: values.map((value) => [value.toLowerCase(), value] as const),
+  };
 });
 export const filterNames: readonly FilterName[] = filterRules.map((rule) => rule.name);
 
@@ -43,14 +49,19 @@ function normalised(text: string): string {
   return text.replaceAll('+', ' ').toLowerCase();
 }
 
-function substringMatches(text: string, values: readonly string[]): string[] {
+type LoweredValues = ReadonlyArray<readonly [lowered: string, value: string]>;
+
+/** The values containing the text, sorted. */
+function substringMatches(text: string, values: LoweredValues): string[] {
   const needle = normalised(text);
-  return values.filter((value) => value.toLowerCase().includes(needle)).sort();
+  const matches: string[] = [];
+  for (const [lowered, value] of values) if (lowered.includes(needle)) matches.push(value);
+  return matches;
 }
 
-function exactMatch(text: string, values: readonly string[]): string | undefined {
+function exactMatch(text: string, values: LoweredValues): string | undefined {
   const needle = normalised(text);
-  return values.find((value) => value.toLowerCase() === needle);
+  return values.find(([lowered]) => lowered === needle)?.[1];
 }
 
 /** What a substring filter matching nothing is told: the values when they fit on a line. */
@@ -79,11 +90,11 @@ export function resolveFilters(raw: RawFilters): FilterResolution {
     const text = raw[rule.name];
     if (text === undefined) continue;
     if (rule.match === 'substring') {
-      const matches = substringMatches(text, rule.values);
+      const matches = substringMatches(text, rule.lowered);
       if (matches.length === 0) errors.push({ parameter: rule.name, message: matchesNothing(rule.name, rule.values) });
       resolved[resolvedField[rule.name]] = matches;
     } else {
-      const value = exactMatch(text, rule.values);
+      const value = exactMatch(text, rule.lowered);
       if (value === undefined)
         errors.push({ parameter: rule.name, message: `must be one of ${rule.values.join(', ')}` });
       resolved[resolvedField[rule.name]] = value ?? null;
