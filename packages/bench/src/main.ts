@@ -27,6 +27,7 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: '20261123' },
     'mixed-urls': { type: 'string', default: '2000' },
     'cold-calls': { type: 'string', default: '200' },
+    'counted-calls': { type: 'string', default: '45000' },
     out: { type: 'string', default: fileURLToPath(new URL('../results', import.meta.url)) },
   },
 });
@@ -47,6 +48,7 @@ const connections = positiveInteger('connections', options.connections);
 const seed = positiveInteger('seed', options.seed);
 const mixedUrls = positiveInteger('mixed-urls', options['mixed-urls']);
 const coldCalls = positiveInteger('cold-calls', options['cold-calls']);
+const countedCalls = positiveInteger('counted-calls', options['counted-calls']);
 /** Connections of the key whose latency the bystander figure watches, and of the key flooding beside it. */
 const bystanderConnections = 2;
 const floodConnections = 32;
@@ -212,6 +214,7 @@ async function main(): Promise<void> {
     peakRss: {},
     cold: [],
     bystander: [],
+    counting: [],
     index: [],
   };
   try {
@@ -333,7 +336,7 @@ async function main(): Promise<void> {
         report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
 
         // 6. Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
-        const professionalKey = await createKey(databaseUrl, 'professional', 50_000);
+        const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
         const scenario = all[0] as Scenario;
         const counted = await runLoad({
           origin: server.base,
@@ -342,7 +345,7 @@ async function main(): Promise<void> {
           connections,
           durationSeconds,
           warmupSeconds: 0,
-          amount: 45_000,
+          amount: countedCalls,
         });
         const floorResult = await runLoad({
           origin: targets.floor.base,
@@ -350,7 +353,7 @@ async function main(): Promise<void> {
           connections,
           durationSeconds,
           warmupSeconds: 0,
-          amount: 45_000,
+          amount: countedCalls,
         });
         log(
           `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
@@ -359,6 +362,12 @@ async function main(): Promise<void> {
           await fetch(`${server.base}/v1/quotes-usage`, { headers: { 'X-API-Key': professionalKey } })
         ).json()) as { calls_this_month?: number; calls?: number };
         log(`  professional key's usage after ${counted.requests} calls: ${JSON.stringify(usage)}`);
+        report.counting.push({
+          corpusSize: size,
+          sent: countedCalls,
+          errors: counted.errors,
+          usageSays: usage.calls_this_month ?? null,
+        });
         report.measurements.push({
           corpusSize: size,
           keyPlan: 'professional',

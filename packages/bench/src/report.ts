@@ -27,6 +27,15 @@ export interface BystanderMeasurement {
   flood: LoadResult;
 }
 
+/** A capped key's counted calls, then what its quotes-usage says: the count must be exact. */
+export interface CountingMeasurement {
+  corpusSize: number;
+  sent: number;
+  /** Answers other than 200 (none expected: the key stays within its allowance). */
+  errors: number;
+  usageSays: number | null;
+}
+
 export interface BenchReport {
   startedAt: string;
   machine: string;
@@ -37,6 +46,7 @@ export interface BenchReport {
   peakRss: Record<number, number | null>;
   cold: ColdMeasurement[];
   bystander: BystanderMeasurement[];
+  counting: CountingMeasurement[];
   index: IndexMicroResult[];
 }
 
@@ -101,6 +111,19 @@ export function markdownReport(report: BenchReport): string {
       const factor = b.alone.latencyP99Ms > 0 ? b.beside.latencyP99Ms / b.alone.latencyP99Ms : Number.NaN;
       lines.push(
         `| ${size(b.corpusSize)} | ${b.alone.latencyP99Ms} ms | ${b.beside.latencyP99Ms} ms | ${factor.toFixed(2)} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${factor <= targets.bystanderFactor ? 'ok' : 'missed'} |`,
+      );
+    }
+  }
+  if (report.counting.length > 0) {
+    lines.push(
+      '',
+      '| corpus | counted calls sent | not 200 | quotes-usage says | target |',
+      '|---:|---:|---:|---:|---|',
+    );
+    for (const c of report.counting) {
+      const exact = c.errors === 0 && c.usageSays === c.sent;
+      lines.push(
+        `| ${size(c.corpusSize)} | ${rps(c.sent)} | ${c.errors} | ${c.usageSays === null ? '-' : rps(c.usageSays)} | exact ${exact ? 'ok' : 'missed'} |`,
       );
     }
   }

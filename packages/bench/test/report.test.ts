@@ -23,6 +23,7 @@ function report(measurements: BenchReport['measurements'], extra: Partial<BenchR
     peakRss: { 150000: 120 * 2 ** 20 },
     cold: [],
     bystander: [],
+    counting: [],
     index: [],
     ...extra,
   };

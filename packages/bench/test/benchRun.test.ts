@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchReport } from '../src/report.js';
+
+const mainScript = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const out = await mkdtemp(join(tmpdir(), 'quotes-bench-run-'));
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+/**
+ * The whole bench, end to end, on a tiny corpus and one-second runs: every step must still run
+ * (an earlier one stopped at the reload when the importer began asking for --yes, and nothing
+ * noticed). No figure is judged here: speed is never asserted in tests.
+ */
+describe('npm run bench, tiny', () => {
+  it('runs every step and writes a complete report', async () => {
+    await promisify(execFile)(
+      process.execPath,
+      [
+        mainScript,
+        ...['--sizes', '3000', '--duration', '1', '--warmup', '0', '--connections', '8'],
+        ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--out', out],
+      ],
+      { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    const report = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')) as BenchReport;
+    const scenarios = new Set(report.measurements.map((measurement) => measurement.scenario.id));
+    expect([...scenarios].sort()).toEqual(
+      ['categories', 'filter-3', 'filter-deep', 'mixed', 'random', 'random-filtered', 'usage'].sort(),
+    );
+    for (const measurement of report.measurements) {
+      expect(measurement.server.requests, measurement.scenario.id).toBeGreaterThan(0);
+      expect(measurement.server.errors, measurement.scenario.id).toBe(0);
+      expect(measurement.floor.requests, measurement.scenario.id).toBeGreaterThan(0);
+    }
+    expect(report.cold.map((cold) => cold.moment)).toEqual(['after start', 'the same calls again', 'after reload']);
+    expect(report.cold.every((cold) => cold.failures === 0 && cold.count === 8)).toBe(true);
+    expect(report.bystander).toHaveLength(1);
+    expect(report.counting).toEqual([{ corpusSize: 3000, sent: 300, errors: 0, usageSays: 300 }]);
+    expect(report.peakRss[3000]).toBeGreaterThan(0);
+    expect(await readFile(join(out, 'latest.md'), 'utf8')).toContain('quotes-usage says');
+    expect(await readFile(join(out, 'latest.svg'), 'utf8')).toMatch(/^<svg/);
+  }, 300_000);
+});
