@@ -57,6 +57,8 @@ export class QuoteCatalog {
   private index: Promise<TaxonomyIndex> | undefined;
   private preparing: Promise<void> = Promise.resolve();
   private readonly matchSets: LRUCache<string, RankSet>;
+  /** Combinations asked once (their keys only): the second ask builds and caches the set. */
+  private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly texts: QuoteTexts;
@@ -79,6 +81,7 @@ export class QuoteCatalog {
     this.state = undefined;
     this.index = undefined;
     this.matchSets.clear();
+    this.seenOnce.clear();
     this.filterValues = undefined;
     // Only with notifications live: otherwise the database may be the thing that is down.
     if (this.options.notificationsLive()) this.prepare();
@@ -125,9 +128,11 @@ export class QuoteCatalog {
         if (state.size === 0) return undefined;
         rank = Math.floor(this.random() * state.size);
       } else {
-        const matches = await this.matchSet(filter, state);
-        if (matches.size === 0) return undefined;
-        rank = matches.select(Math.floor(this.random() * matches.size)) as number;
+        const picked = await this.withMatches(filter, state, (matches) =>
+          matches.size === 0 ? undefined : matches.select(Math.floor(this.random() * matches.size)),
+        );
+        if (picked === undefined) return undefined;
+        rank = picked;
       }
       const quote = await this.texts.quote(rank, state.version);
       if (!quote) throw new CorpusChanged();
@@ -137,14 +142,16 @@ export class QuoteCatalog {
 
   async page(filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
     return this.onCurrentCorpus(async (state) => {
-      const unfiltered = isUnfiltered(filter);
-      const matches = unfiltered ? undefined : await this.matchSet(filter, state);
-      const total = matches ? matches.size : state.size;
-      const { start, end, hasMore } = pageWindow(total, page);
-      if (start >= end) return { items: [], total, hasMore };
-      const ranks = matches
-        ? matches.slice(start, end - start)
-        : Array.from({ length: end - start }, (_, i) => start + i);
+      const cut = (total: number, members: (start: number, count: number) => number[]) => {
+        const { start, end, hasMore } = pageWindow(total, page);
+        return { total, hasMore, ranks: start < end ? members(start, end - start) : [] };
+      };
+      const { total, hasMore, ranks } = isUnfiltered(filter)
+        ? cut(state.size, (start, count) => Array.from({ length: count }, (_, i) => start + i))
+        : await this.withMatches(filter, state, (matches) =>
+            cut(matches.size, (start, count) => matches.slice(start, count)),
+          );
+      if (ranks.length === 0) return { items: [], total, hasMore };
       const items = await this.texts.summaries(ranks, state.version);
       if (!items) throw new CorpusChanged();
       return { items, total, hasMore };
@@ -223,12 +230,25 @@ export class QuoteCatalog {
     return index;
   }
 
-  private async matchSet(filter: ResolvedFilter, state: CorpusState): Promise<RankSet> {
+  /**
+   * Reads the filter's match set with `read`, at once. A combination seen before comes from the
+   * cache of match sets (or is built and cached, the second time it is asked); one never seen is
+   * built in the index's reusable buffers and forgotten, so a flood of one-off combinations
+   * allocates nothing and evicts nothing.
+   */
+  private async withMatches<T>(filter: ResolvedFilter, state: CorpusState, read: (matches: RankSet) => T): Promise<T> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
     const cached = this.matchSets.get(cacheKey);
-    if (cached) return cached;
-    const matches = (await this.taxonomyIndex(state)).matching(filter);
+    if (cached) return read(cached);
+    const index = await this.taxonomyIndex(state);
+    const built = this.matchSets.get(cacheKey);
+    if (built) return read(built);
+    if (!this.seenOnce.has(cacheKey)) {
+      this.seenOnce.set(cacheKey, true);
+      return read(index.matching(filter, { transient: true }));
+    }
+    const matches = index.matching(filter);
     this.matchSets.set(cacheKey, matches);
-    return matches;
+    return read(matches);
   }
 }

@@ -1,6 +1,11 @@
 /** Words per block of the rank directory: a select scans at most this many words after a binary search. */
 const blockWords = 16;
 
+/** Entries of a RankSet's block directory over `wordCount` words. */
+export function directoryLength(wordCount: number): number {
+  return Math.ceil(wordCount / blockWords) + 1;
+}
+
 export function popcount32(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -24,10 +29,16 @@ export class RankSet {
   readonly size: number;
   private readonly before: Uint32Array;
 
-  /** Takes ownership of `words`: the caller must not change them afterwards. */
-  constructor(readonly words: Uint32Array) {
+  /**
+   * Takes ownership of `words`: the caller must not change them afterwards. `directory`, when
+   * given, is reused for the block counts (it must hold directoryLength(words.length) entries).
+   */
+  constructor(
+    readonly words: Uint32Array,
+    directory?: Uint32Array,
+  ) {
     const blocks = Math.ceil(words.length / blockWords);
-    this.before = new Uint32Array(blocks + 1);
+    this.before = directory ? directory.subarray(0, blocks + 1) : new Uint32Array(blocks + 1);
     let count = 0;
     for (let block = 0; block < blocks; block++) {
       this.before[block] = count;

@@ -1,6 +1,6 @@
 import { type Taxonomy, taxonomy } from '@quotes/contract';
 import type { ResolvedFilter } from '../domain/filterResolution.js';
-import { RankSet } from './rankSet.js';
+import { directoryLength, RankSet } from './rankSet.js';
 
 /**
  * How one quote's tags travel from PostgreSQL as one 32-bit code (see quoteQueries.ts): each
@@ -57,6 +57,8 @@ export function layoutDescription(layout: TagCodeLayout): string {
 export class TaxonomyIndex {
   private readonly bitsets = new Map<string, Uint32Array>();
   private readonly everything: Uint32Array;
+  /** The one transient result, its union scratch and its directory, reused by every transient match. */
+  private scratch: { result: Uint32Array; union: Uint32Array; directory: Uint32Array } | undefined;
   readonly wordCount: number;
 
   private constructor(
@@ -122,8 +124,13 @@ export class TaxonomyIndex {
     return (this.bitsets.size + 1) * this.wordCount * 4;
   }
 
-  /** The ranks matching the filter: OR within a parameter's resolved values, AND across parameters. */
-  matching(filter: ResolvedFilter): RankSet {
+  /**
+   * The ranks matching the filter: OR within a parameter's resolved values, AND across
+   * parameters. A transient result is built in buffers this index reuses: no allocation, for a
+   * combination that may never be asked again, but it is valid only until the next transient
+   * match, so it must be read at once (synchronously) and never kept.
+   */
+  matching(filter: ResolvedFilter, options: { transient?: boolean } = {}): RankSet {
     const parameters: Array<readonly Uint32Array[]> = [];
     const add = (parameter: string, values: readonly string[] | null) => {
       if (values === null) return;
@@ -134,15 +141,23 @@ export class TaxonomyIndex {
     add('length', filter.length === null ? null : [filter.length]);
     add('era', filter.era === null ? null : [filter.era]);
     add('faith', filter.faith === null ? null : [filter.faith]);
-    if (parameters.length === 0) return new RankSet(this.everything);
+    const scratch = options.transient
+      ? (this.scratch ??= {
+          result: new Uint32Array(this.wordCount),
+          union: new Uint32Array(this.wordCount),
+          directory: new Uint32Array(directoryLength(this.wordCount)),
+        })
+      : undefined;
+    if (parameters.length === 0) return new RankSet(this.everything, scratch?.directory);
     // A single bitset is shared as it is: neither side ever writes to it again.
-    if (parameters.length === 1 && parameters[0]?.length === 1) return new RankSet(parameters[0][0] as Uint32Array);
+    if (parameters.length === 1 && parameters[0]?.length === 1)
+      return new RankSet(parameters[0][0] as Uint32Array, scratch?.directory);
     // Single-valued parameters are ANDed in straight from their bitsets; only a parameter with
     // several values needs its union built first. Fewest values first: the result starts as a
     // copy of one bitset where it can.
     parameters.sort((a, b) => a.length - b.length);
-    const result = new Uint32Array(this.wordCount);
-    let scratch: Uint32Array | undefined;
+    const result = scratch ? scratch.result.fill(0) : new Uint32Array(this.wordCount);
+    let union = scratch?.union;
     parameters.forEach((sets, position) => {
       if (position === 0) {
         for (const set of sets) orInto(result, set);
@@ -152,12 +167,12 @@ export class TaxonomyIndex {
         andInto(result, sets[0] as Uint32Array);
         return;
       }
-      scratch ??= new Uint32Array(this.wordCount);
-      scratch.fill(0);
-      for (const set of sets) orInto(scratch, set);
-      andInto(result, scratch);
+      union ??= new Uint32Array(this.wordCount);
+      union.fill(0);
+      for (const set of sets) orInto(union, set);
+      andInto(result, union);
     });
-    return new RankSet(result);
+    return new RankSet(result, scratch?.directory);
   }
 }
 

@@ -115,6 +115,21 @@ describe('the quote catalog on the taxonomy index', () => {
     await loadFixtureCorpus(database);
   });
 
+  it('caches a combination match set the second time it is asked, not the first', async () => {
+    const catalog = new QuoteCatalog(database.pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => true,
+    });
+    const once = resolved({ category: 'a', mood: 'ing' });
+    const first = await catalog.page(once, { limit: 4, offset: 1 });
+    expect(catalog.cachedMatchSetBytes).toBe(0);
+    const second = await catalog.page(once, { limit: 4, offset: 1 });
+    expect(catalog.cachedMatchSetBytes).toBeGreaterThan(0);
+    expect(second).toEqual(first);
+    expect(await catalog.page(once, { limit: 4, offset: 1 })).toEqual(first);
+  });
+
   it('rebuilds the index for a new corpus version once told the corpus changed', async () => {
     const catalog = new QuoteCatalog(database.pool, {
       cacheBytes: 1 << 20,

@@ -118,12 +118,24 @@ describe('the taxonomy index', () => {
       for (const name of Object.keys(texts) as Array<keyof RawFilters>)
         if (random() < 0.45) raw[name] = pickFrom(texts[name], random);
       const filter = resolved(raw);
-      const set = index.matching(filter);
       const ranks = expected(filter);
-      expect(set.size, JSON.stringify(raw)).toBe(ranks.length);
-      expect(set.slice(0, 5_000)).toEqual(ranks);
-      if (ranks.length > 0) expect(set.select(ranks.length - 1)).toBe(ranks[ranks.length - 1]);
+      // Owned, and transient (in the index's reused buffers, read at once): the same members.
+      for (const set of [index.matching(filter), index.matching(filter, { transient: true })]) {
+        expect(set.size, JSON.stringify(raw)).toBe(ranks.length);
+        expect(set.slice(0, 5_000)).toEqual(ranks);
+        if (ranks.length > 0) expect(set.select(ranks.length - 1)).toBe(ranks[ranks.length - 1]);
+      }
     }
+  });
+
+  it('keeps owned sets intact while transient ones reuse their buffers', () => {
+    const love = resolved({ category: 'love', era: taxonomy.eras[2] as string });
+    const owned = index.matching(love);
+    const members = owned.slice(0, 5_000);
+    index.matching(resolved({ mood: 'e', length: taxonomy.lengths[0] as string }), { transient: true });
+    index.matching(resolved({ category: 'a', mood: 'ing' }), { transient: true });
+    expect(owned.slice(0, 5_000)).toEqual(members);
+    expect(members).toEqual(expected(love));
   });
 
   it('answers an empty set when a combination matches nothing', () => {
