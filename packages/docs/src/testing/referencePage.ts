@@ -3,10 +3,18 @@ import type { Locator, Page } from 'playwright-core';
 
 export interface LiveResponse {
   status: number;
-  /** The response body as the page shows it (raw). */
+  /** The response body as the page shows it: of a long one, the lines in view. */
   body: string;
   /** Response headers as the page lists them, names lower-cased. */
   headers: Record<string, string>;
+}
+
+/**
+ * A body without its whitespace, to compare what the page shows (JSON pretty-printed, and of a
+ * long body only the lines in view: the editor renders no others) with what the server sent.
+ */
+function compact(text: string): string {
+  return text.replace(/\s+/g, '');
 }
 
 interface OperationPlace {
@@ -193,22 +201,35 @@ export class ReferencePage {
       const include = row.getByRole('checkbox');
       if (!(await include.isChecked())) await include.check();
     }
+    const { path } = placeOf(operationId);
+    const answered = this.page.waitForResponse((answer) => new URL(answer.url()).pathname === path);
     await client.getByRole('button', { name: /^Send .* request to / }).click();
+    const answer = await answered;
     const response = client.getByRole('region', { name: 'Response', exact: true });
-    const status = response.getByRole('link', { name: /^\d{3}\b/ });
-    await status.waitFor();
+    // The window may still show this operation's previous answer: wait until it shows this one.
+    const bodyBox = response.getByRole('region', { name: 'Body' }).getByRole('textbox');
+    const expected = compact(await answer.text());
+    const deadline = Date.now() + 15_000;
+    let body = '';
+    const statusLink = response.getByRole('link', { name: new RegExp(`^${answer.status()}\\b`) });
+    for (;;) {
+      const shown = await statusLink.count();
+      body = shown > 0 && (await bodyBox.count()) > 0 ? (await bodyBox.innerText()).trim() : '';
+      if (shown > 0 && body !== '' && expected.startsWith(compact(body))) break;
+      if (Date.now() > deadline) throw new Error(`the page did not show the ${answer.status()} answer of ${path}`);
+      await this.page.waitForTimeout(100);
+    }
     const headersBox = response.getByRole('button', { name: /^Response Headers/ });
     if ((await headersBox.getAttribute('aria-expanded')) !== 'true') await headersBox.click();
+    const headerTable = response.getByRole('region', { name: /^Response Headers/ });
+    // The table renders after the section opens, on a busy machine after this line would run.
+    await headerTable.getByRole('cell').first().waitFor();
     const headers: Record<string, string> = {};
-    for (const row of await response
-      .getByRole('region', { name: /^Response Headers/ })
-      .getByRole('row')
-      .all()) {
+    for (const row of await headerTable.getByRole('row').all()) {
       const cells = await row.getByRole('cell').allInnerTexts();
       if (cells.length === 2) headers[cells[0]!.trim().toLowerCase()] = cells[1]!.trim();
     }
-    const body = await response.getByRole('region', { name: 'Body' }).getByRole('textbox').innerText();
-    const result = { status: Number((await status.innerText()).slice(0, 3)), body: body.trim(), headers };
+    const result = { status: Number((await statusLink.innerText()).slice(0, 3)), body, headers };
     await client.getByRole('button', { name: 'Close Client' }).click();
     await client.waitFor({ state: 'hidden' });
     return result;
