@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { assertImportsDeclared, packageNameOf } from '../../../scripts/declaredImports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -32,13 +33,9 @@ const result = await build({
     {
       name: 'repository-packages-inside',
       setup(builder) {
-        builder.onResolve({ filter: /^[^./]/ }, (args) => {
-          const name = args.path
-            .split('/')
-            .slice(0, args.path.startsWith('@') ? 2 : 1)
-            .join('/');
-          return inside.has(name) ? undefined : { path: args.path, external: true };
-        });
+        builder.onResolve({ filter: /^[^./]/ }, (args) =>
+          inside.has(packageNameOf(args.path)) ? undefined : { path: args.path, external: true },
+        );
         for (const { file, loader, from, to } of relocations) {
           builder.onLoad({ filter: file }, (args) => {
             const text = readFileSync(args.path, 'utf8');
@@ -53,24 +50,5 @@ const result = await build({
 
 copyFileSync(require.resolve('@quotes/contract/quotes.yaml'), join(dist, 'quotes.yaml'));
 
-// A package the bundle imports but the manifest does not list would be missing for every user
-// who installs the tarball; stop the build instead.
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const declared = new Set([
-  ...Object.keys(manifest.dependencies ?? {}),
-  ...Object.keys(manifest.peerDependencies ?? {}),
-]);
 // Imported only by runs without --base-url, which need this repository and say so when it is absent.
-const repositoryOnly = new Set(['@quotes/server']);
-const undeclared = new Set();
-for (const output of Object.values(result.metafile.outputs)) {
-  for (const { path, external } of output.imports) {
-    if (!external || path.startsWith('node:') || path.startsWith('.')) continue;
-    const name = path
-      .split('/')
-      .slice(0, path.startsWith('@') ? 2 : 1)
-      .join('/');
-    if (!declared.has(name) && !repositoryOnly.has(name)) undeclared.add(name);
-  }
-}
-if (undeclared.size > 0) throw new Error(`the bundle imports ${[...undeclared].join(', ')}, missing from dependencies`);
+assertImportsDeclared(result.metafile, root, ['@quotes/server']);

@@ -154,8 +154,12 @@ describe('installed from the tarballs into a fresh project', () => {
     mockUrl = url;
     const docs = await fetch(`${url}/docs`);
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toContain('swagger-ui');
-    expect((await fetch(`${url}/docs/assets/swagger-initializer.js`)).status).toBe(200);
+    expect(await docs.text()).toContain('/docs/assets/scalar-standalone.js');
+    for (const asset of ['scalar-standalone.js', 'reference-initializer.js']) {
+      const served = await fetch(`${url}/docs/assets/${asset}`);
+      expect(served.status, asset).toBe(200);
+      await served.body?.cancel();
+    }
 
     const result = await inProject('node', ['useClient.ts', url, 'any-key-for-the-mock']);
     expect(result.stderr).toBe('');
@@ -170,6 +174,40 @@ describe('installed from the tarballs into a fresh project', () => {
       walked: 0,
       tier: (responseExample('/v1/quotes-usage', '200') as { tier: string }).tier,
     });
+  });
+
+  it("the reference page's JavaScript samples typecheck against the installed client and run against the installed mock", async () => {
+    expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+    const document = (await (await fetch(`${mockUrl}/docs/reference.json`)).json()) as {
+      paths: Record<
+        string,
+        { get: { operationId: string; 'x-codeSamples': Array<{ label: string; source: string }> } }
+      >;
+    };
+    const operations = Object.values(document.paths).map((pathItem) => pathItem.get);
+    // What the page replaces with its own origin, as it tells its initializer.
+    const page = await (await fetch(`${mockUrl}/docs`)).text();
+    const sampleOrigin = /data-sample-origin="([^"]+)"/.exec(page)?.[1];
+    expect(sampleOrigin).toMatch(/^http:\/\//);
+    expect(operations).toHaveLength(4);
+    for (const { operationId, 'x-codeSamples': samples } of operations) {
+      const sample = samples.find((candidate) => candidate.label === '@quotes/client');
+      expect(sample, operationId).toBeDefined();
+      // As the page does: the sample calls the server that served it.
+      await writeFile(join(project, `sample-${operationId}.ts`), sample!.source.replaceAll(sampleOrigin!, mockUrl!));
+    }
+    const typecheck = await inProject(bin('tsc'), ['-p', '.']);
+    expect(`${typecheck.stdout}${typecheck.stderr}`).toBe('');
+    expect(typecheck.code).toBe(0);
+    for (const { operationId } of operations) {
+      const result = await inProject('node', [`sample-${operationId}.ts`]);
+      expect(result.stderr, operationId).toBe('');
+      expect(result.code, operationId).toBe(0);
+      // console.log(data, rateLimit) where the call is counted (the allowance read from the
+      // headers, an object), console.log(data) for quotes-usage.
+      const printed = operationId === 'getUsage' ? /^\{[\s\S]*\}\s*$/ : /^\{[\s\S]*\}\s+\{[\s\S]*\}\s*$/;
+      expect(result.stdout, operationId).toMatch(printed);
+    }
   });
 
   it('quotes-conformance --target mock passes the installed quotes-mock, listing what only a server can show as skipped', async () => {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { contractPath, describedContract } from '@quotes/contract';
 import express, { type Router } from 'express';
+import { referenceDocument } from './referenceDocument.js';
 import { docsPageContentSecurityPolicy, renderDocsPage } from './docsPage.js';
-import { docsAssets } from './swaggerUiAssets.js';
+import { docsAssets } from './rendererAssets.js';
 
 /**
- * GET /docs (the interactive reference), /docs/assets/*, /openapi.yaml, /openapi.json, and
- * / redirecting to /docs. None of them asks for a key, so mount it before the API's own
+ * GET /docs (the interactive reference), /docs/assets/*, /docs/reference.json (what the page
+ * renders), /openapi.yaml, /openapi.json, and / redirecting to /docs. None of them asks for a key, so mount it before the API's own
  * authentication and 404 handling. Unknown asset names fall through to the app's 404.
  */
 export function apiReferenceRouter(): Router {
@@ -16,6 +17,7 @@ export function apiReferenceRouter(): Router {
   // (the contract's tests keep the YAML's prose table equal to it).
   const contractYaml = readFileSync(contractPath, 'utf8');
   const contractJson = `${JSON.stringify(describedContract(), null, 2)}\n`;
+  const referenceJson = JSON.stringify(referenceDocument(describedContract()));
   const contentSecurityPolicy = docsPageContentSecurityPolicy();
 
   router.get('/', (req, res) => {
@@ -34,6 +36,10 @@ export function apiReferenceRouter(): Router {
       .send(renderDocsPage({ baseUrl: req.baseUrl }));
   });
 
+  router.get('/docs/reference.json', (_req, res) => {
+    res.set({ 'Cache-Control': 'no-cache' }).type('application/json; charset=utf-8').send(referenceJson);
+  });
+
   router.get('/docs/assets/:file', (req, res, next) => {
     const file = docsAssets.get(req.params.file);
     if (!file) {
@@ -41,7 +47,7 @@ export function apiReferenceRouter(): Router {
       return;
     }
     // ETag and Last-Modified let browsers revalidate cheaply; no max-age, so an upgraded
-    // swagger-ui-dist is picked up at the next load.
+    // renderer is picked up at the next load.
     res.set('X-Content-Type-Options', 'nosniff').sendFile(file, (error) => {
       // After headers went out (a reader who navigated away) there is nothing left to answer.
       if (error && !res.headersSent) next(error);

@@ -1,10 +1,11 @@
 import { loadContract } from '@quotes/contract';
+import { sampleOriginPlaceholder } from './clientSamples.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** Origins of the contract's `servers`, so a reader may also point "Try it out" at them. */
+/** Origins of the contract's `servers`, so a reader may also point "try it" at them. */
 function contractServerOrigins(): string[] {
   const servers = (loadContract().servers ?? []) as Array<{ url?: unknown }>;
   const origins = new Set<string>();
@@ -21,8 +22,9 @@ function contractServerOrigins(): string[] {
 
 /**
  * The browser itself refuses anything not served by this origin, so the page cannot quietly
- * start loading fonts or scripts from a CDN after a renderer upgrade. Swagger UI sets inline
- * style attributes, hence 'unsafe-inline' for styles only.
+ * start loading fonts or scripts from a CDN after a renderer upgrade. Styles need
+ * 'unsafe-inline' (the renderer injects <style> elements and style attributes; why a nonce cannot
+ * replace it: the package README); scripts stay 'self' only.
  */
 export function docsPageContentSecurityPolicy(): string {
   return [
@@ -43,7 +45,7 @@ export interface DocsPageOptions {
   baseUrl: string;
 }
 
-/** The HTML shell of /docs: Swagger UI's stylesheet and bundle, then our initializer. */
+/** The HTML shell of /docs: Scalar's standalone bundle, then our initializer. */
 export function renderDocsPage({ baseUrl }: DocsPageOptions): string {
   const title = escapeHtml(`${loadContract().info.title}: API reference`);
   const base = escapeHtml(baseUrl);
@@ -53,19 +55,11 @@ export function renderDocsPage({ baseUrl }: DocsPageOptions): string {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${title}</title>
-    <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
-    <link rel="icon" type="image/png" sizes="32x32" href="${base}/docs/assets/favicon-32x32.png">
-    <link rel="icon" type="image/png" sizes="16x16" href="${base}/docs/assets/favicon-16x16.png">
-    <style>
-      body { margin: 0; background: #fafafa; }
-      .contract-links { max-width: 1460px; margin: 0 auto; padding: 12px 20px 0; font-family: sans-serif; font-size: 14px; }
-    </style>
   </head>
   <body>
-    <nav class="contract-links">The contract: <a href="${base}/openapi.yaml">openapi.yaml</a> · <a href="${base}/openapi.json">openapi.json</a></nav>
-    <div id="swagger-ui" data-spec-url="${base}/openapi.json"></div>
-    <script src="${base}/docs/assets/swagger-ui-bundle.js"></script>
-    <script src="${base}/docs/assets/swagger-initializer.js"></script>
+    <div id="reference" data-document-url="${base}/docs/reference.json" data-sample-origin="${escapeHtml(sampleOriginPlaceholder)}"></div>
+    <script src="${base}/docs/assets/scalar-standalone.js"></script>
+    <script src="${base}/docs/assets/reference-initializer.js"></script>
   </body>
 </html>
 `;

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractPath, loadContract } from '@quotes/contract';
+import { contractPath, describedContract, loadContract } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from './support/listen.js';
+import type { Listening } from '../src/testing/index.js';
 import { startReferenceApp } from './support/referenceApp.js';
 
-const swaggerUiDist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const initializerFile = fileURLToPath(new URL('../src/browser/swaggerInitializer.js', import.meta.url));
+const scalarDist = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
+const initializerFile = fileURLToPath(new URL('../src/browser/referenceInitializer.js', import.meta.url));
 
 /** Every http(s) URL in `text` whose host is not this machine's loopback. */
 function externalUrls(text: string): string[] {
@@ -19,7 +19,7 @@ function externalUrls(text: string): string[] {
 
 /** The src/href attributes of the page: what a browser would fetch to render it. */
 function referencedUrls(html: string): string[] {
-  return [...html.matchAll(/\s(?:src|href|data-spec-url)="([^"]+)"/g)].map(([, url]) => url!);
+  return [...html.matchAll(/\s(?:src|href|data-document-url)="([^"]+)"/g)].map(([, url]) => url!);
 }
 
 describe('apiReferenceRouter at the root', () => {
@@ -35,21 +35,26 @@ describe('apiReferenceRouter at the root', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await response.text();
     expect(html).toContain('<title>Quote Retrieval Service: API reference</title>');
-    expect(html).toContain('<div id="swagger-ui" data-spec-url="/openapi.json">');
-    expect(html).toContain('<script src="/docs/assets/swagger-ui-bundle.js">');
-    expect(html).toContain('<script src="/docs/assets/swagger-initializer.js">');
+    expect(html).toContain('data-document-url="/docs/reference.json"');
+    expect(html).toContain('<script src="/docs/assets/scalar-standalone.js">');
+    expect(html).toContain('<script src="/docs/assets/reference-initializer.js">');
+    // No inline script: the policy forbids them.
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
   });
 
   it('forbids, through its Content-Security-Policy, anything the serving origin does not serve', async () => {
     const policy = (await fetch(`${app.url}/docs`)).headers.get('content-security-policy') ?? '';
     expect(policy).toContain("default-src 'none'");
     expect(policy).toContain("script-src 'self';");
+    // The renderer injects <style> elements and style attributes (the README says why no nonce).
+    expect(policy).toContain("style-src 'self' 'unsafe-inline';");
+    expect(policy).toContain("font-src 'self' data:;");
     expect(policy).toMatch(/connect-src 'self' http:\/\/127\.0\.0\.1:3000 http:\/\/127\.0\.0\.1:4010;/);
   });
 
   it('names no external host in the page or its initializer, so it works offline', async () => {
     const html = await (await fetch(`${app.url}/docs`)).text();
-    const initializer = await (await fetch(`${app.url}/docs/assets/swagger-initializer.js`)).text();
+    const initializer = await (await fetch(`${app.url}/docs/assets/reference-initializer.js`)).text();
     expect(externalUrls(html)).toEqual([]);
     expect(externalUrls(initializer)).toEqual([]);
     for (const url of referencedUrls(html)) expect(url.startsWith('/'), url).toBe(true);
@@ -58,7 +63,7 @@ describe('apiReferenceRouter at the root', () => {
   it('serves every file the page references', async () => {
     const html = await (await fetch(`${app.url}/docs`)).text();
     const urls = referencedUrls(html);
-    expect(urls.length).toBeGreaterThanOrEqual(5);
+    expect(urls.length).toBe(3);
     for (const url of urls) {
       const response = await fetch(`${app.url}${url}`);
       expect(response.status, url).toBe(200);
@@ -66,24 +71,22 @@ describe('apiReferenceRouter at the root', () => {
     }
   });
 
-  it('serves Swagger UI from the installed swagger-ui-dist, byte for byte', async () => {
-    const response = await fetch(`${app.url}/docs/assets/swagger-ui-bundle.js`);
+  it("serves Scalar's standalone bundle from the installed @scalar/api-reference, byte for byte", async () => {
+    const response = await fetch(`${app.url}/docs/assets/scalar-standalone.js`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const served = Buffer.from(await response.arrayBuffer());
-    expect(served.equals(readFileSync(join(swaggerUiDist, 'swagger-ui-bundle.js')))).toBe(true);
-
-    const css = Buffer.from(await (await fetch(`${app.url}/docs/assets/swagger-ui.css`)).arrayBuffer());
-    expect(css.equals(readFileSync(join(swaggerUiDist, 'swagger-ui.css')))).toBe(true);
+    expect(served.equals(readFileSync(join(scalarDist, 'standalone.js')))).toBe(true);
   });
 
   it('serves our initializer as written', async () => {
-    const served = await (await fetch(`${app.url}/docs/assets/swagger-initializer.js`)).text();
+    const served = await (await fetch(`${app.url}/docs/assets/reference-initializer.js`)).text();
     expect(served).toBe(readFileSync(initializerFile, 'utf8'));
   });
 
-  it('does not serve swagger-ui-dist files the page does not use (its index.html points at the Petstore)', async () => {
-    for (const name of ['index.html', 'swagger-initializer.js.map', 'package.json', '..%2Fpackage.json']) {
+  it('does not serve other files of the renderer package (its source map, its chunks, its manifest)', async () => {
+    for (const name of ['standalone.js.map', 'standalone.esm.js', 'package.json', '..%2Fpackage.json', 'style.css']) {
       const response = await fetch(`${app.url}/docs/assets/${name}`);
       expect(response.status, name).toBe(404);
       expect(await response.text()).toBe('not found by the test app');
@@ -106,6 +109,21 @@ describe('apiReferenceRouter at the root', () => {
     expect(served).toEqual(loadContract());
     const operationIds = Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operationIds).toEqual(['getRandomQuote', 'listQuotes', 'listFilterValues', 'getUsage']);
+  });
+
+  it('serves the document the page renders at /docs/reference.json: the contract with a client sample per operation', async () => {
+    const response = await fetch(`${app.url}/docs/reference.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const rendered = (await response.json()) as ReturnType<typeof loadContract>;
+    const contract = describedContract();
+    expect(Object.keys(rendered.paths)).toEqual(Object.keys(contract.paths));
+    expect({ ...rendered.info, description: undefined }).toEqual({ ...contract.info, description: undefined });
+    expect(rendered.components.schemas).toEqual(contract.components.schemas);
+    for (const pathItem of Object.values(rendered.paths)) {
+      const operation = pathItem.get as { 'x-codeSamples'?: Array<{ label: string; source: string }> };
+      expect(operation['x-codeSamples']?.map((sample) => sample.label)).toEqual(['@quotes/client']);
+    }
   });
 
   it('redirects / to /docs', async () => {
@@ -131,7 +149,7 @@ describe('apiReferenceRouter under a mount path', () => {
   it('points every URL of the page below the mount path', async () => {
     const html = await (await fetch(`${app.url}/reference/docs`)).text();
     const urls = referencedUrls(html);
-    expect(urls.length).toBeGreaterThanOrEqual(5);
+    expect(urls.length).toBe(3);
     for (const url of urls) {
       expect(url.startsWith('/reference/'), url).toBe(true);
       expect((await fetch(`${app.url}${url}`)).status, url).toBe(200);

@@ -3,6 +3,19 @@ import { checkWithoutData, crossOrigin, loadContractRouting, Problem } from '@qu
 import { createExampleAnswers } from './exampleAnswers.js';
 
 /**
+ * The server's headers on every answer under /v1 (after CORS preflights): never stored by a
+ * shared cache, never sniffed into another type. Prism's own answers lack them; an answer that
+ * comes back from Prism with its own Cache-Control keeps it, as the server's operations do.
+ */
+const apiAnswerHeaders: RequestHandler = (request, response, next) => {
+  if (request.path === '/v1' || request.path.startsWith('/v1/')) {
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Cache-Control', 'no-store');
+  }
+  next();
+};
+
+/**
  * What the server refuses without looking at data (an unknown path or method, no key or two
  * different keys, a bad query), the mock refuses the same way: the server's own checks, bundled
  * in, give the same status, problem `type` and `Allow`. The same CORS answers too, except that
@@ -47,5 +60,5 @@ export async function serverParity(options: { examples?: boolean } = {}): Promis
     response.setHeader('Content-Length', Buffer.byteLength(answer.body));
     response.end(answer.body);
   };
-  return [crossOrigin(routing), refusals];
+  return [crossOrigin(routing), apiAnswerHeaders, refusals];
 }

@@ -23,7 +23,13 @@ describe('npm run mock', () => {
       // The same reference page as the server, at the same path.
       const docs = await fetch(`http://127.0.0.1:${port}/docs`);
       expect(docs.status).toBe(200);
-      expect(await docs.text()).toContain('swagger-ui');
+      expect(await docs.text()).toContain('/docs/assets/scalar-standalone.js');
+      // The renderer and the initializer were copied beside the bundle and are found there.
+      for (const asset of ['scalar-standalone.js', 'reference-initializer.js']) {
+        const served = await fetch(`http://127.0.0.1:${port}/docs/assets/${asset}`);
+        expect(served.status, asset).toBe(200);
+        await served.body?.cancel();
+      }
       const contract = await fetch(`http://127.0.0.1:${port}/openapi.json`);
       expect(((await contract.json()) as { info: { title: string } }).info.title).toBe('Quote Retrieval Service');
     } finally {

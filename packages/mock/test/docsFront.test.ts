@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocsFront, type RunningDocsFront } from '../src/docsFront.js';
-import { type Listening, listen } from './support/listen.js';
+import { type Listening, listen } from '@quotes/docs/testing';
 
 interface Echo {
   method: string;
@@ -80,7 +80,7 @@ describe('createDocsFront', () => {
     const before = upstreamSaw.length;
     const page = await fetch(`${front.url}/docs`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('swagger-ui-bundle.js');
+    expect(await page.text()).toContain('/docs/assets/scalar-standalone.js');
     expect((await fetch(`${front.url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${front.url}/openapi.yaml`)).status).toBe(200);
     const root = await fetch(`${front.url}/`, { redirect: 'manual' });

@@ -107,6 +107,32 @@ describe('the mock refuses what the server refuses without data, the same way', 
     );
   });
 
+  it("sends the server's nosniff and Cache-Control on answers and refusals, and not on the reference page", async () => {
+    for (const [path, headers] of [
+      ['/v1/quotes-usage', withKey()],
+      ['/v1/quotes-random', withKey()],
+      ['/v1/quotes-filter?category=grief&limit=2', withKey()],
+      ['/v1/quotes-categories', withKey()],
+      ['/v1/quotes-random', {}],
+      ['/v1/quotes-random?era=Moderm', withKey()],
+      ['/v1/quotes', withKey()],
+    ] as const) {
+      const [fromServer, fromMock] = await Promise.all([
+        fetch(`${server.url}${path}`, { headers }),
+        fetch(`${mock.url}${path}`, { headers }),
+      ]);
+      // The server's database is empty, so its statuses differ (404 for quotes); the headers may not.
+      await Promise.all([fromServer.body?.cancel(), fromMock.body?.cancel()]);
+      for (const name of ['x-content-type-options', 'cache-control']) {
+        expect(fromServer.headers.get(name), `${name} of the server's ${path}`).not.toBeNull();
+        expect(fromMock.headers.get(name), `${name} of ${path}`).toBe(fromServer.headers.get(name));
+      }
+    }
+    const page = await fetch(`${mock.url}/docs`);
+    await page.body?.cancel();
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+  });
+
   it('answers HEAD as GET without a body', async () => {
     const response = await fetch(`${mock.url}/v1/quotes-usage`, { method: 'HEAD', headers: withKey() });
     expect([response.status, await response.text()]).toEqual([200, '']);

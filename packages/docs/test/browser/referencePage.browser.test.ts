@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { loadContract } from '@quotes/contract';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchChromium, ReferencePage } from '../../src/testing/index.js';
-import type { Listening } from '../support/listen.js';
+import { browserSkipReason, launchChromium, type Listening, ReferencePage } from '../../src/testing/index.js';
 import { startReferenceApp } from '../support/referenceApp.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
@@ -23,7 +22,7 @@ describe.skipIf(browserSkipReason !== undefined)(
     beforeAll(async () => {
       app = await startReferenceApp();
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
+      context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
       await context.route('**/*', (route) => {
         const { hostname } = new URL(route.request().url());
         if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
@@ -31,7 +30,8 @@ describe.skipIf(browserSkipReason !== undefined)(
         return route.abort('internetdisconnected');
       });
       const page = await context.newPage();
-      // Uncaught exceptions and console errors, Content-Security-Policy violations among them.
+      // Uncaught exceptions and console errors, Content-Security-Policy violations among them
+      // (a font or script the renderer tried to fetch from elsewhere is one).
       page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('console', (message) => {
         if (message.type() === 'error') pageErrors.push(message.text());
@@ -45,49 +45,71 @@ describe.skipIf(browserSkipReason !== undefined)(
       await app?.close();
     });
 
-    it('lands on /docs from / and renders the four operations', async () => {
+    it('lands on /docs from / and lists the four operations in the sidebar', async () => {
       expect(new URL(reference.page.url()).pathname).toBe('/docs');
-      expect(await reference.operationPaths()).toEqual([
-        '/v1/quotes-random',
-        '/v1/quotes-filter',
-        '/v1/quotes-categories',
-        '/v1/quotes-usage',
+      expect(await reference.sidebarOperations()).toEqual([
+        'GET /v1/quotes-random',
+        'GET /v1/quotes-filter',
+        'GET /v1/quotes-categories',
+        'GET /v1/quotes-usage',
       ]);
-      expect(await reference.page.locator('.info .title').textContent()).toContain('Quote Retrieval Service');
+      expect(await reference.page.getByRole('heading', { level: 1 }).first().innerText()).toBe(
+        'Quote Retrieval Service',
+      );
     });
 
-    it("offers the serving origin first, then the contract's servers", async () => {
-      const servers = await reference.servers();
-      expect(servers[0]).toBe(`${app.url} - This server (the one serving this page)`);
-      expect(servers.slice(1)).toEqual([
-        'http://127.0.0.1:3000 - The server started by `npm start`',
-        'http://127.0.0.1:4010 - The Prism mock started by `npm run mock`',
-      ]);
+    it('finds an operation by a word of its summary', async () => {
+      const results = await reference.search('calls this calendar month');
+      expect(
+        results.some((result) => result.includes('/v1/quotes-usage')),
+        results.join('\n'),
+      ).toBe(true);
     });
 
-    it('documents every response of each operation, errors with their problem types', async () => {
-      // Every status the contract documents for each operation, read from the contract itself.
-      const contract = loadContract();
-      for (const pathItem of Object.values(contract.paths)) {
-        const operation = pathItem?.get as { operationId: string; responses: Record<string, unknown> };
+    it('calls the origin that served the page', async () => {
+      expect(await reference.selectedServer()).toBe(app.url);
+    });
+
+    it('offers curl, Python and the published JavaScript client as samples, all calling this origin', async () => {
+      const samples = await reference.samples('listQuotes');
+      expect(Object.keys(samples).sort()).toEqual(['@quotes/client', 'Python Requests', 'Shell Curl']);
+      expect(samples['Shell Curl']).toBe(
+        `curl '${app.url}/v1/quotes-filter?category=grief&limit=10&offset=0' \\\n  --header 'X-API-Key: YOUR_SECRET_TOKEN'`,
+      );
+      expect(samples['Python Requests']).toContain(`requests.get("${app.url}/v1/quotes-filter",`);
+      expect(samples['Python Requests']).toContain('"X-API-Key": "YOUR_SECRET_TOKEN"');
+      expect(samples['@quotes/client']).toContain("import { createQuotesClient } from '@quotes/client';");
+      expect(samples['@quotes/client']).toContain(
+        `createQuotesClient({ baseUrl: '${app.url}', apiKey: 'qk_YOUR_KEY' })`,
+      );
+      expect(samples['@quotes/client']).toContain(
+        "await quotes.withMeta.listQuotes({ category: 'grief', limit: 10, offset: 0 });",
+      );
+      // The reader's last choice holds for every operation.
+      expect((await reference.samples('getUsage'))['@quotes/client']).toContain('await quotes.getUsage();');
+    });
+
+    it('documents every response of each operation, errors with their problem types and headers', async () => {
+      for (const pathItem of Object.values(loadContract().paths)) {
+        const operation = pathItem.get as { operationId: string; responses: Record<string, unknown> };
         expect(await reference.documentedStatuses(operation.operationId), operation.operationId).toEqual(
-          Object.keys(operation.responses).sort(),
+          Object.keys(operation.responses),
         );
       }
-      expect(await reference.documentedStatuses('listFilterValues')).toContain('304');
       expect(await reference.documentedResponse('getRandomQuote', '403')).toContain('urn:quotes:problem:plan-limit');
-      expect(await reference.documentedResponse('getRandomQuote', '429')).toContain(
-        'urn:quotes:problem:allowance-exhausted',
-      );
+      const exhausted = await reference.documentedResponse('getRandomQuote', '429');
+      expect(exhausted).toContain('urn:quotes:problem:allowance-exhausted');
+      expect(exhausted).toContain('Retry-After');
       expect(await reference.documentedResponse('getRandomQuote', '200')).toContain('X-RateLimit-Remaining');
     });
 
-    it('offers both of the contract security schemes under Authorize', async () => {
-      await reference.page.locator('.auth-wrapper .authorize').click();
-      const dialog = reference.page.locator('.modal-ux');
-      expect(await dialog.textContent()).toContain('ApiKeyHeader');
-      expect(await dialog.textContent()).toContain('BearerAuth');
-      await dialog.locator('.close-modal').click();
+    it('links the contract files, which the same router serves', async () => {
+      const links = reference.page.getByRole('main').getByRole('link', { name: /^openapi\.(yaml|json)$/ });
+      const hrefs = await links.evaluateAll((elements) =>
+        elements.map((element) => (element as unknown as { href: string }).href),
+      );
+      expect(hrefs).toEqual([`${app.url}/openapi.yaml`, `${app.url}/openapi.json`]);
+      for (const href of hrefs) expect((await fetch(href)).status, href).toBe(200);
     });
 
     it('asked no other host for anything and raised no errors', async () => {

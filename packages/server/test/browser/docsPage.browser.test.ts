@@ -35,8 +35,10 @@ describe('the API reference routes on the real server', () => {
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('/docs/assets/swagger-ui-bundle.js');
-    expect((await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+    expect(await page.text()).toContain('/docs/assets/scalar-standalone.js');
+    const bundle = await fetch(`${server.url}/docs/assets/scalar-standalone.js`);
+    expect(bundle.status).toBe(200);
+    await bundle.body?.cancel();
     expect((await fetch(`${server.url}/openapi.yaml`)).headers.get('content-type')).toMatch(/^application\/yaml/);
     expect(((await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.0.3');
     const root = await fetch(`${server.url}/`, { redirect: 'manual' });
@@ -61,7 +63,7 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
   beforeAll(async () => {
     ({ database, server, key } = await startServerWithKey());
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1800 } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await context.route('**/*', (route) => {
       const { hostname } = new URL(route.request().url());
       if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
@@ -78,15 +80,32 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
     await database?.drop();
   });
 
-  it('lands on /docs and shows the four operations, calling this server by default', async () => {
+  it('lands on /docs, lists the four operations in the sidebar and calls this server by default', async () => {
     expect(new URL(reference.page.url()).pathname).toBe('/docs');
-    expect(await reference.operationPaths()).toEqual([
-      '/v1/quotes-random',
-      '/v1/quotes-filter',
-      '/v1/quotes-categories',
-      '/v1/quotes-usage',
+    expect(await reference.sidebarOperations()).toEqual([
+      'GET /v1/quotes-random',
+      'GET /v1/quotes-filter',
+      'GET /v1/quotes-categories',
+      'GET /v1/quotes-usage',
     ]);
-    expect((await reference.servers())[0]).toContain(server.url);
+    expect(await reference.selectedServer()).toBe(server.url);
+  });
+
+  it('finds an operation through search', async () => {
+    const results = await reference.search('random');
+    expect(
+      results.some((result) => result.includes('/v1/quotes-random')),
+      results.join('\n'),
+    ).toBe(true);
+  });
+
+  it('shows curl, Python and @quotes/client samples calling this server', async () => {
+    const samples = await reference.samples('getRandomQuote');
+    expect(Object.keys(samples).sort()).toEqual(['@quotes/client', 'Python Requests', 'Shell Curl']);
+    expect(samples['Shell Curl']).toContain(`curl '${server.url}/v1/quotes-random?category=grief'`);
+    expect(samples['Python Requests']).toContain(`requests.get("${server.url}/v1/quotes-random",`);
+    expect(samples['@quotes/client']).toContain(`createQuotesClient({ baseUrl: '${server.url}'`);
+    expect(samples['@quotes/client']).toContain("quotes.withMeta.getRandomQuote({ category: 'grief' })");
   });
 
   it("shows the plans' error responses with their problem types", async () => {
@@ -102,25 +121,26 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
     const unauthorized = await reference.documentedResponse('getRandomQuote', '401');
     expect(unauthorized).toContain('urn:quotes:problem:missing-api-key');
     expect(await reference.documentedResponse('getRandomQuote', '403')).toContain('urn:quotes:problem:plan-limit');
-    expect(await reference.documentedResponse('getRandomQuote', '429')).toContain(
-      'urn:quotes:problem:allowance-exhausted',
-    );
-    expect(await reference.documentedResponse('getRandomQuote', '429')).toContain('Retry-After');
+    const exhausted = await reference.documentedResponse('getRandomQuote', '429');
+    expect(exhausted).toContain('urn:quotes:problem:allowance-exhausted');
+    expect(exhausted).toContain('Retry-After');
   });
 
   it("shows the server's 401 problem when no key has been entered", async () => {
-    const response = await reference.tryItOut('getRandomQuote');
+    const response = await reference.tryIt('getRandomQuote');
     expect(response.status).toBe(401);
     expect(JSON.parse(response.body)).toMatchObject({ type: 'urn:quotes:problem:missing-api-key', status: 401 });
   });
 
-  it('runs quotes-random with the key entered under Authorize: a 200 with a quote and the allowance headers', async () => {
-    await reference.authorizeWithApiKey(key);
-    const response = await reference.tryItOut('getRandomQuote');
+  it('runs quotes-random with the key entered once: a 200 with a quote and the allowance headers', async () => {
+    await reference.enterApiKey(key);
+    const response = await reference.tryIt('getRandomQuote');
     expect(response.status).toBe(200);
-    const quote = JSON.parse(response.body) as { text?: unknown; author?: unknown };
+    const quote = JSON.parse(response.body) as { text?: unknown; author?: unknown; category?: unknown };
     expect(typeof quote.text).toBe('string');
     expect(typeof quote.author).toBe('string');
+    // The first try sends the sample's one filter, which every plan allows.
+    expect(quote.category).toBe('Grief & Loss');
     expect(response.headers['x-ratelimit-limit']).toBe('50000');
     expect(response.headers['x-ratelimit-remaining']).toBe('49999');
     expect(response.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
@@ -128,25 +148,25 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
     expect(response.headers['ratelimit-policy']).toMatch(/^"monthly";q=50000;w=\d+$/);
 
     mkdirSync(outputDir, { recursive: true });
-    await reference.scrollTo('getRandomQuote');
     await reference.page.screenshot({ path: `${outputDir}docs-quotes-random.png` });
   });
 
   it("shows the server's 400 problem, naming the bad parameter, for a filter typed in wrong", async () => {
-    const response = await reference.tryItOut('getRandomQuote', { era: 'Jurassic' });
+    const response = await reference.tryIt('getRandomQuote', { era: 'Jurassic' });
     expect(response.status).toBe(400);
     const problem = JSON.parse(response.body) as { type: string; errors: Array<{ parameter: string }> };
     expect(problem.type).toBe('urn:quotes:problem:invalid-request');
     expect(problem.errors.map((error) => error.parameter)).toEqual(['era']);
   });
 
-  it('runs the other three operations, and quotes-usage counts the calls the page made', async () => {
-    const page = await reference.tryItOut('listQuotes', { category: 'grief', limit: '3' });
+  it('runs the other operations after a reload with the same key, and quotes-usage counts the calls the page made', async () => {
+    await reference.reload();
+    const page = await reference.tryIt('listQuotes', { limit: '3' });
     expect(page.status).toBe(200);
     expect((JSON.parse(page.body) as { quotes: unknown[] }).quotes).toHaveLength(3);
-    expect((await reference.tryItOut('listFilterValues')).status).toBe(200);
+    expect((await reference.tryIt('listFilterValues')).status).toBe(200);
 
-    const usage = await reference.tryItOut('getUsage');
+    const usage = await reference.tryIt('getUsage');
     expect(usage.status).toBe(200);
     // quotes-random, quotes-filter and quotes-categories answered 200; the 400 and 401 are not counted.
     expect(JSON.parse(usage.body)).toMatchObject({ tier: 'professional', calls_this_month: 3 });
