@@ -124,6 +124,15 @@ export class TaxonomyIndex {
     return (this.bitsets.size + 1) * this.wordCount * 4;
   }
 
+  private transientBuffers(): { result: Uint32Array; union: Uint32Array; directory: Uint32Array } {
+    this.scratch ??= {
+      result: new Uint32Array(this.wordCount),
+      union: new Uint32Array(this.wordCount),
+      directory: new Uint32Array(directoryLength(this.wordCount)),
+    };
+    return this.scratch;
+  }
+
   /**
    * The ranks matching the filter: OR within a parameter's resolved values, AND across
    * parameters. A transient result is built in buffers this index reuses: no allocation, for a
@@ -141,13 +150,7 @@ export class TaxonomyIndex {
     add('length', filter.length === null ? null : [filter.length]);
     add('era', filter.era === null ? null : [filter.era]);
     add('faith', filter.faith === null ? null : [filter.faith]);
-    const scratch = options.transient
-      ? (this.scratch ??= {
-          result: new Uint32Array(this.wordCount),
-          union: new Uint32Array(this.wordCount),
-          directory: new Uint32Array(directoryLength(this.wordCount)),
-        })
-      : undefined;
+    const scratch = options.transient ? this.transientBuffers() : undefined;
     if (parameters.length === 0) return new RankSet(this.everything, scratch?.directory);
     // A single bitset is shared as it is: neither side ever writes to it again.
     if (parameters.length === 1 && parameters[0]?.length === 1)
