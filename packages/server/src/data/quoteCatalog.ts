@@ -111,10 +111,6 @@ export class QuoteCatalog {
     return this.matchSets.calculatedSize;
   }
 
-  get cachedQuoteTextBytes(): number {
-    return this.texts.cachedBytes;
-  }
-
   /** Bytes the taxonomy index holds, once built. */
   async indexBytes(): Promise<number> {
     return (await this.taxonomyIndex(await this.corpusState())).byteLength;

@@ -29,10 +29,6 @@ export class QuoteTexts {
     this.draws = new RandomDrawBatcher(pool);
   }
 
-  get cachedBytes(): number {
-    return this.cache.calculatedSize;
-  }
-
   /** The Quote JSON at `rank`, or undefined when the corpus is no longer `version`. */
   async quote(rank: number, version: number): Promise<Buffer | undefined> {
     const key = `q${rank}`;
