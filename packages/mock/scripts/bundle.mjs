@@ -7,8 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { assertImportsDeclared } from '../../../scripts/declaredImports.mjs';
+import { bundlePackage } from '../../../scripts/bundlePackage.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -36,38 +35,12 @@ const relocations = [
   },
 ];
 
-const result = await build({
+await bundlePackage({
+  packageRoot: root,
   entryPoints: [join(root, 'src/index.ts'), join(root, 'src/cli.ts')],
   outdir: dist,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node24',
-  logLevel: 'warning',
-  metafile: true,
-  plugins: [
-    {
-      name: 'repository-packages-inside',
-      setup(builder) {
-        builder.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@quotes/') ? undefined : { path: args.path, external: true },
-        );
-        const files = new Map(relocations.map(({ file }) => [file.source, file]));
-        for (const file of files.values()) {
-          builder.onLoad({ filter: file }, (args) => {
-            let text = readFileSync(args.path, 'utf8');
-            for (const { from, to } of relocations.filter((relocation) => relocation.file.source === file.source)) {
-              if (!text.includes(from))
-                throw new Error(`${args.path} no longer contains ${from}: update the relocation`);
-              text = text.replace(from, to);
-            }
-            return { contents: text, loader: 'js' };
-          });
-        }
-      },
-    },
-  ],
+  inside: (name) => name.startsWith('@quotes/'),
+  relocations,
 });
 
 copyFileSync(contractFile, join(dist, 'quotes.yaml'));
@@ -93,5 +66,3 @@ OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
 CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 `,
 );
-
-assertImportsDeclared(result.metafile, root);
