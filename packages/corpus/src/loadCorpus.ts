@@ -6,6 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { corpusChangedChannel, type DatabaseHandle } from '@quotes/database';
 import { type CorpusRow, problemWithRow } from './corpusRow.js';
 import { CorpusError, CorpusValidationError } from './errors.js';
+import { announceNextCorpus, type PreparedServers } from './nextCorpusAnnouncement.js';
 import { quoteId } from './quoteId.js';
 
 export type CorpusRows = Iterable<CorpusRow> | AsyncIterable<CorpusRow>;
@@ -17,7 +18,7 @@ export interface CorpusMeta {
   seed?: number | null;
 }
 
-export type LoadPhase = 'copy' | 'build' | 'index' | 'analyze' | 'swap' | 'vacuum';
+export type LoadPhase = 'copy' | 'build' | 'index' | 'analyze' | 'prepare' | 'swap' | 'vacuum';
 
 export interface LoadProgress {
   phase: LoadPhase;
@@ -35,6 +36,11 @@ export interface LoadOptions {
    * bounds their delay; it must exceed deadlock_timeout (1 s) for autovacuum to yield.
    */
   swapLockTimeoutMs?: number;
+  /**
+   * How long the loader waits, between committing the new table and swapping it in, for the
+   * listening servers to build their index from it (default 10 s; see nextCorpusAnnouncement.ts).
+   */
+  prepareDeadlineMs?: number;
 }
 
 export interface CorpusLoadReport {
@@ -56,12 +62,15 @@ export interface CorpusLoadReport {
   /** Imported quotes per primary category (every taxonomy category, 0 when none). */
   byCategory: Record<string, number>;
   seconds: number;
+  /** The servers that were listening, and how many had their index ready before the swap. */
+  servers: PreparedServers;
   /** Seconds spent per phase, for the timings in the README. */
   phaseSeconds: Partial<Record<LoadPhase, number>>;
 }
 
-// One load at a time per database: a transaction-scoped advisory lock, released however the
-// load ends (commit, rollback, or the connection dying with a killed process).
+// One load at a time per database: a session advisory lock, held from before the new table is
+// built until after it is swapped in (two transactions), released however the load ends
+// (unlocked, or the connection dying with a killed process).
 const loadLockKey = 0x51_75_6f_74; // 'Quot'
 
 const stagingColumns =
@@ -176,10 +185,10 @@ async function swapTables(client: pg.Client, indexes: IndexOfQuotes[], lockTimeo
     await client.query('SAVEPOINT swap');
     try {
       if (attempt <= immediateAttempts) {
-        await client.query('LOCK TABLE quotes IN ACCESS EXCLUSIVE MODE NOWAIT');
+        await client.query('LOCK TABLE quotes, quotes_next IN ACCESS EXCLUSIVE MODE NOWAIT');
       } else {
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
-        await client.query('LOCK TABLE quotes IN ACCESS EXCLUSIVE MODE');
+        await client.query('LOCK TABLE quotes, quotes_next IN ACCESS EXCLUSIVE MODE');
         await client.query('SET LOCAL lock_timeout = 0');
       }
       await client.query('DROP TABLE quotes');
@@ -221,10 +230,12 @@ async function loadCorpus(
   await client.connect();
   try {
     await client.query(`SET temp_buffers = '128MB'`);
+    await client.query('SELECT pg_advisory_lock($1)', [loadLockKey]);
+    // Left by a load that was killed between its two transactions.
+    await client.query('DROP TABLE IF EXISTS quotes_next');
     await client.query('BEGIN');
     await client.query(`SET LOCAL work_mem = '256MB'`);
     await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-    await client.query('SELECT pg_advisory_xact_lock($1)', [loadLockKey]);
     if (options.onlyIfEmpty) {
       const existing = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM quotes) AS any');
       if (existing.rows[0]?.any) {
@@ -307,9 +318,20 @@ async function loadCorpus(
 
     progress('analyze');
     await client.query('ANALYZE quotes_next');
+    const nextVersion = Number(
+      (await client.query<{ v: number }>('SELECT COALESCE(max(version), 0) + 1 AS v FROM corpus_state')).rows[0]?.v,
+    );
+    // Committed under its own name, so the servers can read it before it is swapped in; the
+    // lock keeps it unchanged until then.
+    await client.query('COMMIT');
     endPhase('analyze');
 
+    progress('prepare');
+    const servers = await announceNextCorpus(client, nextVersion, options.prepareDeadlineMs ?? 10_000);
+    endPhase('prepare');
+
     progress('swap');
+    await client.query('BEGIN');
     await swapTables(client, indexes, options.swapLockTimeoutMs ?? 2000);
     const state = await client.query<{ version: number; seed: number | null; source: string }>(
       `INSERT INTO corpus_state AS state (id, version, source, seed, size, loaded_at)
@@ -324,6 +346,7 @@ async function loadCorpus(
       [meta.source, meta.seed ?? null, total, mode === 'append'],
     );
     const version = state.rows[0]!.version;
+    if (version !== nextVersion) throw new CorpusError(`corpus version ${version}, announced as ${nextVersion}`);
     await client.query('SELECT pg_notify($1, $2)', [corpusChangedChannel, String(version)]);
     await client.query('COMMIT');
     endPhase('swap');
@@ -347,13 +370,16 @@ async function loadCorpus(
       total,
       version,
       byCategory,
+      servers,
       seconds: (performance.now() - started) / 1000,
       phaseSeconds,
     };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('DROP TABLE IF EXISTS quotes_next').catch(() => undefined);
     throw error;
   } finally {
+    await client.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
     await client.end().catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CorpusRow, corpusStats, ensureDefaultCorpus, generateCorpus, replaceCorpus } from '../src/index.js';
-import { corpusChangedChannel } from '@quotes/database';
+import { corpusChangedChannel, corpusListenerName, corpusNextChannel, corpusPreparedChannel } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;
@@ -200,6 +200,77 @@ describe('replaceCorpus is atomic', () => {
     } finally {
       await listener.end();
     }
+  });
+});
+
+describe('a reload announced before its swap', () => {
+  /** A stand-in for a server's notification connection: found by its name, answering after `answerAfterMs` (never when null). */
+  async function listeningServer(answerAfterMs: number | null) {
+    const client = new pg.Client({ connectionString: database.url, application_name: corpusListenerName });
+    await client.connect();
+    const seen: { announced: string; servedVersion: number; nextSize: number }[] = [];
+    client.on('notification', (message) => {
+      if (message.channel !== corpusNextChannel) return;
+      void (async () => {
+        const served = await client.query<{ v: number }>('SELECT max(version) AS v FROM corpus_state');
+        const next = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM quotes_next');
+        seen.push({ announced: message.payload ?? '', servedVersion: served.rows[0]!.v, nextSize: next.rows[0]!.n });
+        if (answerAfterMs === null) return;
+        await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
+        await client.query('SELECT pg_notify($1, $2)', [corpusPreparedChannel, message.payload]);
+      })();
+    });
+    await client.query(`LISTEN ${corpusNextChannel}`);
+    return { seen, stop: () => client.end() };
+  }
+
+  it('commits the new table under its own name and swaps only once every listening server answered', async () => {
+    const server = await listeningServer(300);
+    try {
+      const report = await replaceCorpus(database, generateCorpus({ size: 700, seed: 11 }), { source: 'announced' });
+      expect(report.servers).toEqual({ listening: 1, answered: 1 });
+      // While the server indexed it, the old corpus was still the one served.
+      expect(server.seen).toEqual([{ announced: String(report.version), servedVersion: oldVersion, nextSize: 700 }]);
+      expect(report.phaseSeconds.prepare).toBeGreaterThanOrEqual(0.3);
+      expect((await snapshot()).version).toBe(report.version);
+      expect(await leftovers()).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('swaps at its deadline when a server does not answer', async () => {
+    const server = await listeningServer(null);
+    try {
+      const report = await replaceCorpus(
+        database,
+        generateCorpus({ size: 700, seed: 12 }),
+        { source: 'silent' },
+        {
+          prepareDeadlineMs: 400,
+        },
+      );
+      expect(report.servers).toEqual({ listening: 1, answered: 0 });
+      expect(report.phaseSeconds.prepare).toBeGreaterThanOrEqual(0.4);
+      expect(report.phaseSeconds.prepare).toBeLessThan(3);
+      expect((await snapshot()).total).toBe(700);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('does not wait for anyone when no server listens', async () => {
+    const report = await replaceCorpus(database, generateCorpus({ size: 700, seed: 13 }), { source: 'alone' });
+    expect(report.servers).toEqual({ listening: 0, answered: 0 });
+    expect(report.phaseSeconds.prepare).toBeLessThan(0.5);
+  });
+
+  it('replaces a next table left by a load killed between its two transactions', async () => {
+    await sql`CREATE TABLE quotes_next (LIKE quotes INCLUDING ALL)`.execute(database.db);
+    const report = await replaceCorpus(database, generateCorpus({ size: 500, seed: 14 }), { source: 'after a kill' });
+    expect(report.total).toBe(500);
+    expect((await snapshot()).total).toBe(500);
+    expect(await leftovers()).toEqual([]);
   });
 });
 

@@ -2,7 +2,13 @@ export { connectDatabase, type DatabaseHandle, type DatabaseOptions } from './da
 export { type EmbeddedDatabase, startEmbeddedPostgres } from './embeddedPostgres.js';
 export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';
-export { corpusChangedChannel, keyChangedChannel } from './notificationChannels.js';
+export {
+  corpusChangedChannel,
+  corpusListenerName,
+  corpusNextChannel,
+  corpusPreparedChannel,
+  keyChangedChannel,
+} from './notificationChannels.js';
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
 export { planRulesOfRow, seedPlans } from './planSeed.js';
 export type * from './schema.js';

@@ -5,3 +5,19 @@
  */
 export const keyChangedChannel = 'quotes_key_changed';
 export const corpusChangedChannel = 'quotes_corpus_changed';
+
+/**
+ * A reload in two steps (see the corpus package's README, "Reloading under traffic"): the loader
+ * announces the next corpus on `corpusNextChannel` (payload: its version) once it is committed
+ * as quotes_next; each server builds its index from it and answers on `corpusPreparedChannel`
+ * (payload: the same version) from its notification connection; the loader swaps when every
+ * listening server has answered or its deadline passed.
+ */
+export const corpusNextChannel = 'quotes_corpus_next';
+export const corpusPreparedChannel = 'quotes_corpus_prepared';
+
+/**
+ * The application_name of every server's notification connection: how the loader finds, in
+ * pg_stat_activity, the servers it waits for (a LISTEN is not visible there).
+ */
+export const corpusListenerName = 'quotes-corpus-listener';

@@ -57,7 +57,10 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     database.url,
     {
       onKeyChanged: (keyId) => keys.invalidate(keyId),
-      onCorpusChanged: () => catalog.invalidate(),
+      onCorpusChanged: (change) => catalog.invalidate(change),
+      onCorpusNext: (next) => {
+        void catalog.prepareNext(next).then(() => notifications?.prepared(next.version));
+      },
       onListening: () => {
         keys.clear();
         catalog.invalidate();

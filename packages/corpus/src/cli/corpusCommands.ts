@@ -46,6 +46,7 @@ const phaseWords: Record<LoadPhase | 'read', string> = {
   build: 'building the new table',
   index: 'indexing',
   analyze: 'analysing',
+  prepare: 'waiting for the servers to index it',
   swap: 'swapping it in',
   vacuum: 'vacuuming the new table',
 };
@@ -132,6 +133,9 @@ function loadReportLines(report: CorpusLoadReport): string[] {
     `  time           ${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
       .join(', ')})`,
+    ...(report.servers.listening > 0
+      ? [`  servers        ${report.servers.answered} of ${report.servers.listening} indexed it before the swap`]
+      : []),
   ];
 }
 

@@ -1,15 +1,35 @@
 import pg from 'pg';
-import { corpusChangedChannel, keyChangedChannel } from '@quotes/database';
+import {
+  corpusChangedChannel,
+  corpusListenerName,
+  corpusNextChannel,
+  corpusPreparedChannel,
+  keyChangedChannel,
+} from '@quotes/database';
 
 export interface NotificationHandlers {
   onKeyChanged(keyId: string): void;
-  onCorpusChanged(): void;
+  /** A load swapped in corpus `version`; `loader` is the backend that sent it (see onCorpusNext). */
+  onCorpusChanged(change: CorpusAnnouncement | undefined): void;
+  /** A load committed corpus `version` as quotes_next and waits for this server to index it (see prepared()). */
+  onCorpusNext(next: CorpusAnnouncement): void;
   /**
    * Called each time listening (re)starts: whatever changed while no one was listening was
    * missed, so every cache must be dropped.
    */
   onListening(): void;
   onLost(error: unknown): void;
+}
+
+/** A corpus version announced by a loader, identified by its backend's process id. */
+export interface CorpusAnnouncement {
+  readonly version: number;
+  readonly loader: number;
+}
+
+function announcement(message: pg.Notification): CorpusAnnouncement | undefined {
+  const version = Number(message.payload);
+  return Number.isSafeInteger(version) && version > 0 ? { version, loader: message.processId } : undefined;
 }
 
 export interface NotificationOptions {
@@ -54,7 +74,13 @@ export class DatabaseNotifications {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 3000, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+      // How a loader finds the servers to wait for.
+      application_name: corpusListenerName,
+    });
     this.client = client;
     let lost = false;
     const onLost = (error: unknown) => {
@@ -71,11 +97,15 @@ export class DatabaseNotifications {
     client.on('end', () => onLost(new Error('notification connection ended')));
     client.on('notification', (message) => {
       if (message.channel === keyChangedChannel && message.payload) this.handlers.onKeyChanged(message.payload);
-      else if (message.channel === corpusChangedChannel) this.handlers.onCorpusChanged();
+      else if (message.channel === corpusChangedChannel) this.handlers.onCorpusChanged(announcement(message));
+      else if (message.channel === corpusNextChannel) {
+        const next = announcement(message);
+        if (next) this.handlers.onCorpusNext(next);
+      }
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}`);
+      await client.query(`LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}`);
       if (lost || this.closed) return;
       this.listening = true;
       this.retryDelay = 100;
@@ -84,6 +114,15 @@ export class DatabaseNotifications {
     } catch (error) {
       onLost(error);
     }
+  }
+
+  /**
+   * Tells the loader waiting on `version` that this server is done with it (index built, or
+   * failed: either way there is nothing more to wait for). Sent from this connection, the one
+   * the loader found listening; lost with it, which the loader notices as well.
+   */
+  prepared(version: number): void {
+    this.client?.query('SELECT pg_notify($1, $2)', [corpusPreparedChannel, String(version)]).catch(() => undefined);
   }
 
   private scheduleHeartbeat(client: pg.Client, onLost: (error: unknown) => void): void {

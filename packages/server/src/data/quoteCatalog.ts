@@ -5,7 +5,15 @@ import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
 import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
-import { type CorpusState, categoryCounts, rankTagCodes, readCorpusState } from './quoteQueries.js';
+import type { CorpusAnnouncement } from './databaseNotifications.js';
+import {
+  type CorpusState,
+  type CorpusTable,
+  categoryCounts,
+  nextCorpusSize,
+  rankTagCodes,
+  readCorpusState,
+} from './quoteQueries.js';
 import { QuoteTexts } from './quoteTexts.js';
 import type { RankSet } from './rankSet.js';
 import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
@@ -56,6 +64,8 @@ export class QuoteCatalog {
   private state: Promise<CorpusState> | undefined;
   private index: Promise<TaxonomyIndex> | undefined;
   private preparing: Promise<void> = Promise.resolve();
+  /** The index of a corpus a loader announced and has not swapped in yet, once built. */
+  private next: (CorpusAnnouncement & { index: TaxonomyIndex | undefined }) | undefined;
   private readonly matchSets: LRUCache<string, RankSet>;
   /** Combinations asked once (their keys only): the second ask builds and caches the set. */
   private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
@@ -76,10 +86,18 @@ export class QuoteCatalog {
     this.texts = new QuoteTexts(pool, options.quoteTextBytes);
   }
 
-  /** Drops everything derived from the corpus (a NOTIFY said it changed, or notifications were lost). */
-  invalidate(): void {
+  /**
+   * Drops everything derived from the corpus (a NOTIFY said it changed, or notifications were
+   * lost). When the change is the one announced before, the index built for it is kept.
+   */
+  invalidate(change?: CorpusAnnouncement): void {
+    const next = this.next;
+    this.next = undefined;
     this.state = undefined;
-    this.index = undefined;
+    this.index =
+      change && next?.index && next.version === change.version && next.loader === change.loader
+        ? Promise.resolve(next.index)
+        : undefined;
     this.matchSets.clear();
     this.seenOnce.clear();
     this.filterValues = undefined;
@@ -100,6 +118,22 @@ export class QuoteCatalog {
         () => undefined,
       );
     this.preparing = preparing;
+  }
+
+  /**
+   * Builds the index of the corpus a loader committed as quotes_next and announced as
+   * `announced.version`, while the current one keeps serving; the swap then finds it built (see
+   * invalidate). Settles when built or failed (a failure leaves the rebuild to after the swap).
+   */
+  async prepareNext(announced: CorpusAnnouncement): Promise<void> {
+    const entry = { ...announced, index: undefined as TaxonomyIndex | undefined };
+    this.next = entry;
+    try {
+      const index = await this.buildIndex('quotes_next', announced.version);
+      if (this.next === entry) entry.index = index;
+    } catch {
+      if (this.next === entry) this.next = undefined;
+    }
   }
 
   /** Settles once the latest prepare() has finished, built or failed: a server starts answering after it. */
@@ -171,7 +205,9 @@ export class QuoteCatalog {
       return await read(await this.corpusState());
     } catch (error) {
       if (!(error instanceof CorpusChanged)) throw error;
-      this.invalidate();
+      // Noticed before the notification arrived: the corpus announced last is the likely one,
+      // and its index is used only if its version is the one now served.
+      this.invalidate(this.next);
       return read(await this.corpusState());
     }
   }
@@ -198,7 +234,7 @@ export class QuoteCatalog {
         return this.taxonomyIndex(state);
       });
     }
-    const loading = this.buildIndex();
+    const loading = this.buildIndex('quotes');
     this.index = loading;
     loading.catch(() => {
       if (this.index === loading) this.index = undefined;
@@ -211,16 +247,20 @@ export class QuoteCatalog {
 
   /**
    * Reads the tag codes a chunk of ranks at a time, so the text PostgreSQL sends (hex, twice the
-   * bytes) never holds the whole corpus at once; every chunk must come from the version the
-   * build started on, or the corpus changed under it.
+   * bytes) never holds the whole corpus at once. Of the served corpus, every chunk must come
+   * from the version the build started on, or the corpus changed under it; the next corpus is
+   * held unchanged by the loader's lock until it is swapped in as `nextVersion`.
    */
-  private async buildIndex(): Promise<TaxonomyIndex> {
-    const state = await readCorpusState(this.pool);
+  private async buildIndex(table: CorpusTable, nextVersion?: number): Promise<TaxonomyIndex> {
+    const state =
+      table === 'quotes'
+        ? await readCorpusState(this.pool)
+        : { version: nextVersion ?? 0, size: await nextCorpusSize(this.pool) };
     const index = TaxonomyIndex.empty(state.version, state.size, this.layout);
     const chunkRanks = this.options.indexChunkRanks ?? indexChunkRanks;
     for (let from = 0; from < state.size; from += chunkRanks) {
-      const chunk = await rankTagCodes(this.pool, this.layout, { from, to: from + chunkRanks });
-      if (chunk.version !== state.version) throw new CorpusChanged();
+      const chunk = await rankTagCodes(this.pool, this.layout, { from, to: from + chunkRanks }, table);
+      if (table === 'quotes' && chunk.version !== state.version) throw new CorpusChanged();
       index.add(chunk.pairs);
     }
     return index;

@@ -64,6 +64,15 @@ export async function summariesByRank(
   return summaries;
 }
 
+/** The corpus served, or the next one a loader committed and has not swapped in yet. */
+export type CorpusTable = 'quotes' | 'quotes_next';
+
+/** The number of quotes in the next corpus (see CorpusTable), whose ranks are dense too. */
+export async function nextCorpusSize(pool: pg.Pool): Promise<number> {
+  const result = await pool.query<{ size: number }>('SELECT COALESCE(max(rank) + 1, 0) AS size FROM quotes_next');
+  return result.rows[0]?.size ?? 0;
+}
+
 /**
  * The rank and tag code (see taxonomyIndex.ts for the layout) of every quote whose rank is in
  * [from, to), with the corpus version they belong to, in one statement and one snapshot. The
@@ -75,6 +84,7 @@ export async function rankTagCodes(
   pool: pg.Pool,
   layout: TagCodeLayout,
   range: { from: number; to: number } = { from: 0, to: 2 ** 31 - 1 },
+  table: CorpusTable = 'quotes',
 ): Promise<{ version: number; pairs: Buffer }> {
   const stored = await pool.query<{ layout: string }>('SELECT quote_tag_layout() AS layout');
   const code =
@@ -84,7 +94,7 @@ export async function rankTagCodes(
   const result = await pool.query<{ version: number; pairs: Buffer | null }>(
     `SELECT ${currentVersion} AS version,
             (SELECT string_agg(int4send(rank) || int4send(${code.sql}), ''::bytea)
-               FROM quotes WHERE rank >= ${from} AND rank < ${to}) AS pairs`,
+               FROM ${table} WHERE rank >= ${from} AND rank < ${to}) AS pairs`,
     [...code.values, range.from, range.to],
   );
   const row = result.rows[0];

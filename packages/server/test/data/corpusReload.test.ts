@@ -1,0 +1,72 @@
+import { replaceCorpus } from '@quotes/corpus';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { silentLogger } from '../../src/log.js';
+import { createServiceRuntime, type ServiceRuntime } from '../../src/serviceRuntime.js';
+import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+
+let database: TestDatabase;
+let runtime: ServiceRuntime;
+/** Every statement the runtime's pool is asked to run, as its name or text. */
+const statements: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadFixtureCorpus(database);
+  const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
+  database.pool.query = ((...args: unknown[]) => {
+    const first = args[0] as string | { name?: string; text: string };
+    statements.push(typeof first === 'string' ? first : first.text);
+    return query(...args);
+  }) as typeof database.pool.query;
+  runtime = await createServiceRuntime(database, {
+    clock: systemClock,
+    log: silentLogger,
+    matchSetCacheBytes: 1 << 20,
+    quoteTextCacheBytes: 1 << 20,
+  });
+});
+afterAll(async () => {
+  await runtime?.close();
+  await database?.drop();
+});
+
+function resolved(raw: RawFilters): ResolvedFilter {
+  const resolution = resolveFilters(raw);
+  if (!resolution.ok) throw new Error(JSON.stringify(resolution.errors));
+  return resolution.filter;
+}
+
+const tagCodeReads = (table: string) =>
+  statements.filter((text) => text.includes('int4send(rank)') && new RegExp(`FROM ${table} WHERE`).test(text));
+
+describe('a corpus reload under a running server', () => {
+  it('is indexed from the next table before the swap, so the first calls after it build nothing', async () => {
+    const love = resolved({ category: 'love' });
+    expect((await runtime.catalog.page(love, { limit: 1, offset: 0 })).total).toBe(10);
+    statements.length = 0;
+
+    const report = await replaceCorpus(database, fixtureRows(4), { source: 'reload' });
+    expect(report.servers).toEqual({ listening: 1, answered: 1 });
+    expect(tagCodeReads('quotes_next').length).toBeGreaterThan(0);
+
+    // At once, before or after the notification of the swap has arrived: the same answer.
+    const after = await runtime.catalog.page(love, { limit: 2, offset: 0 });
+    expect(after.total).toBe(4);
+    expect(
+      (await runtime.catalog.page(resolved({ mood: 'uplifting' }), { limit: 1, offset: 0 })).total,
+    ).toBeGreaterThan(0);
+    expect(tagCodeReads('quotes')).toEqual([]);
+  });
+
+  it('builds the index after the swap when the announced one is not what was swapped in', async () => {
+    // An announcement whose load never swapped (a killed loader), then another load.
+    runtime.catalog.invalidate();
+    await runtime.catalog.prepareNext({ version: 999, loader: 1 });
+    statements.length = 0;
+    await replaceCorpus(database, fixtureRows(3), { source: 'another reload' });
+    expect((await runtime.catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(3);
+  });
+});
