@@ -93,11 +93,22 @@ export class MonthlyCounter {
   private readonly debts = new Map<string, Debt>();
   private doubtful: DoubtfulGrant[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Lanes (key, month, limit) whose last round was refused a call, for mayGrant. */
+  private readonly usedUp = new Set<string>();
+  private usedUpMonth = '';
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly onGiveBackFailure: (error: unknown) => void = () => undefined,
   ) {}
+
+  /**
+   * False when this key's last round in this process was refused a call under this limit: its
+   * next call will most likely be refused too. A guess for scheduling, never a decision.
+   */
+  mayGrant(keyId: string, monthKey: string, limit: number | null): boolean {
+    return limit === null || !this.usedUp.has(`${keyId}|${monthKey}|${limit}`);
+  }
 
   /** Counts one call of `keyId` in the month `monthKey` ('YYYY-MM-01'); `limit` null is unlimited. */
   acquire(keyId: string, monthKey: string, limit: number | null): Promise<CounterOutcome> {
@@ -122,6 +133,7 @@ export class MonthlyCounter {
           const granted = await this.grant(round);
           for (const lane of round) {
             const outcome = granted.get(lane.keyId) ?? { granted: 0, before: 0 };
+            this.noteRefusals(lane, outcome.granted < lane.waiting.length);
             lane.waiting.forEach((waiter, index) => {
               waiter.resolve(
                 index < outcome.granted ? { granted: true, used: outcome.before + index + 1 } : { granted: false },
@@ -135,6 +147,17 @@ export class MonthlyCounter {
     } finally {
       this.roundRunning = false;
     }
+  }
+
+  private noteRefusals(lane: Lane, refused: boolean): void {
+    if (lane.limit === null) return;
+    if (lane.monthKey !== this.usedUpMonth) {
+      this.usedUp.clear();
+      this.usedUpMonth = lane.monthKey;
+    }
+    const laneKey = `${lane.keyId}|${lane.monthKey}|${lane.limit}`;
+    if (refused) this.usedUp.add(laneKey);
+    else this.usedUp.delete(laneKey);
   }
 
   /**

@@ -8,8 +8,9 @@ import type { ApiCall } from './apiCall.js';
 /**
  * Step 5 of the order of checks and the counting rules, as the contract's `x-counted-statuses`
  * give them per operation: a counted operation's call is counted (atomically, against the
- * allowance) before it runs; an answer at a counted status (a 2xx, a 304, a 404 no-match) keeps
- * the count and carries the allowance headers; any other answer gives the call back.
+ * allowance) while it runs, and a call refused is answered 429 whatever the operation found; an
+ * answer at a counted status (a 2xx, a 304, a 404 no-match) keeps the count and carries the
+ * allowance headers; any other answer gives the call back.
  */
 export async function countedCall<
   Answer extends { readonly status: number; readonly headers?: Record<string, string> },
@@ -20,7 +21,12 @@ export async function countedCall<
   const now = runtime.clock();
   const month = calendarMonthOf(now);
   const limit = limits.monthlyCalls;
-  const outcome = await runtime.counter.acquire(key.id, month.key, limit);
+  const granting = runtime.counter.acquire(key.id, month.key, limit);
+  // The operation only reads, so it runs while the call is being counted, not after: the
+  // answer waits for the slower of two round trips instead of their sum. Not for a key whose
+  // allowance was found used up: its calls are refused, and must not cost a read each.
+  const early = runtime.counter.mayGrant(key.id, month.key, limit) ? settled(operation()) : undefined;
+  const outcome = await granting;
   if (!outcome.granted) {
     throw new Problem(
       'allowance-exhausted',
@@ -31,7 +37,7 @@ export async function countedCall<
   const headers = allowanceHeaders({ limit, used: outcome.used }, now);
   let answer: Answer;
   try {
-    answer = await operation();
+    answer = unwrap(await (early ?? settled(operation())));
   } catch (error) {
     if (error instanceof Problem && counted.includes(error.status)) {
       Object.assign(error.headers, headers);
@@ -45,4 +51,19 @@ export async function countedCall<
     return answer;
   }
   return { ...answer, headers: { ...answer.headers, ...headers } };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** Never rejects, so an operation started early cannot go unhandled when counting fails first. */
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(result: Settled<T>): T {
+  if (result.ok) return result.value;
+  throw result.error;
 }

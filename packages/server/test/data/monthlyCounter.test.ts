@@ -127,6 +127,18 @@ describe('the monthly counter', () => {
     expect(row).toBeUndefined();
   });
 
+  it('guesses a key refused under its limit will be refused again, until the limit or the month changes', async () => {
+    const keyId = await newKey();
+    const counter = new MonthlyCounter(database.pool);
+    expect(counter.mayGrant(keyId, month, 2)).toBe(true);
+    await Promise.all([1, 2, 3].map(() => counter.acquire(keyId, month, 2)));
+    expect(counter.mayGrant(keyId, month, 2)).toBe(false);
+    expect(counter.mayGrant(keyId, month, 5)).toBe(true);
+    expect(counter.mayGrant(keyId, month, null)).toBe(true);
+    expect((await counter.acquire(keyId, month, 5)).granted).toBe(true);
+    expect(counter.mayGrant(keyId, '2026-12-01', 2)).toBe(true);
+  });
+
   it('counts unlimited keys too (for usage)', async () => {
     const keyId = await newKey();
     const counter = new MonthlyCounter(database.pool);
