@@ -1,22 +1,24 @@
 import type pg from 'pg';
-import { ownUtf8 } from '../domain/responseBodies.js';
-import { LRUCache } from 'lru-cache';
 import { summariesByRank } from './quoteQueries.js';
 import { RandomDrawBatcher } from './randomDrawBatcher.js';
+import { TextSlabs } from './textSlabs.js';
 
-/** A kept quote's bytes, plus about what its buffer object, map entry and key cost. */
-const entryBytes = (bytes: Buffer) => bytes.length + 200;
+/** Where a rank's texts are kept in the slabs: its QuoteSummary and its Quote side by side. */
+const summaryId = (rank: number) => rank * 2;
+const quoteId = (rank: number) => rank * 2 + 1;
 
 /**
  * The stored JSON of quotes (Quote for random picks, QuoteSummary for pages) by rank, for one
- * corpus version, as UTF-8 (written to sockets as it is), kept in a byte-bounded LRU: a page or a pick whose quotes were read before
- * costs no statement, so hot pages (the first pages of popular filters) are answered from memory
- * while the corpus stays in PostgreSQL. Misses are read by rank: a page's in one statement,
- * random picks in batches (RandomDrawBatcher). A new corpus version empties the cache; text read
- * for an older version is never kept.
+ * corpus version, as UTF-8 (written to sockets as it is), kept in byte-bounded slabs (see
+ * textSlabs.ts): a page or a pick whose quotes were read before costs no statement, so hot
+ * pages (the first pages of popular filters) are answered from memory while the corpus stays in
+ * PostgreSQL. Misses are read by rank: a page's in one statement, random picks in batches
+ * (RandomDrawBatcher). A new corpus version empties the cache; text read for an older version
+ * is never kept. What is returned is the caller's own: copied out of the slabs, which later
+ * reads overwrite.
  */
 export class QuoteTexts {
-  private readonly cache: LRUCache<string, Buffer>;
+  private readonly slabs: TextSlabs;
   private version = -1;
   private readonly draws: RandomDrawBatcher;
 
@@ -24,45 +26,72 @@ export class QuoteTexts {
     private readonly pool: pg.Pool,
     maxBytes: number,
   ) {
-    // lru-cache needs a positive bound; at 1 byte nothing fits, which is what 0 asks for.
-    this.cache = new LRUCache({ maxSize: Math.max(1, maxBytes), sizeCalculation: entryBytes });
+    this.slabs = new TextSlabs(maxBytes);
     this.draws = new RandomDrawBatcher(pool);
   }
 
   /** The Quote JSON at `rank`, or undefined when the corpus is no longer `version`. */
   async quote(rank: number, version: number): Promise<Buffer | undefined> {
-    const key = `q${rank}`;
-    const cached = this.current(version) ? this.cache.get(key) : undefined;
-    if (cached !== undefined) return cached;
+    const id = quoteId(rank);
+    const kept = this.current(version) ? this.slabs.peek(id) : undefined;
+    if (kept !== undefined) {
+      const own = Buffer.from(kept);
+      this.slabs.keep(id);
+      return own;
+    }
     const text = await this.draws.fetch(rank, version);
     if (text === undefined) return undefined;
-    const quote = ownUtf8(text);
-    if (this.current(version)) this.cache.set(key, quote);
-    return quote;
+    if (this.current(version)) this.slabs.set(id, text);
+    return Buffer.from(text, 'utf8');
   }
 
-  /** The QuoteSummary JSON at each of `ranks`, in their order, or undefined when the corpus is no longer `version`. */
+  /**
+   * The QuoteSummary JSON at each of `ranks`, in their order (views into one Buffer of this
+   * call's own), or undefined when the corpus is no longer `version`.
+   */
   async summaries(ranks: readonly number[], version: number): Promise<Buffer[] | undefined> {
-    const current = this.current(version);
-    const texts: Array<Buffer | undefined> = ranks.map((rank) => (current ? this.cache.get(`s${rank}`) : undefined));
-    const missing = ranks.filter((_, index) => texts[index] === undefined);
-    if (missing.length === 0) return texts as Buffer[];
-    const read = await summariesByRank(this.pool, missing, version);
-    if (read.size !== new Set(missing).size) return undefined;
-    const keep = this.current(version);
-    for (const [index, rank] of ranks.entries()) {
-      if (texts[index] !== undefined) continue;
-      const summary = ownUtf8(read.get(rank) as string);
-      texts[index] = summary;
-      if (keep) this.cache.set(`s${rank}`, summary);
+    const read = new Map<number, string>();
+    // A text kept when the call began may be overwritten while it waits: asked again, at most twice.
+    for (let attempt = 0; ; attempt++) {
+      const current = this.current(version);
+      const missing = ranks.filter(
+        (rank) => !read.has(rank) && (attempt === 2 || !current || !this.slabs.has(summaryId(rank))),
+      );
+      if (missing.length === 0) break;
+      const texts = await summariesByRank(this.pool, missing, version);
+      if (texts.size !== new Set(missing).size) return undefined;
+      for (const [rank, text] of texts) read.set(rank, text);
     }
-    return texts as Buffer[];
+    // From here on nothing waits, so the texts found kept above are still there to be copied.
+    const lengths = ranks.map((rank) => {
+      const text = read.get(rank);
+      return text === undefined ? this.slabs.lengthOf(summaryId(rank)) : Buffer.byteLength(text);
+    });
+    const block = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+    const items: Buffer[] = [];
+    let offset = 0;
+    for (const [index, rank] of ranks.entries()) {
+      const text = read.get(rank);
+      const length = lengths[index] as number;
+      if (text === undefined) this.slabs.copyTo(summaryId(rank), block, offset);
+      else block.write(text, offset, 'utf8');
+      items.push(block.subarray(offset, offset + length));
+      offset += length;
+    }
+    if (this.current(version)) {
+      for (const rank of ranks) {
+        const text = read.get(rank);
+        if (text === undefined) this.slabs.keep(summaryId(rank));
+        else this.slabs.set(summaryId(rank), text);
+      }
+    }
+    return items;
   }
 
   /** Whether the cache holds `version`'s text: a newer version empties it, an older one is not cached. */
   private current(version: number): boolean {
     if (version > this.version) {
-      this.cache.clear();
+      this.slabs.clear();
       this.version = version;
     }
     return version === this.version;
