@@ -56,6 +56,7 @@ export async function openDatabase(
     acquireTimeoutMs?: number;
     statementTimeoutMs?: number;
     genericPlans?: boolean;
+    keptConnections?: number;
   } = {},
 ): Promise<OpenedDatabase> {
   const connect = (url: string) =>
@@ -65,6 +66,7 @@ export async function openDatabase(
       acquireTimeoutMs: options.acquireTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs,
       genericPlans: options.genericPlans,
+      keptConnections: options.keptConnections,
     });
   if (config.DATABASE_URL) return { ...connect(config.DATABASE_URL), kind: 'external' };
 

@@ -54,6 +54,8 @@ async function main(): Promise<void> {
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     genericPlans: true,
+    // A handful of calls at once use two each (the count and the read beside it).
+    keptConnections: 8,
     // Idle connections fail whenever the database restarts; requests report outages themselves.
     onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),
   });

@@ -1,7 +1,7 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
-import type { DatabaseHandle } from '@quotes/database';
+import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
@@ -77,8 +77,13 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     { heartbeatMs: options.notificationHeartbeatMs },
   );
   await notifications.start();
-  // The first filtered call after start then finds the taxonomy index built.
-  await catalog.whenPrepared();
+  // The first filtered call after start then finds the taxonomy index built, and the
+  // connections the pool keeps open already open.
+  await Promise.all([
+    catalog.whenPrepared(),
+    // Best effort: a call opens what it needs anyway.
+    openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
+  ]);
   return {
     database,
     clock: options.clock,
