@@ -66,6 +66,8 @@ export class QuoteCatalog {
   private preparing: Promise<void> = Promise.resolve();
   /** The index of a corpus a loader announced and has not swapped in yet, once built. */
   private next: (CorpusAnnouncement & { index: TaxonomyIndex | undefined }) | undefined;
+  /** The announced index in use, so the swap's notification, arriving after a read noticed the swap, keeps it. */
+  private adopted: (CorpusAnnouncement & { index: TaxonomyIndex }) | undefined;
   private readonly matchSets: LRUCache<string, RankSet>;
   /** Combinations asked once (their keys only): the second ask builds and caches the set. */
   private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
@@ -91,13 +93,20 @@ export class QuoteCatalog {
    * lost). When the change is the one announced before, the index built for it is kept.
    */
   invalidate(change?: CorpusAnnouncement): void {
+    const same = (a: CorpusAnnouncement, b: CorpusAnnouncement) => a.version === b.version && a.loader === b.loader;
     const next = this.next;
+    const ready =
+      change === undefined
+        ? undefined
+        : next?.index && same(next, change)
+          ? { ...change, index: next.index }
+          : this.adopted && same(this.adopted, change)
+            ? this.adopted
+            : undefined;
     this.next = undefined;
+    this.adopted = ready;
     this.state = undefined;
-    this.index =
-      change && next?.index && next.version === change.version && next.loader === change.loader
-        ? Promise.resolve(next.index)
-        : undefined;
+    this.index = ready ? Promise.resolve(ready.index) : undefined;
     this.matchSets.clear();
     this.seenOnce.clear();
     this.filterValues = undefined;

@@ -1,5 +1,8 @@
-import type pg from 'pg';
+import { replaceCorpus } from '@quotes/corpus';
+import { corpusListenerName, corpusNextChannel, corpusPreparedChannel } from '@quotes/database';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CorpusAnnouncement } from '../../src/data/databaseNotifications.js';
 import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
 import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
@@ -163,6 +166,42 @@ describe('the quote catalog on the taxonomy index', () => {
       ]);
       expect(many.total).toBeGreaterThan(0);
       expect(many).toEqual(one);
+    }
+  });
+
+  it('uses the index built before a swap whether a read or the notification notices the swap first', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = new QuoteCatalog(pool, {
+      cacheBytes: 1 << 20,
+      quoteTextBytes: 1 << 20,
+      notificationsLive: () => true,
+    });
+    const love = resolved({ category: 'love' });
+    await catalog.page(love, { limit: 1, offset: 0 });
+    // A server's part of a reload, as its notification connection plays it.
+    const listener = new pg.Client({ connectionString: database.url, application_name: corpusListenerName });
+    await listener.connect();
+    let announced: CorpusAnnouncement | undefined;
+    listener.on('notification', (message) => {
+      if (message.channel !== corpusNextChannel) return;
+      announced = { version: Number(message.payload), loader: message.processId };
+      void catalog
+        .prepareNext(announced)
+        .then(() => listener.query('SELECT pg_notify($1, $2)', [corpusPreparedChannel, message.payload]));
+    });
+    await listener.query(`LISTEN ${corpusNextChannel}`);
+    try {
+      const report = await replaceCorpus(database, fixtureRows(5), { source: 'race' });
+      expect(report.servers).toEqual({ listening: 1, answered: 1 });
+      statements.length = 0;
+      // No notification of the swap yet: a read of quotes not kept finds the corpus replaced and starts over.
+      expect((await catalog.page(love, { limit: 1, offset: 3 })).total).toBe(5);
+      // Then it arrives.
+      catalog.invalidate(announced);
+      expect((await catalog.page(resolved({ mood: 'dark' }), { limit: 1, offset: 0 })).total).toBeGreaterThan(0);
+      expect(statements.filter((text) => text.includes('int4send(rank)'))).toEqual([]);
+    } finally {
+      await listener.end();
     }
   });
 
