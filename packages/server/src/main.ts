@@ -110,6 +110,8 @@ async function main(): Promise<void> {
       logger: log,
       keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: config.NOTIFICATION_HEARTBEAT_MS,
+      // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
+      warmUpMs: 1000,
       // Connections are cut before the exit timer fires, leaving time to close the rest.
       shutdownGraceMs: Math.max(config.SHUTDOWN_GRACE_MS - 1000, config.SHUTDOWN_GRACE_MS / 2),
     });

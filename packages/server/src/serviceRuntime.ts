@@ -1,5 +1,6 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
+import { warmUpCatalog } from './data/catalogWarmUp.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
 import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   random?: () => number;
   /** How long a cached key is trusted at most (default 15 s). */
   keyCacheTtlMs?: number;
+  /** At most this long is spent running the request path's reads before answering (catalogWarmUp); unset: none. */
+  warmUpMs?: number;
   /** How often the notification connection is checked (default 5 s). */
   notificationHeartbeatMs?: number;
 }
@@ -84,6 +87,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     // Best effort: a call opens what it needs anyway.
     openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
   ]);
+  if (options.warmUpMs !== undefined && options.warmUpMs > 0) await warmUpCatalog(catalog, options.warmUpMs);
   return {
     database,
     clock: options.clock,

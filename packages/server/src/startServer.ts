@@ -34,6 +34,8 @@ export interface StartServerOptions {
   keyCacheTtlMs?: number;
   /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS, else 5 s. */
   notificationHeartbeatMs?: number;
+  /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default none. */
+  warmUpMs?: number;
 }
 
 export interface RunningServer {
@@ -104,6 +106,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       random: options.random,
       keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
+      warmUpMs: options.warmUpMs,
     });
     const server = createServer();
     const inFlight = new Set<ServerResponse>();

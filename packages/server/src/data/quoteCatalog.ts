@@ -114,6 +114,13 @@ export class QuoteCatalog {
     if (this.options.notificationsLive()) this.prepare();
   }
 
+  /** Forgets the match sets and quotes' JSON read so far, keeping the index (see catalogWarmUp). */
+  forgetReads(): void {
+    this.matchSets.clear();
+    this.seenOnce.clear();
+    this.texts.forget();
+  }
+
   /**
    * Starts building the index for the current corpus without waiting for it, so the first
    * filtered call after a start or a reload finds it built or under way. A failure here is

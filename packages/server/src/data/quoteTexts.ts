@@ -88,6 +88,11 @@ export class QuoteTexts {
     return items;
   }
 
+  /** Empties the cache. */
+  forget(): void {
+    this.slabs.clear();
+  }
+
   /** Whether the cache holds `version`'s text: a newer version empties it, an older one is not cached. */
   private current(version: number): boolean {
     if (version > this.version) {
