@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from '@quotes/database';
@@ -59,15 +59,14 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /**
- * Stops accepting connections; every answer still to be written (in flight now, or arriving on a
- * kept-alive connection) carries `Connection: close`, so clients move on; idle kept-alive
- * connections are closed now, and whatever is left after the grace period is cut.
+ * Stops accepting connections (every answer still to be written carries `Connection: close`
+ * already: drainAwareResponses), closes idle kept-alive connections now, and cuts whatever is
+ * left after the grace period.
  */
-function stopAccepting(server: Server, inFlight: Set<ServerResponse>, graceMs: number): Promise<void> {
+function stopAccepting(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     force.unref();
-    for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
     server.close(() => {
       clearTimeout(force);
       resolve();
@@ -109,18 +108,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       warmUpMs: options.warmUpMs,
     });
     const server = createServer();
-    const inFlight = new Set<ServerResponse>();
     let address: AddressInfo;
     try {
-      const app = createApp(runtime, await loadContractRouting());
-      server.on('request', (request, response) => {
-        if (runtime.lifecycle.draining) response.setHeader('Connection', 'close');
-        else {
-          inFlight.add(response);
-          response.once('close', () => inFlight.delete(response));
-        }
-        app(request, response);
-      });
+      server.on('request', createApp(runtime, await loadContractRouting()));
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,
@@ -142,7 +132,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;
-          await stopAccepting(server, inFlight, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
+          await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
           await ownedDatabase?.close();
         })();

@@ -7,6 +7,7 @@ import { sendApiResponse } from './apiResponse.js';
 import type { ContractRouting } from './contractRouting.js';
 import { countedCall } from './countedCall.js';
 import { crossOrigin } from './crossOrigin.js';
+import { drainAwareResponses } from './drainAwareResponse.js';
 import { healthRoutes } from './healthRoutes.js';
 import { createOperationHandlers, handle } from './operationHandlers.js';
 import { problemResponder } from './problemResponder.js';
@@ -24,6 +25,7 @@ export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Ex
   app.disable('etag');
   // The query is parsed once, by the screening (repeated and empty parameters must stay visible).
   app.set('query parser', false);
+  drainAwareResponses(app, runtime.lifecycle);
 
   const handlers = createOperationHandlers(runtime);
   const handleApiCall: RequestHandler = async (request, response) => {

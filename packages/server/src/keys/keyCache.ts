@@ -25,7 +25,7 @@ export class KeyCache {
   private readonly byHash = new Map<string, { record: ApiKeyRecord; storedAt: number }>();
   private readonly hashById = new Map<string, string>();
   private generation = 0;
-  private readonly waiting = new Map<string, { hash: Buffer; waiters: LookupWaiter[] }>();
+  private waiting = new Map<string, { hash: Buffer; waiters: LookupWaiter[] }>();
   private lookupsRunning = 0;
 
   constructor(
@@ -63,8 +63,11 @@ export class KeyCache {
     this.lookupsRunning++;
     try {
       while (this.waiting.size > 0) {
-        const batch = [...this.waiting].slice(0, maxBatch);
-        for (const [hashHex] of batch) this.waiting.delete(hashHex);
+        // The rest go to a new Map rather than the batch's being deleted from the long-lived one:
+        // see "Memory on the request path" in the server README.
+        const arrived = [...this.waiting];
+        const batch = arrived.slice(0, maxBatch);
+        this.waiting = new Map(arrived.slice(maxBatch));
         try {
           const found = await findKeysByHashes(
             this.db,
@@ -74,7 +77,7 @@ export class KeyCache {
         } catch (error) {
           // The database just failed: those still waiting would only wait for the same failure.
           const failed = [...batch, ...this.waiting];
-          this.waiting.clear();
+          this.waiting = new Map();
           for (const [, entry] of failed) for (const waiter of entry.waiters) waiter.reject(error);
         }
       }
