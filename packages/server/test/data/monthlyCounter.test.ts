@@ -147,6 +147,28 @@ describe('the monthly counter', () => {
     expect(await callsInMonth(database.db, keyId, month)).toBe(50);
   });
 
+  it('grants the lanes a round cannot take (another limit of the same key, another month) in the rounds after it', async () => {
+    const [first, second] = [await newKey(), await newKey()];
+    const counter = new MonthlyCounter(database.pool);
+    // The first call goes out at once; the others wait, and a round takes one month and one lane per key.
+    const november = [
+      counter.acquire(first, '2026-11-01', 5),
+      ...Array.from({ length: 3 }, () => counter.acquire(first, '2026-11-01', 5)),
+      ...Array.from({ length: 2 }, () => counter.acquire(first, '2026-11-01', 6)),
+    ];
+    const december = [
+      ...Array.from({ length: 3 }, () => counter.acquire(first, '2026-12-01', 5)),
+      ...Array.from({ length: 2 }, () => counter.acquire(second, '2026-12-01', null)),
+    ];
+    const used = (outcomes: Awaited<(typeof november)[number]>[]) =>
+      outcomes.map((outcome) => (outcome.granted ? outcome.used : 0)).sort((a, b) => a - b);
+    expect(used(await Promise.all(november))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(used(await Promise.all(december))).toEqual([1, 1, 2, 2, 3]);
+    expect(await callsInMonth(database.db, first, '2026-11-01')).toBe(6);
+    expect(await callsInMonth(database.db, first, '2026-12-01')).toBe(3);
+    expect(await callsInMonth(database.db, second, '2026-12-01')).toBe(2);
+  });
+
   it('keeps months apart', async () => {
     const keyId = await newKey();
     const counter = new MonthlyCounter(database.pool);
