@@ -172,7 +172,7 @@ export class MonthlyCounter {
     // long-lived one: see "Memory on the request path" in the server README.
     const left = new Map<string, Lane>();
     for (const [laneKey, lane] of this.pending) {
-      if (round.length < maxLanesPerRound) monthKey ??= lane.monthKey;
+      monthKey ??= lane.monthKey;
       if (round.length >= maxLanesPerRound || lane.monthKey !== monthKey || keys.has(lane.keyId)) {
         left.set(laneKey, lane);
         continue;

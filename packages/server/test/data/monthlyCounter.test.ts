@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsInMonth } from '../../src/data/monthlyUsage.js';
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
-import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { type CounterOutcome, MonthlyCounter } from '../../src/data/monthlyCounter.js';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
@@ -160,7 +160,7 @@ describe('the monthly counter', () => {
       ...Array.from({ length: 3 }, () => counter.acquire(first, '2026-12-01', 5)),
       ...Array.from({ length: 2 }, () => counter.acquire(second, '2026-12-01', null)),
     ];
-    const used = (outcomes: Awaited<(typeof november)[number]>[]) =>
+    const used = (outcomes: CounterOutcome[]) =>
       outcomes.map((outcome) => (outcome.granted ? outcome.used : 0)).sort((a, b) => a - b);
     expect(used(await Promise.all(november))).toEqual([1, 2, 3, 4, 5, 6]);
     expect(used(await Promise.all(december))).toEqual([1, 1, 2, 2, 3]);
