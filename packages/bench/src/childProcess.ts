@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Every child still running, so a bench stopped by a signal stops them too. */
 export const runningChildren = new Set<ChildProcess>();
@@ -76,4 +79,19 @@ export async function runNodeScript(script: string, args: string[], env: NodeJS.
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}): ${stderr.trim()}`);
   return stdout;
+}
+
+let configDirectory: Promise<string> | undefined;
+let configCount = 0;
+
+/**
+ * Runs a worker script (a load run, a latency sample) in a process of its own: its config goes
+ * in a file, its result is the last line it prints, as JSON.
+ */
+export async function runWorker<Result>(script: string, config: unknown): Promise<Result> {
+  configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-worker-'));
+  const file = join(await configDirectory, `worker-${configCount++}.json`);
+  await writeFile(file, JSON.stringify(config));
+  const stdout = await runNodeScript(script, [file], {});
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
 }

@@ -1,8 +1,5 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runNodeScript } from './childProcess.js';
+import { runWorker } from './childProcess.js';
 import type { LoadWorkerConfig, LoadWorkerResult } from './loadWorker.js';
 
 const workerScript = fileURLToPath(new URL('./loadWorker.js', import.meta.url));
@@ -35,16 +32,7 @@ export interface LoadResult {
   errors: number;
 }
 
-let configDirectory: Promise<string> | undefined;
-let configCount = 0;
-
-async function runWorker(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
-  configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-load-'));
-  const file = join(await configDirectory, `load-${configCount++}.json`);
-  await writeFile(file, JSON.stringify(config));
-  const stdout = await runNodeScript(workerScript, [file], {});
-  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as LoadWorkerResult;
-}
+const runLoadWorker = (config: LoadWorkerConfig) => runWorker<LoadWorkerResult>(workerScript, config);
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const base = {
@@ -54,8 +42,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
   };
   if (options.warmupSeconds > 0)
-    await runWorker({ ...base, paths: options.warmupPaths ?? options.paths, durationSeconds: options.warmupSeconds });
-  const result = await runWorker({
+    await runLoadWorker({
+      ...base,
+      paths: options.warmupPaths ?? options.paths,
+      durationSeconds: options.warmupSeconds,
+    });
+  const result = await runLoadWorker({
     ...base,
     paths: options.paths,
     durationSeconds: options.durationSeconds,

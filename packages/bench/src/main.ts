@@ -11,11 +11,11 @@ import pg from 'pg';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
 import { measureIndex } from './indexMicro.js';
-import { sampleLatencies } from './latencySample.js';
+import { sampleLatenciesApart } from './latencyRun.js';
 import { type LoadResult, runLoad } from './loadRun.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes } from './peakRss.js';
-import { type BenchReport, markdownReport, svgChart } from './report.js';
+import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
 import { mixedScenario, type Scenario, scenarios } from './scenarios.js';
 
 const { values: options } = parseArgs({
@@ -52,8 +52,11 @@ const countedCalls = positiveInteger('counted-calls', options['counted-calls']);
 /** Connections of the key whose latency the bystander figure watches, and of the key flooding beside it. */
 const bystanderConnections = 2;
 const floodConnections = 32;
-/** Never-seen calls in flight at once for the cold figures: a handful of clients, not a load test. */
-const coldConcurrency = 4;
+/**
+ * Never-seen calls in flight at once for the cold figures: one client (the latency of a call on a
+ * quiet machine, which the target is about), then four at once (a burst, not a load test).
+ */
+const coldClients = [1, 4] as const;
 
 const require = createRequire(import.meta.url);
 const serverDist = dirname(require.resolve('@quotes/server'));
@@ -236,6 +239,7 @@ async function main(): Promise<void> {
       const platformKey = platformKeys[0] as string;
       const floodKey = await createKey(databaseUrl, 'platform');
       const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
+      // Each list is asked of a server that has not seen it: a fresh process, or a reloaded corpus.
       const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
       const coldAfterReload = neverSeenCombinations(seed + 2, coldCalls);
       const flood = neverSeenCombinations(seed + 3, 5000);
@@ -269,23 +273,36 @@ async function main(): Promise<void> {
         { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
         () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
       );
+      const platform = { 'X-API-Key': platformKey };
+      const cold = async (base: string, moment: ColdMeasurement['moment'], paths: string[], clients: number) => {
+        const sample = await sampleLatenciesApart({ origin: base, paths, headers: platform, concurrency: clients });
+        log(
+          `  cold, ${moment}, ${clients} at a time: p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms, max ${sample.maxMs} ms over ${sample.count}`,
+        );
+        report.cold.push({ corpusSize: size, moment, clients, ...sample });
+      };
+      // 2. Cold, right after start: never-seen combinations, then the same calls again (now seen:
+      // what the machine gives any call at that concurrency). Each client count meets a server
+      // process just started; the first is stopped after its figure.
+      const [firstClients, ...moreClients] = coldClients;
+      const firstServer = await startServerProcess(env);
+      try {
+        await cold(firstServer.base, 'after start', coldAfterStart, firstClients);
+        await cold(firstServer.base, 'the same calls again', coldAfterStart, firstClients);
+      } finally {
+        await firstServer.process.stop();
+      }
       const server = await startServerProcess(env);
       try {
+        for (const clients of moreClients) {
+          await cold(server.base, 'after start', coldAfterStart, clients);
+          await cold(server.base, 'the same calls again', coldAfterStart, clients);
+        }
         const targets: Targets = {
           server: { base: server.base, headers: {}, keys: platformKeys },
           floor: { base: `http://127.0.0.1:${floorPort}`, headers: {} },
           mock: { base: mock.url, headers: { 'X-API-Key': 'qk_mock' } },
         };
-        const platform = { 'X-API-Key': platformKey };
-
-        // 2. Cold, right after start: never-seen combinations, a few at a time.
-        const afterStart = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
-        log(`  cold after start: p50 ${afterStart.p50Ms} ms, p99 ${afterStart.p99Ms} ms over ${afterStart.count}`);
-        report.cold.push({ corpusSize: size, moment: 'after start', ...afterStart });
-        // The same calls again, now seen: what the machine gives any call at this concurrency.
-        const seen = await sampleLatencies(server.base, coldAfterStart, platform, coldConcurrency);
-        log(`  the same, seen: p50 ${seen.p50Ms} ms, p99 ${seen.p99Ms} ms`);
-        report.cold.push({ corpusSize: size, moment: 'the same calls again', ...seen });
 
         // 3. Mixed traffic, the server first so its URLs are unseen when it meets them; the
         // warm-up touches no combination of it.
@@ -378,18 +395,17 @@ async function main(): Promise<void> {
 
         // 7. Cold, right after a corpus reload (another seed, same size): never-seen
         // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
-        const reloadBegan = Date.now();
-        await runNodeScript(
-          adminCli,
-          ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes'],
-          env,
-        );
-        log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
-        const afterReload = await sampleLatencies(server.base, coldAfterReload, platform, coldConcurrency);
-        log(
-          `  cold after reload: p50 ${afterReload.p50Ms} ms, p99 ${afterReload.p99Ms} ms, max ${afterReload.maxMs} ms`,
-        );
-        report.cold.push({ corpusSize: size, moment: 'after reload', ...afterReload });
+        // One reload per client count, so each meets a corpus none of its calls has seen.
+        for (const [index, clients] of coldClients.entries()) {
+          const reloadBegan = Date.now();
+          await runNodeScript(
+            adminCli,
+            ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1 + index), '--yes'],
+            env,
+          );
+          log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
+          await cold(server.base, 'after reload', coldAfterReload, clients);
+        }
       } finally {
         // Read before stopping: the high-water mark goes with the process.
         report.peakRss[size] = await peakRssBytes(server.process.pid);

@@ -17,6 +17,8 @@ export interface ColdMeasurement extends LatencySample {
   corpusSize: number;
   /** 'the same calls again' is the reference: those calls seen once, at the same concurrency. */
   moment: 'after start' | 'the same calls again' | 'after reload';
+  /** Calls in flight at once. */
+  clients: number;
 }
 
 export interface BystanderMeasurement {
@@ -89,15 +91,15 @@ export function markdownReport(report: BenchReport): string {
   if (report.cold.length > 0) {
     lines.push(
       '',
-      '| corpus | never-seen combinations | calls | p50 ms | p99 ms | max ms | failures | target p99 |',
-      '|---:|---|---:|---:|---:|---:|---:|---|',
+      '| corpus | never-seen combinations | at a time | calls | p50 ms | p99 ms | max ms | failures | target p99 |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---|',
     );
     for (const c of report.cold) {
       const limit = targets.coldP99Ms(c.corpusSize);
       const target =
         c.moment === 'the same calls again' ? '(reference)' : `< ${limit} ms ${c.p99Ms < limit ? 'ok' : 'missed'}`;
       lines.push(
-        `| ${size(c.corpusSize)} | ${c.moment} | ${c.count} | ${c.p50Ms} | ${c.p99Ms} | ${c.maxMs} | ${c.failures} | ${target} |`,
+        `| ${size(c.corpusSize)} | ${c.moment} | ${c.clients} | ${c.count} | ${c.p50Ms} | ${c.p99Ms} | ${c.maxMs} | ${c.failures} | ${target} |`,
       );
     }
   }

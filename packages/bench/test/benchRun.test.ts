@@ -37,7 +37,14 @@ describe('npm run bench, tiny', () => {
       expect(measurement.server.errors, measurement.scenario.id).toBe(0);
       expect(measurement.floor.requests, measurement.scenario.id).toBeGreaterThan(0);
     }
-    expect(report.cold.map((cold) => cold.moment)).toEqual(['after start', 'the same calls again', 'after reload']);
+    expect(report.cold.map((cold) => `${cold.moment}, ${cold.clients}`)).toEqual([
+      'after start, 1',
+      'the same calls again, 1',
+      'after start, 4',
+      'the same calls again, 4',
+      'after reload, 1',
+      'after reload, 4',
+    ]);
     expect(report.cold.every((cold) => cold.failures === 0 && cold.count === 8)).toBe(true);
     expect(report.bystander).toHaveLength(1);
     expect(report.counting).toEqual([{ corpusSize: 3000, sent: 300, errors: 0, usageSays: 300 }]);

@@ -71,8 +71,26 @@ describe('the benchmark report', () => {
     const text = markdownReport(
       report([], {
         cold: [
-          { corpusSize: 150000, moment: 'after start', count: 200, p50Ms: 3, p99Ms: 8, maxMs: 9, failures: 0 },
-          { corpusSize: 1500000, moment: 'after reload', count: 200, p50Ms: 30, p99Ms: 900, maxMs: 950, failures: 0 },
+          {
+            corpusSize: 150000,
+            moment: 'after start',
+            clients: 1,
+            count: 200,
+            p50Ms: 3,
+            p99Ms: 8,
+            maxMs: 9,
+            failures: 0,
+          },
+          {
+            corpusSize: 1500000,
+            moment: 'after reload',
+            clients: 4,
+            count: 200,
+            p50Ms: 30,
+            p99Ms: 900,
+            maxMs: 950,
+            failures: 0,
+          },
         ],
         bystander: [{ corpusSize: 150000, alone: load(3000, 10), beside: load(2000, 25), flood: load(1000) }],
         index: [
@@ -88,8 +106,8 @@ describe('the benchmark report', () => {
         ],
       }),
     );
-    expect(text).toContain('| 150,000 | after start | 200 | 3 | 8 | 9 | 0 | < 10 ms ok |');
-    expect(text).toContain('| 1,500,000 | after reload | 200 | 30 | 900 | 950 | 0 | < 40 ms missed |');
+    expect(text).toContain('| 150,000 | after start | 1 | 200 | 3 | 8 | 9 | 0 | < 10 ms ok |');
+    expect(text).toContain('| 1,500,000 | after reload | 4 | 200 | 30 | 900 | 950 | 0 | < 40 ms missed |');
     expect(text).toContain('| 150,000 | 10 ms | 25 ms | 2.50 | 1,000 | 0 | <= 2x missed |');
     expect(text).toContain('| 150,000 | 99 µs | 900 µs | 1 MB | 1 MB | 90 ms |');
   });

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { runWorker } from './childProcess.js';
+import type { LatencySample } from './latencySample.js';
+import type { LatencyWorkerConfig } from './latencyWorker.js';
+
+const workerScript = fileURLToPath(new URL('./latencyWorker.js', import.meta.url));
+
+/** Rounds of the warm-up path before a sample (see latencyWorker.ts). */
+const warmUpRounds = 5;
+
+/** Times each path once, `concurrency` at a time, from a client process of its own. */
+export function sampleLatenciesApart(options: {
+  origin: string;
+  paths: string[];
+  headers: Record<string, string>;
+  concurrency: number;
+}): Promise<LatencySample> {
+  const config: LatencyWorkerConfig = { ...options, warmUpPath: '/readyz', warmUpRounds };
+  return runWorker<LatencySample>(workerScript, config);
+}
