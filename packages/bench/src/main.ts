@@ -188,11 +188,11 @@ async function measure(
     });
     results[name] = result;
     log(
-      `  $scenario.id.padEnd(16)$name.padEnd(6)$Math.round(result.requestsPerSecond)req/s, p99 $result.latencyP99Msms, errors $result.errors`,
+      `  ${scenario.id.padEnd(16)} ${name.padEnd(6)} ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms, errors ${result.errors}`,
     );
   }
   const { server, floor, mock } = results;
-  if (!server || !floor) throw new Error(`$scenario.id: the server and the floor must both be measured`);
+  if (!server || !floor) throw new Error(`${scenario.id}: the server and the floor must both be measured`);
   return { server, floor, mock };
 }
 
