@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** Every child still running, so a bench stopped by a signal stops them too. */
 export const runningChildren = new Set<ChildProcess>();
@@ -61,8 +61,19 @@ export async function startNodeProcess(
   };
 }
 
-/** Runs a node script to completion and returns its stdout; a failure carries its stderr. */
-export async function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/** A child that has not exited by then is killed: a hung server or worker must not hang the bench. */
+const defaultDeadlineMs = 30 * 60_000;
+
+/**
+ * Runs a node script to completion and returns its stdout; a failure carries its stderr, and a
+ * script still running after `deadlineMs` is killed and fails the same way.
+ */
+export async function runNodeScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  deadlineMs = defaultDeadlineMs,
+): Promise<string> {
   const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +87,15 @@ export async function runNodeScript(script: string, args: string[], env: NodeJS.
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  let overdue = false;
+  const timer = setTimeout(() => {
+    overdue = true;
+    child.kill('SIGKILL');
+  }, deadlineMs);
   const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  const command = [basename(script), ...args].join(' ');
+  if (overdue) throw new Error(`${command} did not finish within ${deadlineMs / 1000} s, so it was stopped`);
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}): ${stderr.trim()}`);
   return stdout;
 }
@@ -88,10 +107,10 @@ let configCount = 0;
  * Runs a worker script (a load run, a latency sample) in a process of its own: its config goes
  * in a file, its result is the last line it prints, as JSON.
  */
-export async function runWorker<Result>(script: string, config: unknown): Promise<Result> {
+export async function runWorker<Result>(script: string, config: unknown, deadlineMs: number): Promise<Result> {
   configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-worker-'));
   const file = join(await configDirectory, `worker-${configCount++}.json`);
   await writeFile(file, JSON.stringify(config));
-  const stdout = await runNodeScript(script, [file], {});
+  const stdout = await runNodeScript(script, [file], {}, deadlineMs);
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
 }

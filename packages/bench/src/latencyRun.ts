@@ -8,6 +8,9 @@ const workerScript = fileURLToPath(new URL('./latencyWorker.js', import.meta.url
 /** Rounds of the warm-up path before a sample (see latencyWorker.ts). */
 const warmUpRounds = 5;
 
+/** A sample of 200 calls takes about a second; a server that stops answering fails it instead. */
+const workerDeadlineMs = 5 * 60_000;
+
 /** Times each path once, `concurrency` at a time, from a client process of its own. */
 export function sampleLatenciesApart(options: {
   origin: string;
@@ -16,5 +19,5 @@ export function sampleLatenciesApart(options: {
   concurrency: number;
 }): Promise<LatencySample> {
   const config: LatencyWorkerConfig = { ...options, warmUpPath: '/readyz', warmUpRounds };
-  return runWorker<LatencySample>(workerScript, config);
+  return runWorker<LatencySample>(workerScript, config, workerDeadlineMs);
 }

@@ -32,7 +32,15 @@ export interface LoadResult {
   errors: number;
 }
 
-const runLoadWorker = (config: LoadWorkerConfig) => runWorker<LoadWorkerResult>(workerScript, config);
+/**
+ * A timed run ends on its own (autocannon times each request out after 10 s); a run by amount is
+ * given a minute plus a second per 100 calls, a thirtieth of the slowest counted rate measured.
+ */
+const workerDeadlineMs = (config: LoadWorkerConfig) =>
+  ((config.amount !== undefined ? config.amount / 100 : config.durationSeconds) + 60) * 1000;
+
+const runLoadWorker = (config: LoadWorkerConfig) =>
+  runWorker<LoadWorkerResult>(workerScript, config, workerDeadlineMs(config));
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const base = {
