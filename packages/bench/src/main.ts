@@ -306,21 +306,23 @@ async function main(): Promise<void> {
       };
       // 2. Cold, right after start: never-seen combinations, then the same calls again (now seen:
       // what the machine gives any call at that concurrency). Each client count meets a server
-      // process just started; the first is stopped after its figure.
-      const [firstClients, ...moreClients] = coldClients;
-      const firstServer = await startServerProcess(env);
-      try {
-        await cold(firstServer.base, 'after start', coldAfterStart, firstClients);
-        await cold(firstServer.base, 'the same calls again', coldAfterStart, firstClients);
-      } finally {
-        await firstServer.process.stop();
+      // process just started: all but the last are stopped after their figures, and the last
+      // goes on to serve the rest of the run.
+      const afterStart = async (base: string, clients: number) => {
+        await cold(base, 'after start', coldAfterStart, clients);
+        await cold(base, 'the same calls again', coldAfterStart, clients);
+      };
+      for (const clients of coldClients.slice(0, -1)) {
+        const fresh = await startServerProcess(env);
+        try {
+          await afterStart(fresh.base, clients);
+        } finally {
+          await fresh.process.stop();
+        }
       }
       const server = await startServerProcess(env);
       try {
-        for (const clients of moreClients) {
-          await cold(server.base, 'after start', coldAfterStart, clients);
-          await cold(server.base, 'the same calls again', coldAfterStart, clients);
-        }
+        await afterStart(server.base, coldClients[coldClients.length - 1] ?? 1);
         const targets: Targets = {
           server: { base: server.base, headers: {}, keys: platformKeys },
           floor: { base: `http://127.0.0.1:${floorPort}`, headers: {} },
