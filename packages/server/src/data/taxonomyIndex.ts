@@ -1,6 +1,6 @@
 import { type Taxonomy, taxonomy } from '@quotes/contract';
 import type { ResolvedFilter } from '../domain/filterResolution.js';
-import { directoryLength, RankSet } from './rankSet.js';
+import { directoryLength, type RankSet, rankSetOf } from './rankSet.js';
 
 /**
  * How one quote's tags travel from PostgreSQL as one 32-bit code (see quoteQueries.ts): each
@@ -57,7 +57,7 @@ export function layoutDescription(layout: TagCodeLayout): string {
 export class TaxonomyIndex {
   private readonly bitsets = new Map<string, Uint32Array>();
   private readonly everything: Uint32Array;
-  /** The one transient result, its union scratch and its directory, reused by every transient match. */
+  /** Buffers reused by every match: the transient result, the union, and where sets are built. */
   private scratch: { result: Uint32Array; union: Uint32Array; directory: Uint32Array } | undefined;
   readonly wordCount: number;
 
@@ -124,7 +124,7 @@ export class TaxonomyIndex {
     return (this.bitsets.size + 1) * this.wordCount * 4;
   }
 
-  private transientBuffers(): { result: Uint32Array; union: Uint32Array; directory: Uint32Array } {
+  private buffers(): { result: Uint32Array; union: Uint32Array; directory: Uint32Array } {
     this.scratch ??= {
       result: new Uint32Array(this.wordCount),
       union: new Uint32Array(this.wordCount),
@@ -136,8 +136,8 @@ export class TaxonomyIndex {
   /**
    * The ranks matching the filter: OR within a parameter's resolved values, AND across
    * parameters. A transient result is built in buffers this index reuses: no allocation, for a
-   * combination that may never be asked again, but it is valid only until the next transient
-   * match, so it must be read at once (synchronously) and never kept.
+   * combination that may never be asked again, but it is valid only until the next match, so it
+   * must be read at once (synchronously) and never kept.
    */
   matching(filter: ResolvedFilter, options: { transient?: boolean } = {}): RankSet {
     const parameters: Array<readonly Uint32Array[]> = [];
@@ -150,17 +150,21 @@ export class TaxonomyIndex {
     add('length', filter.length === null ? null : [filter.length]);
     add('era', filter.era === null ? null : [filter.era]);
     add('faith', filter.faith === null ? null : [filter.faith]);
-    const scratch = options.transient ? this.transientBuffers() : undefined;
-    if (parameters.length === 0) return new RankSet(this.everything, scratch?.directory);
+    const transient = options.transient === true;
+    const buffers = this.buffers();
+    const build = (words: Uint32Array, whose: 'shared' | 'borrowed') =>
+      rankSetOf(words, { words: whose, ...(transient ? { transient: { directory: buffers.directory } } : {}) });
+    if (parameters.length === 0) return build(this.everything, 'shared');
     // A single bitset is shared as it is: neither side ever writes to it again.
-    if (parameters.length === 1 && parameters[0]?.length === 1)
-      return new RankSet(parameters[0][0] as Uint32Array, scratch?.directory);
+    if (parameters.length === 1 && parameters[0]?.length === 1) return build(parameters[0][0] as Uint32Array, 'shared');
     // Single-valued parameters are ANDed in straight from their bitsets; only a parameter with
     // several values needs its union built first. Fewest values first: the result starts as a
     // copy of one bitset where it can.
     parameters.sort((a, b) => a.length - b.length);
-    const result = scratch ? scratch.result.fill(0) : new Uint32Array(this.wordCount);
-    let union = scratch?.union;
+    // Built in the reused buffer even when kept: a kept set copies out what it keeps (its sorted
+    // members, or the words of a dense one), so a combination costs no bitset-sized garbage.
+    const result = buffers.result.fill(0);
+    const union = buffers.union;
     parameters.forEach((sets, position) => {
       if (position === 0) {
         for (const set of sets) orInto(result, set);
@@ -170,12 +174,11 @@ export class TaxonomyIndex {
         andInto(result, sets[0] as Uint32Array);
         return;
       }
-      union ??= new Uint32Array(this.wordCount);
       union.fill(0);
       for (const set of sets) orInto(union, set);
       andInto(result, union);
     });
-    return new RankSet(result, scratch?.directory);
+    return build(result, 'borrowed');
   }
 }
 

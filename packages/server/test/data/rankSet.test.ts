@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { popcount32, RankSet } from '../../src/data/rankSet.js';
+import { directoryLength, popcount32, type RankSet, rankSetOf } from '../../src/data/rankSet.js';
 
 /** A deterministic generator (mulberry32), so a failure replays. */
 function generator(seed: number): () => number {
@@ -13,10 +13,14 @@ function generator(seed: number): () => number {
   };
 }
 
-function setOf(members: readonly number[], bound: number): RankSet {
+function wordsOf(members: readonly number[], bound: number): Uint32Array {
   const words = new Uint32Array(Math.ceil(bound / 32));
   for (const rank of members) words[rank >>> 5] = (words[rank >>> 5] as number) | (1 << (rank & 31));
-  return new RankSet(words);
+  return words;
+}
+
+function setOf(members: readonly number[], bound: number): RankSet {
+  return rankSetOf(wordsOf(members, bound));
 }
 
 describe('popcount32', () => {
@@ -31,7 +35,7 @@ describe('popcount32', () => {
 
 describe('a set of ranks', () => {
   it('is empty without members: no size, no k-th member, no page', () => {
-    for (const set of [new RankSet(new Uint32Array(0)), new RankSet(new Uint32Array(100))]) {
+    for (const set of [rankSetOf(new Uint32Array(0)), rankSetOf(new Uint32Array(100))]) {
       expect(set.size).toBe(0);
       expect(set.select(0)).toBeUndefined();
       expect(set.slice(0, 10)).toEqual([]);
@@ -42,7 +46,8 @@ describe('a set of ranks', () => {
     const random = generator(17);
     // 16 words make a block: 512 ranks. Bounds that end mid-word, mid-block and on a block edge.
     for (const bound of [1, 31, 32, 33, 511, 512, 513, 5_000, 40_000]) {
-      for (const density of [0.001, 0.05, 0.5, 0.97, 1]) {
+      // Up to one member per word (density 1/32) a set is a sorted list, above it a bitset.
+      for (const density of [0.001, 0.02, 0.03, 0.05, 0.5, 0.97, 1]) {
         const members: number[] = [];
         for (let rank = 0; rank < bound; rank++) if (random() < density) members.push(rank);
         const set = setOf(members, bound);
@@ -69,5 +74,54 @@ describe('a set of ranks', () => {
     expect(set.slice(1, 10)).toEqual(members.slice(1));
     expect(set.has(63)).toBe(true);
     expect(set.has(62)).toBe(false);
+  });
+
+  it('is kept as a sorted list up to one member per word, as a bitset above, each charged what it owns', () => {
+    const words = 1_000;
+    const spread = (count: number) => Array.from({ length: count }, (_, k) => Math.floor((k * words * 32) / count));
+    const atLimit = setOf(spread(words), words * 32);
+    expect(atLimit.byteLength).toBe(words * 4);
+    const above = setOf(spread(words + 1), words * 32);
+    // The bitset and its directory of 63 blocks plus one entry.
+    expect(above.byteLength).toBe(words * 4 + 64 * 4);
+    expect(above.slice(words - 2, 5)).toEqual(spread(words + 1).slice(words - 2));
+    // A shared bitset is read in place: the set owns only its directory, however few its members.
+    const shared = rankSetOf(wordsOf(spread(10), words * 32), { words: 'shared' });
+    expect(shared.byteLength).toBe(64 * 4);
+    expect(shared.slice(0, 20)).toEqual(spread(10));
+  });
+
+  it('copies what a kept set needs out of borrowed words, and builds a transient one in the reused buffers', () => {
+    const bound = 64 * 32;
+    const directory = new Uint32Array(directoryLength(64));
+    const sparse = [3, 700, 1_500];
+    const dense = Array.from({ length: 1_000 }, (_, k) => k * 2);
+    const borrowed = wordsOf(sparse, bound);
+    const keptSparse = rankSetOf(borrowed, { words: 'borrowed' });
+    const borrowedDense = wordsOf(dense, bound);
+    const keptDense = rankSetOf(borrowedDense, { words: 'borrowed' });
+    const reused = wordsOf([5, 6], bound);
+    const transient = rankSetOf(reused, { words: 'borrowed', transient: { directory } });
+    expect(transient.slice(0, 5)).toEqual([5, 6]);
+    expect(transient.byteLength).toBe(bound / 8 + directory.byteLength);
+    // The caller reuses its words and the directory for other sets: the kept ones do not change.
+    borrowed.fill(0xffffffff);
+    borrowedDense.fill(0);
+    reused.set(wordsOf([1, 2, 4, 8], bound));
+    rankSetOf(reused, { words: 'borrowed', transient: { directory } });
+    expect(keptSparse.slice(0, 10)).toEqual(sparse);
+    expect(keptDense.size).toBe(dense.length);
+    expect(keptDense.slice(990, 20)).toEqual(dense.slice(990));
+    expect(keptDense.select(500)).toBe(1_000);
+    // The transient set read the reused words in place, which now hold other members.
+    expect(transient.slice(0, 5)).not.toEqual([5, 6]);
+  });
+
+  it('answers has() for members and non-members in both forms', () => {
+    for (const members of [[0, 63, 64, 2_000], Array.from({ length: 3_000 }, (_, k) => k)]) {
+      const set = setOf(members, 4_096);
+      for (const rank of [0, 1, 62, 63, 64, 65, 1_999, 2_000, 2_001, 2_999, 3_000, 4_095])
+        expect(set.has(rank), String(rank)).toBe(members.includes(rank));
+    }
   });
 });

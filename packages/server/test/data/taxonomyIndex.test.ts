@@ -128,13 +128,16 @@ describe('the taxonomy index', () => {
     }
   });
 
-  it('keeps owned sets intact while transient ones reuse their buffers', () => {
+  it('keeps owned sets intact while later matches reuse the buffers', () => {
     const love = resolved({ category: 'love', era: taxonomy.eras[2] as string });
     const owned = index.matching(love);
     const members = owned.slice(0, 5_000);
     index.matching(resolved({ mood: 'e', length: taxonomy.lengths[0] as string }), { transient: true });
     index.matching(resolved({ category: 'a', mood: 'ing' }), { transient: true });
+    // Kept sets are combined in the same reused buffers before they copy out what they keep.
+    const other = index.matching(resolved({ category: 'e', mood: 'ous' }));
     expect(owned.slice(0, 5_000)).toEqual(members);
+    expect(other.slice(0, 5_000)).toEqual(expected(resolved({ category: 'e', mood: 'ous' })));
     expect(members).toEqual(expected(love));
   });
 
