@@ -14,7 +14,7 @@ export {
   replaceCorpus,
 } from '@quotes/corpus';
 // The taxonomy index, for the benchmarks' measurement of it against a Roaring library.
-export { type RankSet, rankSetOf } from './data/rankSet.js';
+export type { RankSet } from './data/rankSet.js';
 export { TaxonomyIndex, tagCodeLayout } from './data/taxonomyIndex.js';
 export { createLogger, type Logger } from './log.js';
 export { freePort } from '@quotes/database';

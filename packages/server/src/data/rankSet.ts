@@ -52,8 +52,8 @@ export interface RankSetOptions {
  * quotes most combinations match a few thousand quotes: a few KB instead of 187 KB, so a cache of
  * sets holds many times more) and finds the k-th member by index. A denser one, a shared bitset,
  * and a transient set are the bitset with a directory of members before each block: listing
- * members costs more than counting them (at 1,500,000 quotes about 0.2 ms for a combination of
- * a few thousand), which is worth paying only for a set that is kept.
+ * members costs more than counting them (measured in QUOTE_READS.md), which is worth paying only
+ * for a set that is kept.
  */
 export function rankSetOf(words: Uint32Array, options: RankSetOptions = {}): RankSet {
   const blocks = Math.ceil(words.length / blockWords);
