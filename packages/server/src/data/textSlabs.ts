@@ -1,8 +1,10 @@
+import { IdPositions } from './idPositions.js';
+
 /** Bytes before each text in a slab: its UTF-8 length. */
 const header = 4;
 
 /**
- * UTF-8 texts by a small integer id, written one after another into a ring of large slabs
+ * UTF-8 texts by a small non-negative integer id, written one after another into a ring of large slabs
  * and bounded by their total bytes. When the ring is full the oldest slab is emptied and
  * written again, forgetting its texts; a text read (keep) from the slab that is to be emptied next
  * is copied to the newest one, so what is read often stays (a segmented FIFO, close to LRU).
@@ -12,14 +14,14 @@ const header = 4;
  * generation to copy and promote, and under never-seen traffic (100 new texts per page) the
  * scavenges and mark-compacts took the tail of the latency; the backing stores' allocator
  * overhead was resident memory outside the heap. Here the texts are in a few large Buffers, and
- * the only per-text state is one small-integer entry in a Map.
+ * the only per-text state is one entry in a table of typed arrays (idPositions.ts).
  */
 export class TextSlabs {
   private readonly slabs: Buffer[] = [];
   /** The ids written into each slab, to forget them when it is emptied. */
   private readonly slabIds: Int32Array[] = [];
   private readonly slabIdCount: number[] = [];
-  private readonly where = new Map<number, number>();
+  private readonly where = new IdPositions();
   private readonly slabCount: number;
   private readonly slabShift: number;
   private readonly slabMask: number;
@@ -53,7 +55,7 @@ export class TextSlabs {
    */
   peek(id: number): Buffer | undefined {
     const at = this.where.get(id);
-    if (at === undefined) return undefined;
+    if (at < 0) return undefined;
     const buffer = this.slabs[at >>> this.slabShift] as Buffer;
     const offset = at & this.slabMask;
     return buffer.subarray(offset + header, offset + header + buffer.readUInt32LE(offset));
@@ -66,14 +68,14 @@ export class TextSlabs {
   /** The byte length of the text kept under `id`, or -1. */
   lengthOf(id: number): number {
     const at = this.where.get(id);
-    if (at === undefined) return -1;
+    if (at < 0) return -1;
     return (this.slabs[at >>> this.slabShift] as Buffer).readUInt32LE(at & this.slabMask);
   }
 
   /** Copies the text kept under `id` into `target` at `offset`; returns the bytes copied (0 when not kept). */
   copyTo(id: number, target: Buffer, offset: number): number {
     const at = this.where.get(id);
-    if (at === undefined) return 0;
+    if (at < 0) return 0;
     const buffer = this.slabs[at >>> this.slabShift] as Buffer;
     const start = (at & this.slabMask) + header;
     return buffer.copy(target, offset, start, start + buffer.readUInt32LE(start - header));
@@ -94,7 +96,7 @@ export class TextSlabs {
   /** Marks `id` as read: a text in the slab next in line to be emptied is copied to the newest one. */
   keep(id: number): void {
     const at = this.where.get(id);
-    if (at === undefined || this.slabCount < 3) return;
+    if (at < 0 || this.slabCount < 3) return;
     const slab = at >>> this.slabShift;
     if (slab !== (this.current + 1) % this.slabCount) return;
     const source = this.slabs[slab] as Buffer;
@@ -114,7 +116,8 @@ export class TextSlabs {
   }
 
   private record(id: number, offset: number, bytes: number): void {
-    this.where.set(id, (this.current << this.slabShift) | offset);
+    // Unsigned: at the largest QUOTE_CACHE_MB the slab number reaches the top bit.
+    this.where.set(id, ((this.current << this.slabShift) | offset) >>> 0);
     const count = this.slabIdCount[this.current] ?? 0;
     let ids = this.slabIds[this.current] as Int32Array;
     if (count === ids.length) {
@@ -153,7 +156,7 @@ export class TextSlabs {
     for (let i = 0; i < count; i++) {
       const id = ids[i] as number;
       const at = this.where.get(id);
-      if (at !== undefined && at >>> this.slabShift === slab) this.where.delete(id);
+      if (at >= 0 && at >>> this.slabShift === slab) this.where.delete(id);
     }
     this.slabIdCount[slab] = 0;
   }

@@ -29,12 +29,12 @@ describe('text slabs', () => {
 
   it('keeps a text that is read while everything else passes through', () => {
     const slabs = new TextSlabs(8 * 4096, 4096);
-    slabs.set(-1, 'the one read often');
+    slabs.set(5000, 'the one read often');
     for (let id = 0; id < 5000; id++) {
       slabs.set(id, text(id));
-      slabs.keep(-1);
+      slabs.keep(5000);
     }
-    expect(slabs.peek(-1)?.toString()).toBe('the one read often');
+    expect(slabs.peek(5000)?.toString()).toBe('the one read often');
   });
 
   it('keeps nothing larger than a slab, and nothing at all with no bytes', () => {
