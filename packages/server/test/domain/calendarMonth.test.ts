@@ -17,6 +17,28 @@ describe('calendar months in UTC', () => {
     expect(calendarMonthOf(new Date('2026-12-01T00:00:00Z')).key).toBe('2026-12-01');
   });
 
+  it('answers each instant with its own month when asked in any order (the last month is remembered)', () => {
+    const instants = [
+      '2026-11-30T23:59:59.999Z',
+      '2026-12-01T00:00:00.000Z',
+      '2026-11-01T00:00:00.000Z',
+      '2026-10-31T23:59:59.999Z',
+      '2026-11-15T12:00:00.000Z',
+      '2027-01-01T00:00:00.000Z',
+      '2026-12-31T23:59:59.999Z',
+    ];
+    for (const instant of instants) {
+      const month = calendarMonthOf(new Date(instant));
+      expect(month.key).toBe(`${instant.slice(0, 7)}-01`);
+      expect(month.start.getTime()).toBeLessThanOrEqual(Date.parse(instant));
+      expect(month.next.getTime()).toBeGreaterThan(Date.parse(instant));
+      expect(isoSeconds(month.start)).toBe(`${instant.slice(0, 7)}-01T00:00:00Z`);
+    }
+    expect(isoSeconds(new Date('2026-11-30T23:59:59.999Z'))).toBe('2026-11-30T23:59:59Z');
+    expect(() => calendarMonthOf(new Date(Number.NaN)).start.toISOString()).toThrow(RangeError);
+    expect(calendarMonthOf(new Date('2026-11-15T00:00:00Z')).key).toBe('2026-11-01');
+  });
+
   it('rolls over the year', () => {
     expect(isoSeconds(calendarMonthOf(new Date('2026-12-15T12:00:00Z')).next)).toBe('2027-01-01T00:00:00Z');
   });
