@@ -5,10 +5,9 @@ const initialSlots = 1024;
 
 /**
  * A map from small non-negative integer ids to unsigned 32-bit positions, held in two typed
- * arrays (open addressing, linear probing, deletion by shifting the run back, so no tombstones
- * build up). It exists for TextSlabs: a JavaScript Map of its 100,000 entries was a 7 MB table
- * on V8's heap that every mark-compact scanned and that churn rebuilt whole, where this is about
- * 2 MB outside the heap, grown only when full and never rebuilt by churn.
+ * arrays outside V8's heap (open addressing, linear probing, deletion by shifting the run back,
+ * so no tombstones build up): TextSlabs' index, which as a Map was the heap's largest object
+ * (QUOTE_READS.md).
  */
 export class IdPositions {
   private ids = new Int32Array(initialSlots).fill(free);

@@ -4,10 +4,10 @@ import { IdPositions } from './idPositions.js';
 const header = 4;
 
 /**
- * UTF-8 texts by a small non-negative integer id, written one after another into a ring of large slabs
- * and bounded by their total bytes. When the ring is full the oldest slab is emptied and
- * written again, forgetting its texts; a text read (keep) from the slab that is to be emptied next
- * is copied to the newest one, so what is read often stays (a segmented FIFO, close to LRU).
+ * UTF-8 texts by a small non-negative integer id, written one after another into a ring of
+ * large slabs and bounded by their total bytes. When the ring is full the oldest slab is emptied
+ * and written again, forgetting its texts; a text read (keep) from the slab that is to be emptied
+ * next is copied to the newest one, so what is read often stays (a segmented FIFO, close to LRU).
  *
  * Why not one Buffer per text in an LRU: at 32 MB that is about 100,000 Buffers, each a heap
  * object with its own malloc'd backing store. Every new text was a survivor for the young
