@@ -38,18 +38,10 @@ export class IdPositions {
   set(id: number, position: number): void {
     if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff)
       throw new RangeError(`an id must be an int32 >= 0, got ${id}`);
-    let slot = this.home(id);
-    for (;;) {
-      const held = this.ids[slot] as number;
-      if (held === id) {
-        this.positions[slot] = position;
-        return;
-      }
-      if (held === free) break;
-      slot = (slot + 1) & this.mask;
-    }
-    this.ids[slot] = id;
+    const slot = this.probe(id);
     this.positions[slot] = position;
+    if (this.ids[slot] === id) return;
+    this.ids[slot] = id;
     this.count++;
     if (this.count * 2 > this.ids.length) this.grow();
   }
@@ -85,11 +77,16 @@ export class IdPositions {
 
   private slotOf(id: number): number {
     if (id < 0) return -1;
+    const slot = this.probe(id);
+    return this.ids[slot] === id ? slot : -1;
+  }
+
+  /** The slot holding `id`, or the free slot where it would go. */
+  private probe(id: number): number {
     let slot = this.home(id);
     for (;;) {
       const held = this.ids[slot] as number;
-      if (held === id) return slot;
-      if (held === free) return -1;
+      if (held === id || held === free) return slot;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -106,8 +103,7 @@ export class IdPositions {
     for (let slot = 0; slot < ids.length; slot++) {
       const id = ids[slot] as number;
       if (id === free) continue;
-      let target = this.home(id);
-      while (this.ids[target] !== free) target = (target + 1) & this.mask;
+      const target = this.probe(id);
       this.ids[target] = id;
       this.positions[target] = positions[slot] as number;
     }
