@@ -70,7 +70,8 @@ export class QuoteTexts {
     const block = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
     const items: Buffer[] = [];
     let offset = 0;
-    for (const [index, rank] of ranks.entries()) {
+    for (let index = 0; index < ranks.length; index++) {
+      const rank = ranks[index]!;
       const text = read.get(rank);
       const length = lengths[index] as number;
       if (text === undefined) this.slabs.copyTo(summaryId(rank), block, offset);

@@ -117,8 +117,11 @@ class SortedRanks implements RankSet {
   }
 
   slice(offset: number, limit: number): number[] {
-    if (limit <= 0 || offset < 0) return [];
-    return Array.from(this.members.subarray(offset, offset + limit));
+    const ranks: number[] = [];
+    if (limit <= 0 || offset < 0) return ranks;
+    const end = Math.min(offset + limit, this.members.length);
+    for (let at = offset; at < end; at++) ranks.push(this.members[at] as number);
+    return ranks;
   }
 }
 

@@ -55,7 +55,10 @@ type LoweredValues = ReadonlyArray<readonly [lowered: string, value: string]>;
 function substringMatches(text: string, values: LoweredValues): string[] {
   const needle = normalised(text);
   const matches: string[] = [];
-  for (const [lowered, value] of values) if (lowered.includes(needle)) matches.push(value);
+  for (let index = 0; index < values.length; index++) {
+    const [lowered, value] = values[index]!;
+    if (lowered.includes(needle)) matches.push(value);
+  }
   return matches;
 }
 

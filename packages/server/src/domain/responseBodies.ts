@@ -34,7 +34,7 @@ export function ownUtf8(text: string): Buffer {
 }
 
 const pageStart = Buffer.from('{"quotes":[');
-const comma = Buffer.from(',');
+const commaByte = ','.charCodeAt(0);
 
 /**
  * The keys of the Quote and QuoteSummary JSON that the database writes for each quote
@@ -68,15 +68,22 @@ export function storedQuote(json: Buffer): JsonText<Quote> {
   return json as JsonText<Quote>;
 }
 
-/** A page: the items as the database stored them (QuoteSummary JSON, UTF-8), then the page's numbers. */
+/**
+ * A page: the items as the database stored them (QuoteSummary JSON, UTF-8), then the page's
+ * numbers, written into one Buffer of its exact length.
+ */
 export function quotePageBody(items: readonly Buffer[], page: Omit<QuotePage, 'quotes'>): JsonText<QuotePage> {
-  const parts: Buffer[] = [pageStart];
-  for (const [index, item] of items.entries()) {
-    if (index > 0) parts.push(comma);
-    parts.push(item);
+  const tail = `],${JSON.stringify(page).slice(1)}`;
+  let length = pageStart.length + Math.max(items.length - 1, 0) + Buffer.byteLength(tail);
+  for (let index = 0; index < items.length; index++) length += items[index]!.length;
+  const body = Buffer.allocUnsafe(length);
+  let offset = pageStart.copy(body, 0);
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) body[offset++] = commaByte;
+    offset += items[index]!.copy(body, offset);
   }
-  parts.push(Buffer.from(`],${JSON.stringify(page).slice(1)}`));
-  return Buffer.concat(parts) as JsonText<QuotePage>;
+  body.write(tail, offset, 'utf8');
+  return body as JsonText<QuotePage>;
 }
 
 /** The filter values: every category with its count, sorted by name, and the other filters' values. */
