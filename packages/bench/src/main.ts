@@ -448,7 +448,9 @@ async function main(): Promise<void> {
   await writeFile(join(out, 'latest.svg'), svgChart(report));
   await writeFile(join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   log(`\n${markdownReport(report)}`);
-  log(`bench: wrote ${join(out, 'latest.md')}, latest.svg and latest.json`);
+  log(
+    `bench: wrote ${join(out, 'latest.md')}, latest.svg and latest.json; \`npm run quote-results -w @quotes/bench\` quotes them in the READMEs`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -52,7 +52,7 @@ export interface BenchReport {
   index: IndexMicroResult[];
 }
 
-/** Issue 17's targets that are not ratios to the floor. */
+/** The targets that are not ratios to the floor (those are each scenario's `floorTarget`). */
 export const targets = {
   coldP99Ms: (corpusSize: number) => (corpusSize > 150_000 ? 40 : 10),
   bystanderFactor: 2,
@@ -165,6 +165,35 @@ export function markdownReport(report: BenchReport): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The run's headline in one sentence, per corpus size: the server's requests/s as a share of the
+ * same-bytes floor's on single URLs (their range) and on mixed traffic, peak RSS, and whether the
+ * counted calls were counted exactly. The root README quotes it.
+ */
+export function summaryLine(report: BenchReport): string {
+  const sizes = [...new Set(report.measurements.map((m) => m.corpusSize))].sort((a, b) => a - b);
+  const platform = (corpusSize: number) =>
+    report.measurements.filter((m) => m.corpusSize === corpusSize && m.keyPlan === 'platform');
+  const shares = (list: ScenarioMeasurement[]) =>
+    list.map((m) => m.server.requestsPerSecond / m.floor.requestsPerSecond);
+  const single = sizes.map((corpusSize) => {
+    const values = shares(platform(corpusSize).filter((m) => m.scenario.id !== 'mixed'));
+    return `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+  });
+  const mixed = sizes.map((corpusSize) => {
+    const [value] = shares(platform(corpusSize).filter((m) => m.scenario.id === 'mixed'));
+    return value === undefined ? 'n/a' : value.toFixed(2);
+  });
+  const exact = report.counting.every((c) => c.errors === 0 && c.usageSays === c.sent);
+  const perSize = (values: string[]) => values.join(' / ');
+  return (
+    `Latest run (${report.startedAt.slice(0, 10)}, ${report.machine}), at ${perSize(sizes.map(size))} quotes: ` +
+    `the server answered ${perSize(single)} of the same-bytes floor's requests/s on single URLs ` +
+    `and ${perSize(mixed)} on mixed traffic; peak RSS ${perSize(sizes.map((s) => mb(report.peakRss[s] ?? null)))}; ` +
+    `counted calls counted ${exact ? 'exactly' : 'NOT exactly'}.`
+  );
 }
 
 /** A grouped bar chart (the server's requests/s as a share of its same-bytes floor, per scenario and corpus size) as plain SVG. */

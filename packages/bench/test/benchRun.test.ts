@@ -13,8 +13,8 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 
 /**
  * The whole bench, end to end, on a tiny corpus and one-second runs: every step must still run
- * (an earlier one stopped at the reload when the importer began asking for --yes, and nothing
- * noticed). No figure is judged here: speed is never asserted in tests.
+ * (a step that stops, such as a reload waiting on a prompt for --yes, would otherwise go
+ * unnoticed until the next full run). No figure is judged here: speed is never asserted in tests.
  */
 describe('npm run bench, tiny', () => {
   it('runs every step and writes a complete report', async () => {

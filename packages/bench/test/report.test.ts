@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../src/loadRun.js';
-import { type BenchReport, markdownReport, svgChart } from '../src/report.js';
+import { type BenchReport, markdownReport, summaryLine, svgChart } from '../src/report.js';
 import { mixedScenario, scenarios } from '../src/scenarios.js';
 
 const load = (requestsPerSecond: number, p99 = 5, errors = 0): LoadResult => ({
@@ -120,6 +120,33 @@ describe('the benchmark report', () => {
       ]),
     );
     expect(text).toContain('| quotes-random, no filter | 5,000 | 4,500 | -10% |');
+  });
+
+  it('sums a run up in one sentence per corpus size', () => {
+    const line = summaryLine(
+      report(
+        [
+          { corpusSize: 150000, keyPlan: 'platform', scenario: random!, server: load(3000), floor: load(10000) },
+          { corpusSize: 150000, keyPlan: 'platform', scenario: categories!, server: load(5000), floor: load(10000) },
+          { corpusSize: 150000, keyPlan: 'professional', scenario: random!, server: load(100), floor: load(10000) },
+          {
+            corpusSize: 150000,
+            keyPlan: 'platform',
+            scenario: mixedScenario(2000, 20000),
+            server: load(2500),
+            floor: load(10000),
+          },
+          { corpusSize: 1500000, keyPlan: 'platform', scenario: random!, server: load(2000), floor: load(10000) },
+        ],
+        {
+          peakRss: { 150000: 200 * 2 ** 20, 1500000: 280 * 2 ** 20 },
+          counting: [{ corpusSize: 150000, sent: 100, errors: 0, usageSays: 99 }],
+        },
+      ),
+    );
+    expect(line).toBe(
+      "Latest run (2026-11-23, test), at 150,000 / 1,500,000 quotes: the server answered 0.30-0.50 / 0.20-0.20 of the same-bytes floor's requests/s on single URLs and 0.25 / n/a on mixed traffic; peak RSS 200 MB / 280 MB; counted calls counted NOT exactly.",
+    );
   });
 
   it('draws the server and its floor for each scenario, each group on its own scale', () => {
