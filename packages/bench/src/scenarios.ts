@@ -3,7 +3,7 @@ export interface Scenario {
   id: string;
   title: string;
   path: string;
-  /** Target ratio of the server's requests/s to the same-bytes floor's (issue 17), if any. */
+  /** Target ratio of the server's requests/s to the same-bytes floor's, if any. */
   floorTarget: number | null;
 }
 

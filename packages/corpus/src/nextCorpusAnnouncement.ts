@@ -23,8 +23,8 @@ async function listeningServers(client: pg.Client): Promise<number[]> {
  * Tells every server that the corpus `version` is committed as quotes_next and waits, at most
  * `deadlineMs`, until each server that was listening has answered (or disconnected), so the swap
  * that follows finds their next index built: the first calls after a reload then cost what calls
- * after a start cost. A server that does not answer in time builds its index after the swap, as
- * it did before this step existed. Must run outside a transaction: notifications are delivered
+ * after a start cost. A server that does not answer in time builds its index when the swap's
+ * notification arrives. Must run outside a transaction: notifications are delivered
  * to an idle session only.
  */
 export async function announceNextCorpus(

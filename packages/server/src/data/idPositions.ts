@@ -6,8 +6,8 @@ const initialSlots = 1024;
 /**
  * A map from small non-negative integer ids to unsigned 32-bit positions, held in two typed
  * arrays outside V8's heap (open addressing, linear probing, deletion by shifting the run back,
- * so no tombstones build up): TextSlabs' index, which as a Map was the heap's largest object
- * (QUOTE_READS.md).
+ * so no tombstones build up): TextSlabs' index, kept out of the heap because as a Map it is the
+ * heap's largest object under never-seen traffic (QUOTE_READS.md).
  */
 export class IdPositions {
   private ids = new Int32Array(initialSlots).fill(free);

@@ -11,9 +11,9 @@ import { layoutDescription, type TagCodeLayout } from './taxonomyIndex.js';
 /**
  * Quotes leave the database already written as the contract's JSON: the quote_json and
  * summary_json columns are generated from each row when it is written (see the migration that
- * adds them). Under load the server's CPU went on decoding seven columns per row into objects
- * and serialising them again, then PostgreSQL's on building the JSON per request; now a quote is
- * read as stored text, and kept (see quoteTexts.ts).
+ * adds them), so a quote is read as stored text and kept (see quoteTexts.ts): decoding seven
+ * columns per row into objects and serialising them again took the server's CPU under load, and
+ * building the JSON per request PostgreSQL's.
  */
 export interface CorpusState {
   readonly version: number;

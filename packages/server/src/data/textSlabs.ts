@@ -10,10 +10,10 @@ const header = 4;
  * next is copied to the newest one, so what is read often stays (a segmented FIFO, close to LRU).
  *
  * Why not one Buffer per text in an LRU: at 32 MB that is about 100,000 Buffers, each a heap
- * object with its own malloc'd backing store. Every new text was a survivor for the young
+ * object with its own malloc'd backing store. Every new text is then a survivor for the young
  * generation to copy and promote, and under never-seen traffic (100 new texts per page) the
- * scavenges and mark-compacts took the tail of the latency; the backing stores' allocator
- * overhead was resident memory outside the heap. Here the texts are in a few large Buffers, and
+ * scavenges and mark-compacts make the tail of the latency; the backing stores' allocator
+ * overhead is resident memory outside the heap. Here the texts are in a few large Buffers, and
  * the only per-text state is one entry in a table of typed arrays (idPositions.ts).
  */
 export class TextSlabs {
