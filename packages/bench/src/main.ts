@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMock } from '@quotes/mock';
@@ -16,7 +16,11 @@ import { type LoadResult, runLoad } from './loadRun.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes } from './peakRss.js';
 import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
+import { quoteResults } from './readmeQuotes.js';
 import { mixedScenario, type Scenario, scenarios } from './scenarios.js';
+
+/** Where a default run writes: the results the READMEs quote. */
+const committedResults = fileURLToPath(new URL('../results', import.meta.url));
 
 const { values: options } = parseArgs({
   options: {
@@ -28,7 +32,7 @@ const { values: options } = parseArgs({
     'mixed-urls': { type: 'string', default: '2000' },
     'cold-calls': { type: 'string', default: '200' },
     'counted-calls': { type: 'string', default: '45000' },
-    out: { type: 'string', default: fileURLToPath(new URL('../results', import.meta.url)) },
+    out: { type: 'string', default: committedResults },
   },
 });
 
@@ -442,15 +446,18 @@ async function main(): Promise<void> {
     await mock.stop();
     await cluster?.stop();
   }
-  const out = options.out ?? 'results';
+  const out = options.out ?? committedResults;
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'latest.md'), markdownReport(report));
   await writeFile(join(out, 'latest.svg'), svgChart(report));
   await writeFile(join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   log(`\n${markdownReport(report)}`);
-  log(
-    `bench: wrote ${join(out, 'latest.md')}, latest.svg and latest.json; \`npm run quote-results -w @quotes/bench\` quotes them in the READMEs`,
-  );
+  log(`bench: wrote ${join(out, 'latest.md')}, latest.svg and latest.json`);
+  // The committed results are what the READMEs quote: a run that writes them rewrites the quotes too.
+  if (resolve(out) === committedResults) {
+    const quoted = await quoteResults(join(out, 'latest.json'));
+    if (quoted.length > 0) log(`bench: quoted the run in ${quoted.join(', ')}`);
+  }
 }
 
 main().catch((error: unknown) => {
