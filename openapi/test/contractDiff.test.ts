@@ -54,6 +54,18 @@ describe('compareContracts', () => {
     expect(found.every(({ before, reason }) => before === 'dark' && reason === 'a removed enum value')).toBe(true);
   });
 
+  it('passes a new problem type and fails a new category, as the compatibility promise says', () => {
+    const problem = changed((contract) => {
+      (node(contract, 'components', 'schemas', 'ProblemType').enum as string[]).push('urn:quotes:problem:new-kind');
+    });
+    expect(problem.filter(({ type }) => type === 'breaking')).toEqual([]);
+    expect(problem.length).toBeGreaterThan(0);
+    const category = breaking((contract) => {
+      (node(contract, 'components', 'schemas', 'Category').enum as string[]).push('Sleep & Dreams');
+    });
+    expect(category.length).toBeGreaterThan(0);
+  });
+
   it('fails a removed operation, response or response field', () => {
     expect(breaking((contract) => delete node(contract, 'paths')['/v1/quotes-usage'])).toHaveLength(1);
     expect(
