@@ -3,7 +3,7 @@ import type { Auth } from './generated/core/auth.gen.js';
 import * as sdk from './generated/sdk.gen.js';
 import type { ListQuotesQuery, RandomQuoteQuery } from './filterQuery.js';
 import type { FilterValues, Quote, QuotePage, Usage } from './generated/types.gen.js';
-import { QuotesNetworkError } from './networkError.js';
+import { describeFailure, QuotesNetworkError } from './networkError.js';
 import { QuotesProblemError } from './problemError.js';
 import { parseRateLimit, type RateLimit } from './rateLimit.js';
 import { resilientFetch } from './resilientFetch.js';
@@ -89,7 +89,7 @@ function unreadableBody(response: Response, error: unknown): unknown {
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   return new QuotesNetworkError(
     timedOut ? 'timeout' : 'network',
-    `${response.url}: the ${response.status} answer's body could not be read (${error instanceof Error ? error.message : String(error)})`,
+    `${response.url}: the ${response.status} answer's body could not be read (${describeFailure(error)})`,
     1,
     error,
   );

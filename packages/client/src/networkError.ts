@@ -13,3 +13,30 @@ export class QuotesNetworkError extends Error {
     this.attempts = attempts;
   }
 }
+
+interface SystemErrorFields {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * An error's message with the system error code found on it or its causes, as
+ * `fetch failed (ECONNREFUSED 127.0.0.1:3999)`: Node's fetch says only `fetch failed` and keeps
+ * the code on `cause.cause`.
+ */
+export function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // A few levels are all fetch nests; the bound also ends a cycle of causes.
+  let node: unknown = error;
+  for (let depth = 0; depth < 4 && typeof node === 'object' && node !== null; depth++) {
+    const { code, address, port, cause } = node as SystemErrorFields;
+    if (typeof code === 'string') {
+      const where = typeof address === 'string' ? ` ${address}${typeof port === 'number' ? `:${port}` : ''}` : '';
+      return message.includes(code) ? message : `${message} (${code}${where})`;
+    }
+    node = cause;
+  }
+  return message;
+}

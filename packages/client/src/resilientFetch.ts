@@ -1,4 +1,4 @@
-import { QuotesNetworkError } from './networkError.js';
+import { describeFailure, QuotesNetworkError } from './networkError.js';
 import { parseRetryAfter } from './rateLimit.js';
 import { backoffDelay, type RetryPolicy } from './retryPolicy.js';
 
@@ -62,7 +62,7 @@ export function resilientFetch(options: ResilientFetchOptions): typeof globalThi
           reason,
           reason === 'timeout'
             ? `${what}: no answer within ${timeoutMs} ms`
-            : `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+            : `${what} failed: ${describeFailure(error)}`,
           attempt + 1,
           error,
         );

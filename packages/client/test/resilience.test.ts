@@ -122,6 +122,31 @@ describe('retries (opt-in)', () => {
     expect(error).toMatchObject({ reason: 'network', attempts: 3 });
   });
 
+  it('name the refusal and the address in the message, from the cause fetch nests', async () => {
+    // A port that just had a listener and now has none: the kernel refuses at once.
+    const closed = await startServer(() => undefined);
+    await closed.close();
+    const port = new URL(closed.url).port;
+    const client = createQuotesClient({ baseUrl: closed.url, apiKey: 'qk_x' });
+    const error = (await client.getUsage().catch((thrown: unknown) => thrown)) as QuotesNetworkError;
+    expect(error).toBeInstanceOf(QuotesNetworkError);
+    expect((error.cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    expect(error.message).toBe(
+      `GET ${closed.url}/v1/quotes-usage failed: fetch failed (ECONNREFUSED 127.0.0.1:${port})`,
+    );
+  });
+
+  it('name a code found on the cause itself, as other fetch implementations put it', async () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const client = createQuotesClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'qk_x',
+      fetch: () => Promise.reject(new TypeError('fetch failed', { cause: reset })),
+    });
+    const error = (await client.getUsage().catch((thrown: unknown) => thrown)) as QuotesNetworkError;
+    expect(error.message).toBe('GET http://127.0.0.1:9/v1/quotes-usage failed: fetch failed (ECONNRESET)');
+  });
+
   it('stop waiting when the caller aborts, with the caller’s reason', async () => {
     await scripted([503, 503, 503], { 'Retry-After': '10' });
     const client = createQuotesClient({ baseUrl: server!.url, apiKey: 'qk_x', retry: { maxDelayMs: 20_000 } });
