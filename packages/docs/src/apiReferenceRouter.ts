@@ -4,6 +4,7 @@ import express, { type Router } from 'express';
 import { referenceDocument } from './referenceDocument.js';
 import { docsPageContentSecurityPolicy, renderDocsPage } from './docsPage.js';
 import { docsAssets } from './rendererAssets.js';
+import { requestOrigin, servedContract } from './servedContract.js';
 
 /**
  * GET /docs (the interactive reference), /docs/assets/*, /docs/reference.json (what the page
@@ -15,8 +16,7 @@ export function apiReferenceRouter(): Router {
   // Read once, like loadContract(): both forms describe the same contract for the process's life.
   // The page renders the JSON, whose plan table is written from the contract's `x-plans` data
   // (the contract's tests keep the YAML's prose table equal to it).
-  const contractYaml = readFileSync(contractPath, 'utf8');
-  const contractJson = `${JSON.stringify(describedContract(), null, 2)}\n`;
+  const contract = servedContract(readFileSync(contractPath, 'utf8'), describedContract());
   const referenceJson = JSON.stringify(referenceDocument(describedContract()));
   const contentSecurityPolicy = docsPageContentSecurityPolicy();
 
@@ -55,18 +55,18 @@ export function apiReferenceRouter(): Router {
   });
 
   // The contract is public: any origin (an editor, a code generator in a browser) may fetch it.
-  router.get('/openapi.yaml', (_req, res) => {
+  router.get('/openapi.yaml', (req, res) => {
     res
       .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
       .type('application/yaml; charset=utf-8')
-      .send(contractYaml);
+      .send(contract.yaml(requestOrigin(req)));
   });
 
-  router.get('/openapi.json', (_req, res) => {
+  router.get('/openapi.json', (req, res) => {
     res
       .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
       .type('application/json; charset=utf-8')
-      .send(contractJson);
+      .send(contract.json(requestOrigin(req)));
   });
 
   return router;

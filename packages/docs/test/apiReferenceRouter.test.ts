@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contractPath, describedContract, loadContract } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { Listening } from '../src/testing/index.js';
 import { startReferenceApp } from './support/referenceApp.js';
 
@@ -20,6 +22,26 @@ function externalUrls(text: string): string[] {
 /** The src/href attributes of the page: what a browser would fetch to render it. */
 function referencedUrls(html: string): string[] {
   return [...html.matchAll(/\s(?:src|href|data-document-url)="([^"]+)"/g)].map(([, url]) => url!);
+}
+
+const servedBy = 'The server that served this document';
+
+/** The `servers` URL of /openapi.json asked for with this exact Host header (fetch would not send a bad one). */
+function servedServer(port: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const asked = request({ host: '127.0.0.1', port, path: '/openapi.json', headers: { Host: host }, timeout: 10_000 });
+    asked.on('timeout', () => asked.destroy(new Error('no answer within 10 s')));
+    asked.on('error', reject);
+    asked.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve((JSON.parse(body) as { servers: Array<{ url: string }> }).servers[0]!.url));
+    });
+    asked.end();
+  });
 }
 
 describe('apiReferenceRouter at the root', () => {
@@ -93,22 +115,38 @@ describe('apiReferenceRouter at the root', () => {
     }
   });
 
-  it('serves the contract file as is at /openapi.yaml', async () => {
+  it('serves the contract file at /openapi.yaml, naming the origin that served it as its server', async () => {
     const response = await fetch(`${app.url}/openapi.yaml`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await response.text()).toBe(readFileSync(contractPath, 'utf8'));
+    const text = await response.text();
+    // The port is the one the OS gave this test, not the contract's 3000.
+    expect(new URL(app.url).port).not.toBe('3000');
+    expect(parse(text)).toEqual({ ...loadContract(), servers: [{ url: app.url, description: servedBy }] });
+    // Everything outside the servers list is the file as written, comments included.
+    const file = readFileSync(contractPath, 'utf8');
+    expect(text.slice(0, text.indexOf('servers:'))).toBe(file.slice(0, file.indexOf('servers:')));
+    expect(text.slice(text.indexOf('\nsecurity:'))).toBe(file.slice(file.indexOf('\nsecurity:')));
   });
 
-  it('serves the same contract as JSON at /openapi.json', async () => {
+  it('serves the same contract as JSON at /openapi.json, with the same server', async () => {
     const response = await fetch(`${app.url}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const served = (await response.json()) as ReturnType<typeof loadContract>;
-    expect(served).toEqual(loadContract());
+    expect(served).toEqual({ ...describedContract(), servers: [{ url: app.url, description: servedBy }] });
     const operationIds = Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operationIds).toEqual(['getRandomQuote', 'listQuotes', 'listFilterValues', 'getUsage']);
+  });
+
+  it('takes the origin from the Host the request was sent to, and the socket when Host is not a host', async () => {
+    const port = new URL(app.url).port;
+    expect(await servedServer(port, `quotes.example.test:${port}`)).toBe(`http://quotes.example.test:${port}`);
+    expect(await servedServer(port, `[::1]:${port}`)).toBe(`http://[::1]:${port}`);
+    for (const host of ['evil.test/path', 'a"b', `${'a'.repeat(300)}.test`, '']) {
+      expect(await servedServer(port, host), host).toBe(`http://127.0.0.1:${port}`);
+    }
   });
 
   it('serves the document the page renders at /docs/reference.json: the contract with a client sample per operation', async () => {

@@ -81,8 +81,10 @@ describe('createDocsFront', () => {
     const page = await fetch(`${front.url}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/docs/assets/scalar-standalone.js');
-    expect((await fetch(`${front.url}/openapi.json`)).status).toBe(200);
-    expect((await fetch(`${front.url}/openapi.yaml`)).status).toBe(200);
+    // The contract names the front as its server, on whatever port it got, not the mock's 4010.
+    const contract = (await (await fetch(`${front.url}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    expect(contract.servers.map(({ url }) => url)).toEqual([front.url]);
+    expect(await (await fetch(`${front.url}/openapi.yaml`)).text()).toContain(`- url: "${front.url}"\n`);
     const root = await fetch(`${front.url}/`, { redirect: 'manual' });
     expect(root.headers.get('location')).toBe('/docs');
     expect(upstreamSaw.length).toBe(before);

@@ -49,7 +49,10 @@ export function routeOf(request: Pick<CallRequest, 'method' | 'url'>, routing: C
   const path = queryStart >= 0 ? request.url.slice(0, queryStart) : request.url;
   const match = routing.match(request.method, path);
   if ('notFound' in match) {
-    throw new Problem('not-found', `Nothing at ${path}; the operations are under /v1 (see openapi/quotes.yaml).`);
+    throw new Problem(
+      'not-found',
+      `No operation at ${path}: paths are exact, without a trailing slash; the operations are listed at /docs.`,
+    );
   }
   if ('allowedMethods' in match) {
     const allowed = match.allowedMethods.join(', ');

@@ -37,6 +37,9 @@ describe('paths and methods outside the contract', () => {
     for (const path of ['/v1/quotes-random/', '/v1/quotes-usage/', '/v1/quotes-filter//']) {
       const answer = await fixture.server.call(path, { key });
       expect([answer.status, problemType(answer)], path).toEqual([404, 'not-found']);
+      expect((answer.body as { detail: string }).detail).toBe(
+        `No operation at ${path}: paths are exact, without a trailing slash; the operations are listed at /docs.`,
+      );
     }
     const usage = (await fixture.server.call('/v1/quotes-usage', { key })).body as { calls_this_month: number };
     expect(usage.calls_this_month).toBe(0);
