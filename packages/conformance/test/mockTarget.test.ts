@@ -1,6 +1,6 @@
 import { createDocsFront, type RunningDocsFront, type RunningMock, startMock } from '@quotes/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockSkips, runConformance } from '../src/session.js';
+import { type ConformanceOptions, mockSkips, runConformance } from '../src/session.js';
 
 // The suite against a running quotes-mock (Prism behind its front, as the bin starts it).
 let prism: RunningMock;
@@ -15,17 +15,21 @@ afterAll(async () => {
   await prism?.stop();
 });
 
+/** The suite as `--target mock` runs it, against `baseUrl`, with the layers asked for. */
+function againstMock(baseUrl: string, layers: Pick<ConformanceOptions, 'dredd' | 'properties'>) {
+  return runConformance({
+    baseUrl,
+    targetIsMock: true,
+    ...layers,
+    mock: false,
+    propertyOptions: { numRuns: 10, seed: 1 },
+    local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
+  });
+}
+
 describe('--target mock', () => {
   it('passes every check a mock can pass and skips the rest, each with its reason', async () => {
-    const report = await runConformance({
-      baseUrl: mock.url,
-      targetIsMock: true,
-      dredd: true,
-      properties: true,
-      mock: false,
-      propertyOptions: { numRuns: 10, seed: 1 },
-      local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
-    });
+    const report = await againstMock(mock.url, { dredd: true, properties: true });
     console.log(report.format());
     expect(report.failures()).toEqual([]);
     const skipped = report.checks.filter((check) => check.status === 'skipped');
@@ -41,15 +45,7 @@ describe('--target mock', () => {
 
   it('fails a mock that answers as the server would not', async () => {
     // Prism alone, without the front: its 404 and 405 are its own problem types, not the contract's.
-    const report = await runConformance({
-      baseUrl: prism.url,
-      targetIsMock: true,
-      dredd: false,
-      properties: false,
-      mock: false,
-      propertyOptions: { numRuns: 10, seed: 1 },
-      local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
-    });
+    const report = await againstMock(prism.url, { dredd: false, properties: false });
     expect(report.failures().length).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { problemTypePrefix, taxonomy } from '@quotes/contract';
+import { cloneContract, problemTypePrefix, readContractRules, taxonomy } from '@quotes/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contractOperations, countedStatuses, operationById } from '../src/contract/operations.js';
@@ -140,12 +140,24 @@ describe('the oracle follows the contract’s order of checks', () => {
       list,
       keyOf('platform'),
     );
-    expect([...(outcome.filters.categories ?? [])].sort()).toEqual(['Family & Parenting', 'Parenting & Children']);
-    expect(outcome.filters.era).toBe('Early Modern');
+    expect([...(outcome.filters.category ?? [])].sort()).toEqual(['Family & Parenting', 'Parenting & Children']);
+    expect(outcome.filters.era).toEqual(new Set(['Early Modern']));
     expect(outcome.page).toEqual({ limit: 10, offset: 0 });
     expect(
       expectOutcome(request('listQuotes', [parameter('limit', '1000')], 'trial'), list, keyOf('trial')).page?.limit,
     ).toBe(10);
+  });
+
+  it('matches each filter as its x-filter says, not as the oracle assumes', () => {
+    const contract = cloneContract();
+    const components = contract.components as unknown as { parameters: Record<string, Record<string, unknown>> };
+    const era = Object.values(components.parameters).find((parameter) => parameter.name === 'era')!;
+    era['x-filter'] = { ...(era['x-filter'] as object), match: 'substring' };
+    const modern = request('listQuotes', [parameter('era', 'modern')]);
+    expect(expectOutcome(modern, list, keyOf('platform')).filters.era).toEqual(new Set(['Modern']));
+    expect(expectOutcome(modern, list, keyOf('platform'), readContractRules(contract).filters).filters.era).toEqual(
+      new Set(['Early Modern', 'Modern']),
+    );
   });
 
   it('gives a definite answer for every generated request', async () => {
@@ -179,14 +191,14 @@ describe('the semantic invariants catch what a schema cannot', () => {
   };
 
   it('length against the text, moods known, filters satisfied', () => {
-    expect(checkQuote(quote, { categories: new Set(['Grief & Loss']), moods: new Set(['dark']) }, 'q')).toEqual([]);
+    expect(checkQuote(quote, { category: new Set(['Grief & Loss']), mood: new Set(['dark']) }, 'q')).toEqual([]);
     expect(checkQuote({ ...quote, length: 'Long' }, {}, 'q')).toEqual([
       expect.stringContaining('text has 16 characters'),
     ]);
     expect(checkQuote({ ...quote, text: '😀'.repeat(99) }, {}, 'q')).toEqual([]);
     expect(checkQuote({ ...quote, mood: 'dark,dark' }, {}, 'q')).toEqual([expect.stringContaining('repeats')]);
-    expect(checkQuote(quote, { categories: new Set(['Hope & Optimism']) }, 'q')).toHaveLength(1);
-    expect(checkQuote(quote, { era: 'Ancient' }, 'q')).toHaveLength(1);
+    expect(checkQuote(quote, { category: new Set(['Hope & Optimism']) }, 'q')).toHaveLength(1);
+    expect(checkQuote(quote, { era: new Set(['Ancient']) }, 'q')).toHaveLength(1);
   });
 
   it('pages consistent with total and has_more', () => {

@@ -8,6 +8,10 @@ import type { ResolvedFilters } from './oracle.js';
 
 type Body = Record<string, unknown>;
 
+function listed(values: ReadonlySet<string>): string {
+  return [...values].join(', ');
+}
+
 export function checkQuote(quote: Body, filters: ResolvedFilters, where: string): string[] {
   const problems: string[] = [];
   const text = String(quote.text);
@@ -23,23 +27,19 @@ export function checkQuote(quote: Body, filters: ResolvedFilters, where: string)
     problems.push(`${where}: mood ${JSON.stringify(quote.mood)} has unknown moods ${unknown.join(', ')}`);
   if (new Set(moods).size !== moods.length)
     problems.push(`${where}: mood ${JSON.stringify(quote.mood)} repeats a mood`);
-  if (filters.categories && !filters.categories.has(String(quote.category))) {
-    problems.push(
-      `${where}: category ${String(quote.category)} is not one the filter matches (${[...filters.categories].join(', ')})`,
-    );
+  const { category, mood, length, era, faith } = filters;
+  if (category && !category.has(String(quote.category))) {
+    problems.push(`${where}: category ${String(quote.category)} is not one the filter matches (${listed(category)})`);
   }
-  if (filters.moods && !moods.some((mood) => filters.moods?.has(mood))) {
-    problems.push(
-      `${where}: mood ${String(quote.mood)} has none of the filtered moods (${[...filters.moods].join(', ')})`,
-    );
+  if (mood && !moods.some((tag) => mood.has(tag))) {
+    problems.push(`${where}: mood ${String(quote.mood)} has none of the filtered moods (${listed(mood)})`);
   }
-  if (filters.length && quote.length !== filters.length)
-    problems.push(`${where}: length ${String(quote.length)}, filter asked ${filters.length}`);
-  if (filters.era && quote.era !== filters.era)
-    problems.push(`${where}: era ${String(quote.era)}, filter asked ${filters.era}`);
+  if (length && !length.has(String(quote.length)))
+    problems.push(`${where}: length ${String(quote.length)}, filter asked ${listed(length)}`);
+  if (era && !era.has(String(quote.era))) problems.push(`${where}: era ${String(quote.era)}, filter asked ${listed(era)}`);
   // Only the full Quote carries faith_tradition; list items (QuoteSummary) do not.
-  if (filters.faith && 'faith_tradition' in quote && quote.faith_tradition !== filters.faith) {
-    problems.push(`${where}: faith_tradition ${String(quote.faith_tradition)}, filter asked ${filters.faith}`);
+  if (faith && 'faith_tradition' in quote && !faith.has(String(quote.faith_tradition))) {
+    problems.push(`${where}: faith_tradition ${String(quote.faith_tradition)}, filter asked ${listed(faith)}`);
   }
   if ('secondary_category' in quote && quote.secondary_category !== null) {
     if (!taxonomy.categories.includes(String(quote.secondary_category)))

@@ -1,4 +1,4 @@
-import { problemTypePrefix, taxonomy } from '@quotes/contract';
+import { type FilterRule, problemTypePrefix, rules } from '@quotes/contract';
 import { countedStatuses, type OperationSpec } from '../contract/operations.js';
 import type { GeneratedRequest } from './requestModel.js';
 
@@ -14,14 +14,11 @@ export interface KeyState {
   readonly used: number;
 }
 
-/** The filters of a valid request, resolved the way the contract describes. */
-export interface ResolvedFilters {
-  readonly categories?: ReadonlySet<string>;
-  readonly moods?: ReadonlySet<string>;
-  readonly length?: string;
-  readonly era?: string;
-  readonly faith?: string;
-}
+/**
+ * The filters of a valid request, each resolved by its `x-filter` to the taxonomy values it
+ * matches (one value for an exact match), by parameter name: `{ category: {'Grief & Loss'} }`.
+ */
+export type ResolvedFilters = Readonly<Partial<Record<string, ReadonlySet<string>>>>;
 
 export interface Expectation {
   /** The statuses the contract allows for this request in this state. */
@@ -51,19 +48,14 @@ export const rateLimitedType = `${problemTypePrefix}rate-limited`;
 const problem = (kind: string) => `${problemTypePrefix}${kind}`;
 const wholeNumber = /^(0|[1-9]\d*)$/;
 
-function lower(text: string): string {
-  return text.toLowerCase();
-}
-
-/** `category` / `mood`: the taxonomy values the text is a case-insensitive substring of. */
-export function substringMatches(text: string, values: readonly string[]): Set<string> {
-  const needle = lower(text);
-  return new Set(values.filter((value) => lower(value).includes(needle)));
-}
-
-/** `length` / `era` / `faith`: the one value the text equals, ignoring case. */
-export function exactMatch(text: string, values: readonly string[]): string | undefined {
-  return values.find((value) => lower(value) === lower(text));
+/** The values a filter's text matches, as its `x-filter` says: a case-insensitive substring of any, or equal to one ignoring case. */
+export function filterMatches(rule: FilterRule, text: string): Set<string> {
+  const needle = text.toLowerCase();
+  return new Set(
+    rule.values.filter((value) =>
+      rule.match === 'substring' ? value.toLowerCase().includes(needle) : value.toLowerCase() === needle,
+    ),
+  );
 }
 
 function integerIn(text: string, min: number, max: number): number | undefined {
@@ -90,6 +82,7 @@ export function expectOutcome(
   request: GeneratedRequest,
   operation: OperationSpec,
   key: KeyState | undefined,
+  filterRules: readonly FilterRule[] = rules.filters,
 ): Expectation {
   const counted = countedStatuses(operation);
   const base = { badParameters: [] as string[], countedAt: [] as number[], filters: {} as ResolvedFilters };
@@ -127,7 +120,8 @@ export function expectOutcome(
     occurrences.set(parameter.name, (occurrences.get(parameter.name) ?? 0) + 1);
 
   const bad = new Set<string>();
-  const filters: { -readonly [K in keyof ResolvedFilters]: ResolvedFilters[K] } = {};
+  const filterRule = new Map(filterRules.map((rule) => [rule.name, rule]));
+  const filters: Record<string, ReadonlySet<string>> = {};
   let limit: number | undefined;
   let offset: number | undefined;
   for (const parameter of request.parameters) {
@@ -142,37 +136,21 @@ export function expectOutcome(
       bad.add(name);
       continue;
     }
-    switch (name) {
-      case 'category':
-      case 'mood': {
-        const matches = substringMatches(value, name === 'category' ? taxonomy.categories : taxonomy.moods);
-        if (matches.size === 0) bad.add(name);
-        else if (name === 'category') filters.categories = matches;
-        else filters.moods = matches;
-        break;
-      }
-      case 'length':
-      case 'era':
-      case 'faith': {
-        const values = name === 'length' ? taxonomy.lengths : name === 'era' ? taxonomy.eras : taxonomy.faithTraditions;
-        const match = exactMatch(value, values);
-        if (match === undefined) bad.add(name);
-        else filters[name] = match;
-        break;
-      }
-      case 'limit':
-      case 'offset': {
-        const { min, max } = bounds(operation, name);
-        const parsed = integerIn(value, min, max);
-        if (parsed === undefined) bad.add(name);
-        else if (name === 'limit') limit = parsed;
-        else offset = parsed;
-        break;
-      }
-      default:
-        // A parameter the contract adds later: the suite cannot judge its value, only its presence.
-        break;
+    const rule = filterRule.get(name);
+    if (rule) {
+      const matches = filterMatches(rule, value);
+      if (matches.size === 0) bad.add(name);
+      else filters[name] = matches;
+      continue;
     }
+    if (name === 'limit' || name === 'offset') {
+      const { min, max } = bounds(operation, name);
+      const parsed = integerIn(value, min, max);
+      if (parsed === undefined) bad.add(name);
+      else if (name === 'limit') limit = parsed;
+      else offset = parsed;
+    }
+    // Any other declared parameter (one the contract adds later): the suite judges only its presence.
   }
   if (bad.size > 0) {
     return fail(400, 'invalid-request', `invalid: ${[...bad].join(', ')}`, { badParameters: [...bad] });

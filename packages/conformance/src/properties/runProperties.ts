@@ -243,6 +243,7 @@ export async function runRequestProperties(
   };
 
   const property = fc.asyncProperty(arbitrary, judge);
+  const started = performance.now();
   const details = await fc.check(property, { numRuns: options.numRuns, seed: options.seed, path: options.path });
   const name = `${details.numRuns} generated requests pass (seed ${details.seed}, numRuns ${options.numRuns})`;
   const replay = `replay: CONFORMANCE_SEED=${details.seed} CONFORMANCE_RUNS=${options.numRuns}${details.counterexamplePath ? ` CONFORMANCE_PATH=${details.counterexamplePath}` : ''}`;
@@ -253,9 +254,10 @@ export async function runRequestProperties(
       layer,
       name,
       `failed after ${details.numRuns} runs (shrunk ${details.numShrinks} times)\n${error}\n${replay}`,
+      performance.now() - started,
     );
   } else {
-    report.pass(layer, name);
+    report.pass(layer, name, undefined, performance.now() - started);
   }
   const distribution = Object.entries(statuses)
     .sort(([a], [b]) => Number(a) - Number(b))
