@@ -14,6 +14,9 @@ const fixture = JSON.parse(fs.readFileSync(fixturePath, 'utf8'));
 const shapes = fixture.transactions;
 
 const state = { loaded: true, transactions: [], unshaped: [], unused: [], finished: false };
+/** Transaction name -> when its beforeEach began, so each result carries its real time. */
+const startedAt = new Map();
+const durationMs = new Map();
 function writeReport() {
   fs.writeFileSync(fixture.reportPath, JSON.stringify(state, null, 2));
 }
@@ -40,6 +43,7 @@ hooks.beforeAll((transactions, done) => {
 });
 
 hooks.beforeEach((transaction, done) => {
+  startedAt.set(transaction.name, performance.now());
   const shape = shapes[transaction.name];
   if (!shape) {
     transaction.fail = 'no hook reaches this documented response: teach src/dredd/transactionPlan.ts how to produce it';
@@ -102,8 +106,12 @@ hooks.afterEach((transaction, done) => {
         transaction.fail = `errors does not name ${missing.join(', ')} (named: ${named.join(', ') || 'none'})`;
     }
   }
-  if (shape.outage && fixture.controlUrl) return control('end', done, transaction);
-  done();
+  const finish = () => {
+    durationMs.set(transaction.name, performance.now() - (startedAt.get(transaction.name) ?? performance.now()));
+    done();
+  };
+  if (shape.outage && fixture.controlUrl) return control('end', finish, transaction);
+  finish();
 });
 
 hooks.afterAll((transactions, done) => {
@@ -111,6 +119,7 @@ hooks.afterAll((transactions, done) => {
     name: transaction.name,
     status: transaction.test ? transaction.test.status : null,
     message: [transaction.test ? transaction.test.message : '', transaction.fail || ''].filter(Boolean).join(' '),
+    durationMs: durationMs.get(transaction.name),
   }));
   state.finished = true;
   writeReport();

@@ -67,7 +67,7 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
     const summary = `${passes} passing, ${failures} failing, ${errors} errors, ${skipped} skipped, ${total} total in ${(run.durationMs / 1000).toFixed(1)} s`;
     if (problems.length > 0)
       report.fail(layer, 'every documented response executed and passed', `${problems.join('; ')} (${summary})`);
-    else report.pass(layer, 'every documented response executed and passed', summary);
+    else report.pass(layer, 'every documented response executed and passed', summary, run.durationMs);
   }
 
   if (run.hooks) {
@@ -87,11 +87,11 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
       const result = results.get(name);
       if (shape?.skip) report.skip(layer, title, shape.skip);
       else if (!result) report.fail(layer, title, 'Dredd did not run it');
-      else if (result.status === 'pass') report.pass(layer, title);
+      else if (result.status === 'pass') report.pass(layer, title, undefined, result.durationMs);
       else {
         const sent = records.get(name)?.request;
         const request = sent ? `\n${requestLine(sent.method, sent.uri, sent.headerNames)}` : '';
-        report.fail(layer, title, `${result.message.trim() || `status ${result.status}`}${request}`);
+        report.fail(layer, title, `${result.message.trim() || `status ${result.status}`}${request}`, result.durationMs);
       }
     }
   }
@@ -104,6 +104,7 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
   }
 
   if (options.ledger) {
+    const times = new Map(run.hooks?.transactions.map((transaction) => [transaction.name, transaction.durationMs]));
     for (const record of run.records) {
       const [path = ''] = record.request.uri.split('?');
       const headers = Object.fromEntries(
@@ -119,6 +120,7 @@ export function assessDreddRun(run: DreddRun, options: AssessOptions): Report {
           headers,
           body: record.response.body,
         },
+        times.get(record.name),
       );
     }
   }

@@ -51,6 +51,8 @@ export interface HooksReport {
     readonly name: string;
     readonly status: string | null;
     readonly message: string;
+    /** From its beforeEach to the end of its afterEach (an outage's stop and start included); unset when skipped. */
+    readonly durationMs?: number;
   }>;
   /** Transactions Dredd produced that the fixture has no shape for. */
   readonly unshaped: readonly string[];

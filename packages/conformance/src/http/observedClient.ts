@@ -9,6 +9,8 @@ export interface Exchange {
   readonly json: unknown;
   /** What Layer 2 found wrong with this response. */
   readonly issues: readonly ValidationIssue[];
+  /** From sending the request to the last byte of the body. */
+  readonly durationMs: number;
 }
 
 /**
@@ -32,8 +34,10 @@ export class ObservedClient {
 
   async request(method: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<Exchange> {
     const url = `${this.baseUrl}${pathAndQuery}`;
+    const started = performance.now();
     const response = await fetch(url, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
     const body = await response.text();
+    const durationMs = performance.now() - started;
     const observed: ObservedResponse = {
       method,
       path: new URL(url).pathname.slice(new URL(this.baseUrl).pathname.replace(/\/$/, '').length),
@@ -42,13 +46,13 @@ export class ObservedClient {
       body,
     };
     const request = requestLine(method, pathAndQuery, Object.keys(headers));
-    const issues = this.ledger.record(this.source, request, observed);
+    const issues = this.ledger.record(this.source, request, observed, durationMs);
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch {
       json = undefined;
     }
-    return { request, response: observed, json, issues };
+    return { request, response: observed, json, issues, durationMs };
   }
 }

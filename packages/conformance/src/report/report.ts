@@ -1,4 +1,5 @@
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/** `error`: the run itself could not happen (exit 2); the report then holds that one check. */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 /** One named verdict of the suite. Skips always carry the reason, so none is silent. */
 export interface Check {
@@ -6,6 +7,8 @@ export interface Check {
   readonly name: string;
   readonly status: CheckStatus;
   readonly detail?: string;
+  /** Real time the check took (its requests, or its whole run); unset for a check that did not run. */
+  readonly durationMs?: number;
 }
 
 export class Report {
@@ -17,12 +20,12 @@ export class Report {
     this.checks.push(check);
   }
 
-  pass(layer: string, name: string, detail?: string): void {
-    this.add({ layer, name, status: 'passed', detail });
+  pass(layer: string, name: string, detail?: string, durationMs?: number): void {
+    this.add({ layer, name, status: 'passed', detail, durationMs });
   }
 
-  fail(layer: string, name: string, detail: string): void {
-    this.add({ layer, name, status: 'failed', detail });
+  fail(layer: string, name: string, detail: string, durationMs?: number): void {
+    this.add({ layer, name, status: 'failed', detail, durationMs });
   }
 
   skip(layer: string, name: string, reason: string): void {
@@ -56,7 +59,7 @@ export class Report {
       lines.push(`${layer}: ${passed}/${checks.length} passed`);
       for (const check of checks) {
         if (check.status === 'passed' && !options.verbose) continue;
-        const mark = check.status === 'passed' ? 'ok  ' : check.status === 'failed' ? 'FAIL' : 'SKIP';
+        const mark = { passed: 'ok  ', failed: 'FAIL', skipped: 'SKIP', error: 'ERR ' }[check.status];
         lines.push(`  ${mark} ${check.name}${check.detail ? `: ${indent(check.detail)}` : ''}`);
       }
     }

@@ -24,16 +24,27 @@ export function curlLinesFor(check: Check, baseUrl: string): string[] {
   return requestLinesIn(check.detail ?? '').map((request) => curlLine(baseUrl, request));
 }
 
+/** JUnit's `time`: seconds, with the millisecond the suite measured. */
+function seconds(durationMs: number): string {
+  return (durationMs / 1000).toFixed(3);
+}
+
 function testcase(check: Check, baseUrl: string): string {
-  const open = `    <testcase classname="${xml(check.layer)}" name="${xml(check.name)}" time="0"`;
+  const open = `    <testcase classname="${xml(check.layer)}" name="${xml(check.name)}" time="${seconds(check.durationMs ?? 0)}"`;
   if (check.status === 'passed') return `${open}/>`;
   if (check.status === 'skipped')
     return `${open}>\n      <skipped message="${xml(check.detail ?? '')}"/>\n    </testcase>`;
   const detail = check.detail ?? '';
+  const message = detail.split('\n')[0] ?? '';
+  if (check.status === 'error')
+    return `${open}>\n      <error message="${xml(message)}" type="run-not-possible">${xml(detail)}</error>\n    </testcase>`;
   const curls = curlLinesFor(check, baseUrl);
   const body = curls.length > 0 ? `${detail}\n\nReplay:\n${curls.join('\n')}` : detail;
-  const message = detail.split('\n')[0] ?? '';
   return `${open}>\n      <failure message="${xml(message)}" type="contract">${xml(body)}</failure>\n    </testcase>`;
+}
+
+function totalMs(checks: readonly Check[]): number {
+  return checks.reduce((sum, check) => sum + (check.durationMs ?? 0), 0);
 }
 
 /**
@@ -46,15 +57,14 @@ export function junitReport(report: Report, run: RunDescription): string {
     const checks = report.checks.filter((check) => check.layer === layer);
     const count = (status: Check['status']) => checks.filter((check) => check.status === status).length;
     return [
-      `  <testsuite name="${xml(layer)}" tests="${checks.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}" time="0" timestamp="${run.startedAt.toISOString().slice(0, 19)}">`,
+      `  <testsuite name="${xml(layer)}" tests="${checks.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('skipped')}" time="${seconds(totalMs(checks))}" timestamp="${run.startedAt.toISOString().slice(0, 19)}">`,
       ...checks.map((check) => testcase(check, run.baseUrl)),
       '  </testsuite>',
     ].join('\n');
   });
-  const seconds = (run.durationMs / 1000).toFixed(3);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="quotes-conformance ${xml(run.baseUrl)}" tests="${report.checks.length}" failures="${report.count('failed')}" errors="0" skipped="${report.count('skipped')}" time="${seconds}">`,
+    `<testsuites name="quotes-conformance ${xml(run.baseUrl)}" tests="${report.checks.length}" failures="${report.count('failed')}" errors="${report.count('error')}" skipped="${report.count('skipped')}" time="${seconds(run.durationMs)}">`,
     ...suites,
     report.notes.length > 0 ? `  <!-- ${xml(report.notes.join(' | ')).replaceAll('--', '- -')} -->` : '',
     '</testsuites>',
@@ -75,11 +85,13 @@ export function jsonReport(report: Report, run: RunDescription): string {
       passed: report.count('passed'),
       failed: report.count('failed'),
       skipped: report.count('skipped'),
+      errors: report.count('error'),
       checks: report.checks.map((check) => ({
         layer: check.layer,
         name: check.name,
         status: check.status,
         ...(check.detail !== undefined ? { detail: check.detail } : {}),
+        ...(check.durationMs !== undefined ? { durationMs: Math.round(check.durationMs) } : {}),
         ...(check.status === 'failed' ? { curl: curlLinesFor(check, run.baseUrl) } : {}),
       })),
       notes: report.notes,

@@ -31,7 +31,12 @@ export async function runProtocolChecks(
       problems.push(`Allow is ${String(exchange.response.headers.allow)}, it must list ${operation.method}`);
     }
     if (problems.length > 0)
-      report.fail(layer, name, `got ${exchange.response.status} to ${exchange.request}\n${problems.join('\n')}`);
-    else report.pass(layer, name);
+      report.fail(
+        layer,
+        name,
+        `got ${exchange.response.status} to ${exchange.request}\n${problems.join('\n')}`,
+        exchange.durationMs,
+      );
+    else report.pass(layer, name, undefined, exchange.durationMs);
   }
 }

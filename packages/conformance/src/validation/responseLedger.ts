@@ -10,6 +10,8 @@ export interface LedgerFailure {
 
 interface Tally {
   responses: number;
+  /** The time of those responses' requests, summed. */
+  ms: number;
   failures: LedgerFailure[];
 }
 
@@ -24,16 +26,17 @@ export class ResponseLedger {
 
   constructor(private readonly validator: ContractValidator) {}
 
-  /** Validates one response; returns its issues (empty when it keeps the contract). */
-  record(source: string, request: string, response: ObservedResponse): readonly ValidationIssue[] {
+  /** Validates one response (its request took `durationMs`); returns its issues (empty when it keeps the contract). */
+  record(source: string, request: string, response: ObservedResponse, durationMs = 0): readonly ValidationIssue[] {
     const { operationId, issues } = this.validator.validate(response);
     const key = `${operationId ?? `${response.method} ${response.path}`} ${response.status}`;
     let tally = this.tallies.get(key);
     if (!tally) {
-      tally = { responses: 0, failures: [] };
+      tally = { responses: 0, ms: 0, failures: [] };
       this.tallies.set(key, tally);
     }
     tally.responses++;
+    tally.ms += durationMs;
     this.total++;
     if (issues.length > 0) tally.failures.push({ source, request, response, issues });
     return issues;
@@ -52,12 +55,12 @@ export class ResponseLedger {
     for (const [key, tally] of [...this.tallies].sort(([a], [b]) => a.localeCompare(b))) {
       const name = `${key} (${tally.responses} response${tally.responses === 1 ? '' : 's'})`;
       if (tally.failures.length === 0) {
-        report.pass(layer, name);
+        report.pass(layer, name, undefined, tally.ms);
         continue;
       }
       const shown = tally.failures.slice(0, 3).map(describeFailure).join('\n');
       const more = tally.failures.length > 3 ? `\n... and ${tally.failures.length - 3} more` : '';
-      report.fail(layer, name, `${tally.failures.length} violate the contract\n${shown}${more}`);
+      report.fail(layer, name, `${tally.failures.length} violate the contract\n${shown}${more}`, tally.ms);
     }
   }
 }
