@@ -14,6 +14,7 @@ export { type Exchange, ObservedClient } from './http/observedClient.js';
 export { type PropertyKeys, type PropertyOptions, runRequestProperties } from './properties/runProperties.js';
 export { type Check, Report } from './report/report.js';
 export { checkMock, type ConformanceOptions, ConformanceSession, runConformance } from './session.js';
-export type { GivenKeys } from './target/keys.js';
+export { RunNotPossible } from './runNotPossible.js';
+export type { GivenKeys } from './target/givenKeys.js';
 export { ContractValidator, type ObservedResponse, type ValidationIssue } from './validation/contractValidator.js';
 export { ResponseLedger } from './validation/responseLedger.js';

@@ -1,20 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { documentedResponses } from './contract/operations.js';
+import { documentedResponses, operationById } from './contract/operations.js';
 import { assessDreddRun } from './dredd/assessDreddRun.js';
 import { type OutageControl, runDredd } from './dredd/runDredd.js';
 import { type DreddData, planMockTransactions, planServerTransactions } from './dredd/transactionPlan.js';
 import { ObservedClient } from './http/observedClient.js';
 import { type PropertyOptions, runRequestProperties } from './properties/runProperties.js';
 import { Report } from './report/report.js';
+import { RunNotPossible } from './runNotPossible.js';
 import { discoverData } from './target/discoverData.js';
-import { describeGivenKeys, type GivenKeys, provisionLocalKeys, type SuiteKeys } from './target/keys.js';
+import { checkGivenKeys, type GivenKeys } from './target/givenKeys.js';
+import { provisionLocalKeys, type SuiteKeys } from './target/keys.js';
 import type { LocalTargetOptions } from './target/localTarget.js';
+import { refuseMockTarget } from './target/mockLikeness.js';
 import { runProtocolChecks } from './target/protocolChecks.js';
 import { ContractValidator } from './validation/contractValidator.js';
 import { ResponseLedger } from './validation/responseLedger.js';
 
 /** A part of the suite that needs a package not installed: the run cannot happen (exit 2). */
-export class MissingCompanion extends Error {
+export class MissingCompanion extends RunNotPossible {
   override readonly name = 'MissingCompanion';
   constructor(message: string, cause: unknown) {
     super(message, { cause });
@@ -37,6 +40,8 @@ export class ConformanceSession {
     private readonly outage: OutageControl | undefined,
     private readonly closeTarget: () => Promise<void>,
     private readonly log: (line: string) => void,
+    /** Each active key's count this month before the run, to say what the run spent. */
+    private readonly callsBefore: ReadonlyMap<string, number> = new Map(),
     /** The target is the mock (`--target mock`): any key works, nothing is counted, no plan applies. */
     readonly isMock = false,
   ) {
@@ -50,7 +55,7 @@ export class ConformanceSession {
   static mockTarget(baseUrl: string, log: (line: string) => void = () => undefined): ConformanceSession {
     const ledger = new ResponseLedger(new ContractValidator());
     const keys: SuiteKeys = { dredd: { limited: mockKey }, properties: { active: [] } };
-    return new ConformanceSession(baseUrl, keys, {}, ledger, undefined, async () => undefined, log, true);
+    return new ConformanceSession(baseUrl, keys, {}, ledger, undefined, async () => undefined, log, new Map(), true);
   }
 
   /** The real server on a fresh database the session prepares (embedded, or a new database on DATABASE_URL). */
@@ -72,14 +77,19 @@ export class ConformanceSession {
         `keys: ${keys.properties.active.length} active plan keys and revoked, expired, used-up, nearly-used-up keys provisioned through the operator API`,
       );
       log(`outages for the 503s: ${target.outageKind}`);
-      return new ConformanceSession(target.url, keys, data, ledger, target.outage, () => target.close(), log);
+      const fresh = new Map(keys.properties.active.map((key) => [key.key, 0]));
+      return new ConformanceSession(target.url, keys, data, ledger, target.outage, () => target.close(), log, fresh);
     } catch (error) {
       await target.close();
       throw error;
     }
   }
 
-  /** A deployment the suite does not control: keys are given, and what they cannot reach is skipped out loud. */
+  /**
+   * A deployment the suite does not control: keys are given, and what they cannot reach is skipped
+   * out loud. A target that answers like the mock, or a key that is not what its role says, ends
+   * the run here, before any check.
+   */
   static async remote(
     baseUrl: string,
     given: GivenKeys,
@@ -88,9 +98,19 @@ export class ConformanceSession {
     const ledger = new ResponseLedger(new ContractValidator());
     const report = new Report();
     const client = new ObservedClient(baseUrl, ledger, 'keys');
-    const keys = await describeGivenKeys(client, given, report);
+    await refuseMockTarget(client);
+    const { keys, callsBefore } = await checkGivenKeys(client, given, report);
     const data = await discoverData(new ObservedClient(baseUrl, ledger, 'discovery'), keys.dredd.limited);
-    const session = new ConformanceSession(baseUrl, keys, data, ledger, undefined, async () => undefined, log);
+    const session = new ConformanceSession(
+      baseUrl,
+      keys,
+      data,
+      ledger,
+      undefined,
+      async () => undefined,
+      log,
+      callsBefore,
+    );
     session.report.merge(report);
     return session;
   }
@@ -153,6 +173,20 @@ export class ConformanceSession {
     return report;
   }
 
+  /** Calls counted on each active key since the session began (one free quotes-usage read per key), e.g. `trial 142`. */
+  async callsSpent(): Promise<Array<{ plan: string; calls: number }>> {
+    const client = new ObservedClient(this.baseUrl, this.ledger, 'usage after the run');
+    const spent: Array<{ plan: string; calls: number }> = [];
+    for (const key of this.keys.properties.active) {
+      const before = this.callsBefore.get(key.key);
+      if (before === undefined) continue;
+      const exchange = await client.get(operationById('getUsage').path, { 'X-API-Key': key.key });
+      const now = (exchange.json as { calls_this_month?: unknown } | undefined)?.calls_this_month;
+      if (typeof now === 'number') spent.push({ plan: key.plan, calls: now - before });
+    }
+    return spent;
+  }
+
   close(): Promise<void> {
     return this.closeTarget();
   }
@@ -212,6 +246,8 @@ export interface ConformanceOptions {
   /** The target at baseUrl is a mock (quotes-mock), not a server. */
   readonly targetIsMock?: boolean;
   readonly propertyOptions: PropertyOptions;
+  /** Counted calls the run may spend on any one key; unset: no limit. */
+  readonly maxCallsPerKey?: number;
   readonly local: Omit<LocalTargetOptions, 'log'>;
   readonly log?: (line: string) => void;
 }
@@ -246,6 +282,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       for (const [what, , flag] of missing)
         session.report.skip('Layer 3 properties', `requests with ${what}`, `no ${flag} given`);
       await session.properties(options.propertyOptions);
+    }
+    const spent = await session.callsSpent();
+    if (spent.length > 0) {
+      const line = `calls counted per key by this run: ${spent.map(({ plan, calls }) => `${plan} ${calls}`).join(', ')}`;
+      log(line);
+      session.report.note(line);
     }
     session.schema();
     report.merge(session.report);

@@ -36,7 +36,8 @@ export function checkQuote(quote: Body, filters: ResolvedFilters, where: string)
   }
   if (length && !length.has(String(quote.length)))
     problems.push(`${where}: length ${String(quote.length)}, filter asked ${listed(length)}`);
-  if (era && !era.has(String(quote.era))) problems.push(`${where}: era ${String(quote.era)}, filter asked ${listed(era)}`);
+  if (era && !era.has(String(quote.era)))
+    problems.push(`${where}: era ${String(quote.era)}, filter asked ${listed(era)}`);
   // Only the full Quote carries faith_tradition; list items (QuoteSummary) do not.
   if (faith && 'faith_tradition' in quote && !faith.has(String(quote.faith_tradition))) {
     problems.push(`${where}: faith_tradition ${String(quote.faith_tradition)}, filter asked ${listed(faith)}`);

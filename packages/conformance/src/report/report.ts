@@ -12,6 +12,19 @@ export interface Check {
 }
 
 export class Report {
+  /** The report of a run that could not happen: that one `error` check, with the reason and the time until it stopped. */
+  static notPossible(reason: string, durationMs: number): Report {
+    const report = new Report();
+    report.add({
+      layer: 'quotes-conformance',
+      name: 'the run could start',
+      status: 'error',
+      detail: reason,
+      durationMs,
+    });
+    return report;
+  }
+
   readonly checks: Check[] = [];
   /** Lines worth printing whatever the verdicts (seeds, counts, timings). */
   readonly notes: string[] = [];

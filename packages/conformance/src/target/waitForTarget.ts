@@ -1,5 +1,7 @@
+import { RunNotPossible } from '../runNotPossible.js';
+
 /** The target never answered HTTP: the run cannot happen (exit 2), which is not a failed check. */
-export class TargetUnreachable extends Error {
+export class TargetUnreachable extends RunNotPossible {
   override readonly name = 'TargetUnreachable';
 }
 
