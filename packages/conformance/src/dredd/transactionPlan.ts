@@ -1,4 +1,4 @@
-import { problemTypePrefix } from '@quotes/contract';
+import { problemTypePrefix, rules } from '@quotes/contract';
 import type { DocumentedResponse } from '../contract/operations.js';
 import type { TransactionShape } from './fixture.js';
 
@@ -27,6 +27,8 @@ export interface DreddData {
   readonly impossible?: Filters;
   /** The current ETag of the filter values, for the 304 of quotes-categories. */
   readonly filterValuesEtag?: string;
+  /** Why a piece above was not found, as the search met it (a skip names this, not a guess). */
+  readonly why?: Readonly<Partial<Record<'matching' | 'impossible' | 'filterValuesEtag', string>>>;
 }
 
 export interface ServerPlanOptions {
@@ -39,6 +41,9 @@ export interface ServerPlanOptions {
 }
 
 const problem = (kind: string) => `${problemTypePrefix}${kind}`;
+const noMatching = 'no filter combination matching a quote was found';
+/** Each filter's first value in the contract's `x-filter` values: valid, whatever the data. */
+const firstValue = new Map(rules.filters.map((rule) => [rule.name, rule.values[0]]));
 
 export function queryString(parameters: Filters): string {
   const text = new URLSearchParams(Object.entries(parameters)).toString();
@@ -88,11 +93,8 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
   return {
     200: (response) => {
       const filters = data.matching ? filtersFor(response, data.matching) : {};
-      if (filterNames(response).length > 0 && !data.matching) {
-        return {
-          purpose: 'limited-plan key, filters matching a quote',
-          skip: 'no filter combination matching a quote was found',
-        };
+      if (filterNames(response).length > 0 && keys.limited && !data.matching) {
+        return { purpose: 'limited-plan key, filters matching a quote', skip: data.why?.matching ?? noMatching };
       }
       const page: Filters = hasParameter(response, 'limit') ? { limit: '5', offset: '0' } : {};
       const count = Object.keys(filters).length;
@@ -105,7 +107,8 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
     },
     304: (response) => {
       const purpose = 'If-None-Match with the current ETag -> not modified';
-      if (!data.filterValuesEtag) return { purpose, skip: 'the filter values carried no ETag to send back' };
+      if (keys.limited && !data.filterValuesEtag)
+        return { purpose, skip: data.why?.filterValuesEtag ?? 'the filter values carried no ETag to send back' };
       return needs('an active professional key (--key-professional)', keys.limited, purpose, (key) => ({
         uri: response.operation.path,
         headers: { ...withKey(key), 'If-None-Match': data.filterValuesEtag! },
@@ -162,12 +165,10 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
       // The first operation with filters shows the plan limit; the others alternate revoked / expired.
       if (names.length >= 2 && !planLimitShown) {
         planLimitShown = true;
-        const two = Object.fromEntries(names.slice(0, 2).map((name) => [name, data.matching?.[name] ?? '']));
-        if (!data.matching)
-          return {
-            purpose: 'trial key with 2 filters -> plan-limit',
-            skip: 'no filter combination matching a quote was found',
-          };
+        // Plan rules come before the data in the order of checks: any two valid values will do.
+        const two = Object.fromEntries(
+          names.slice(0, 2).map((name) => [name, data.matching?.[name] ?? firstValue.get(name) ?? '']),
+        );
         return needs(
           'an active trial key (--key-trial)',
           keys.oneFilter,
@@ -193,10 +194,10 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
           }));
     },
     404: (response) => {
-      if (!data.impossible)
+      if (keys.limited && !data.impossible)
         return {
           purpose: 'filters matching no quote -> no-match',
-          skip: 'no filter combination matching nothing was found',
+          skip: data.why?.impossible ?? 'no filter combination matching nothing was found',
         };
       return needs(
         'an active professional key (--key-professional)',

@@ -15,10 +15,15 @@ const maxProbes = 60;
 export async function discoverData(client: ObservedClient, key: string | undefined): Promise<DreddData> {
   if (!key) return {};
   const listPath = operationById('listQuotes').path;
+  /** The first answer that was not a page, which stops the search from meaning "nothing found". */
+  let refused: string | undefined;
   const total = async (filters: Filters): Promise<{ total: number | undefined; first: Body | undefined }> => {
     const exchange = await client.get(`${listPath}${queryString({ ...filters, limit: '1' })}`, { 'X-API-Key': key });
     const body = (exchange.json ?? {}) as Body;
     const quotes = Array.isArray(body.quotes) ? (body.quotes as Body[]) : [];
+    if (exchange.response.status !== 200)
+      refused ??=
+        `looking for it, ${exchange.request} answered ${exchange.response.status} ${String(body.type ?? '')}`.trim();
     return { total: exchange.response.status === 200 ? Number(body.total) : undefined, first: quotes[0] };
   };
 
@@ -64,5 +69,13 @@ export async function discoverData(client: ObservedClient, key: string | undefin
   // The filter values' ETag, sent back to reach the 304 (one more counted call).
   const categories = await client.get(operationById('listFilterValues').path, { 'X-API-Key': key });
   const filterValuesEtag = categories.response.status === 200 ? categories.response.headers.etag : undefined;
-  return { matching, impossible, filterValuesEtag };
+  const why = {
+    matching: refused ?? 'no quote on the target matches a value of every filter (looked with each faith tradition)',
+    impossible: refused ?? `each of the ${maxProbes} least likely filter combinations tried matched a quote`,
+    filterValuesEtag:
+      categories.response.status === 200
+        ? 'the filter values carried no ETag to send back'
+        : `${categories.request} answered ${categories.response.status}`,
+  };
+  return { matching, impossible, filterValuesEtag, why };
 }
