@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { documentedResponses, operationById } from './contract/operations.js';
 import { assessDreddRun } from './dredd/assessDreddRun.js';
 import { type OutageControl, runDredd } from './dredd/runDredd.js';
+import type { TransactionShape } from './dredd/fixture.js';
 import { type DreddData, planMockTransactions, planServerTransactions } from './dredd/transactionPlan.js';
 import { ObservedClient } from './http/observedClient.js';
+import { dreddCalls, fitRuns, layer3CountedKeys } from './properties/callBudget.js';
 import { type PropertyOptions, runRequestProperties } from './properties/runProperties.js';
 import { Report } from './report/report.js';
 import { RunNotPossible } from './runNotPossible.js';
@@ -126,17 +128,60 @@ export class ConformanceSession {
       this.report.merge(report);
       return report;
     }
-    const transactions = planServerTransactions(expected, {
-      keys: this.keys.dredd,
-      data: this.data,
-      canCauseOutage: this.outage !== undefined,
-      unknownKey: `qk_conformance_unknown_${randomBytes(12).toString('hex')}`,
-    });
+    const transactions = this.serverTransactions();
     const run = await runDredd({ baseUrl: this.baseUrl, transactions, outage: this.outage });
     const report = assessDreddRun(run, { label: 'server', expected, transactions, ledger: this.ledger });
     this.log(`dredd: ${run.stats?.total ?? '?'} transactions in ${(run.durationMs / 1000).toFixed(1)} s`);
     this.report.merge(report);
     return report;
+  }
+
+  private planned: Record<string, TransactionShape> | undefined;
+
+  /** How each documented response is reached on this server, planned once. */
+  private serverTransactions(): Record<string, TransactionShape> {
+    this.planned ??= planServerTransactions(documentedResponses(), {
+      keys: this.keys.dredd,
+      data: this.data,
+      canCauseOutage: this.outage !== undefined,
+      unknownKey: `qk_conformance_unknown_${randomBytes(12).toString('hex')}`,
+    });
+    return this.planned;
+  }
+
+  /**
+   * Fits the run to `--max-calls-per-key`: the generated requests scaled down so that, with the
+   * calls the data search made and the Dredd transactions will make, no key is expected to count
+   * more than `budget` calls, and a ceiling on each key's counter that the run never passes.
+   * Refuses, before any check, a budget too small for the fixed calls.
+   */
+  async fitBudget(budget: number, layers: { dredd: boolean; properties: boolean }, options: PropertyOptions) {
+    const fixed = new Map(await this.countedSoFar());
+    if (layers.dredd) {
+      for (const [key, calls] of dreddCalls(documentedResponses(), this.serverTransactions()))
+        fixed.set(key, (fixed.get(key) ?? 0) + calls);
+    }
+    const { runs, estimate } = fitRuns({
+      budget,
+      fixed,
+      perRun: layers.properties ? layer3CountedKeys(this.keys.properties, options.seed, options.numRuns) : [],
+      requested: layers.properties ? options.numRuns : 0,
+      name: (key) => this.keys.properties.active.find((active) => active.key === key)?.plan ?? 'Dredd',
+    });
+    if (layers.properties)
+      this.log(
+        `--max-calls-per-key ${budget}: ${runs} of ${options.numRuns} generated requests, expected to count ${this.perPlan(estimate)}`,
+      );
+    const counterCeiling = new Map([...this.callsBefore].map(([key, before]) => [key, before + budget]));
+    return { ...options, numRuns: runs, counterCeiling };
+  }
+
+  /** `trial 142, starter 161`: calls by key, named by their plans. */
+  private perPlan(calls: ReadonlyMap<string, number>): string {
+    return this.keys.properties.active
+      .filter((key) => calls.has(key.key))
+      .map((key) => `${key.plan} ${calls.get(key.key)}`)
+      .join(', ');
   }
 
   /** Off-contract answers (unknown path, other method), validated as problem details. */
@@ -173,18 +218,24 @@ export class ConformanceSession {
     return report;
   }
 
-  /** Calls counted on each active key since the session began (one free quotes-usage read per key), e.g. `trial 142`. */
-  async callsSpent(): Promise<Array<{ plan: string; calls: number }>> {
-    const client = new ObservedClient(this.baseUrl, this.ledger, 'usage after the run');
-    const spent: Array<{ plan: string; calls: number }> = [];
+  /** Calls counted on each active key since the session began, read with one free quotes-usage call per key. */
+  private async countedSoFar(): Promise<Map<string, number>> {
+    const client = new ObservedClient(this.baseUrl, this.ledger, 'usage');
+    const counted = new Map<string, number>();
     for (const key of this.keys.properties.active) {
       const before = this.callsBefore.get(key.key);
       if (before === undefined) continue;
       const exchange = await client.get(operationById('getUsage').path, { 'X-API-Key': key.key });
       const now = (exchange.json as { calls_this_month?: unknown } | undefined)?.calls_this_month;
-      if (typeof now === 'number') spent.push({ plan: key.plan, calls: now - before });
+      if (typeof now === 'number') counted.set(key.key, now - before);
     }
-    return spent;
+    return counted;
+  }
+
+  /** `calls counted per key by this run: trial 142, ...`; undefined when no key's count is known. */
+  async callsCountedLine(): Promise<string | undefined> {
+    const counted = await this.countedSoFar();
+    return counted.size > 0 ? `calls counted per key by this run: ${this.perPlan(counted)}` : undefined;
   }
 
   close(): Promise<void> {
@@ -263,6 +314,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
         ? await ConformanceSession.remote(options.baseUrl, options.keys ?? { plans: {} }, log)
         : await ConformanceSession.local({ ...options.local, log });
   try {
+    const propertyOptions =
+      options.maxCallsPerKey !== undefined && !session.isMock
+        ? await session.fitBudget(options.maxCallsPerKey, options, options.propertyOptions)
+        : options.propertyOptions;
     if (options.dredd) await session.dredd();
     else
       session.report.skip(`Layer 1 Dredd (${session.isMock ? 'mock' : 'server'})`, 'Dredd', 'not asked for (--layers)');
@@ -281,13 +336,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       ].filter(([, key]) => !key);
       for (const [what, , flag] of missing)
         session.report.skip('Layer 3 properties', `requests with ${what}`, `no ${flag} given`);
-      await session.properties(options.propertyOptions);
+      await session.properties(propertyOptions);
     }
-    const spent = await session.callsSpent();
-    if (spent.length > 0) {
-      const line = `calls counted per key by this run: ${spent.map(({ plan, calls }) => `${plan} ${calls}`).join(', ')}`;
-      log(line);
-      session.report.note(line);
+    const counted = await session.callsCountedLine();
+    if (counted) {
+      log(counted);
+      session.report.note(counted);
     }
     session.schema();
     report.merge(session.report);

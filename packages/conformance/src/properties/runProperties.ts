@@ -40,6 +40,11 @@ export interface PropertyOptions {
   readonly seed: number;
   /** fast-check's replay path, printed with a failure. */
   readonly path?: string;
+  /**
+   * The counter value (calls this month) no key may pass: a request that would take a key past
+   * it is not sent (fast-check counts it as skipped), so a budget holds whatever the estimate said.
+   */
+  readonly counterCeiling?: ReadonlyMap<string, number>;
 }
 
 export interface PropertyOutcome {
@@ -62,6 +67,26 @@ function credentialHeaders(key: string | undefined, transport: 'header' | 'beare
   return { 'X-API-Key': key, Authorization: `Bearer ${key}` };
 }
 
+/** The requests Layer 3 generates for these keys: every plan given, every key state given. */
+export function requestsFor(keys: PropertyKeys): fc.Arbitrary<GeneratedRequest> {
+  const kinds: Exclude<CredentialKind, 'active'>[] = ['missing', 'unknown'];
+  if (keys.active.length >= 2) kinds.push('conflicting');
+  if (keys.revoked) kinds.push('revoked');
+  if (keys.expired) kinds.push('expired');
+  if (keys.exhausted) kinds.push('exhausted');
+  if (keys.nearlyExhausted) kinds.push('nearlyExhausted');
+  return requestArb(contractOperations(), { plans: keys.active.map((key) => key.plan), kinds });
+}
+
+/** The active key a request is sent with, whose counter it may move (none for the refused kinds). */
+export function countedKeyOf(request: GeneratedRequest, keys: PropertyKeys): KeyUnderTest | undefined {
+  const { kind, plan } = request.credential;
+  if (kind === 'active') return keys.active.find((candidate) => candidate.plan === plan);
+  if (kind === 'nearlyExhausted') return keys.nearlyExhausted;
+  if (kind === 'exhausted') return keys.exhausted;
+  return undefined;
+}
+
 /**
  * Layer 3: generated requests against a live target, each judged against the contract: the
  * status is the one the order of checks gives, error bodies carry the right problem type and
@@ -75,7 +100,6 @@ export async function runRequestProperties(
   report: Report,
 ): Promise<PropertyOutcome> {
   const layer = 'Layer 3 properties';
-  const operations = contractOperations();
   const unknownKey = `qk_conformance_unknown_${randomBytes(12).toString('hex')}`;
   const used = new Map<string, number>();
   const statuses: Record<string, number> = {};
@@ -110,25 +134,17 @@ export async function runRequestProperties(
   }
   const unlimited = keys.active.find((key) => key.monthlyCalls === null && key.faithFilter && key.filtersPerCall >= 5);
 
-  const kinds: Exclude<CredentialKind, 'active'>[] = ['missing', 'unknown'];
-  if (keys.active.length >= 2) kinds.push('conflicting');
-  if (keys.revoked) kinds.push('revoked');
-  if (keys.expired) kinds.push('expired');
-  if (keys.exhausted) kinds.push('exhausted');
-  if (keys.nearlyExhausted) kinds.push('nearlyExhausted');
-  const arbitrary = requestArb(operations, { plans: keys.active.map((key) => key.plan), kinds });
+  const arbitrary = requestsFor(keys);
 
   const keyFor = (request: GeneratedRequest): { key: KeyUnderTest | undefined; headers: Record<string, string> } => {
-    const { kind, plan, transport } = request.credential;
+    const { kind, transport } = request.credential;
     switch (kind) {
-      case 'active': {
-        const key = keys.active.find((candidate) => candidate.plan === plan);
+      case 'active':
+      case 'nearlyExhausted':
+      case 'exhausted': {
+        const key = countedKeyOf(request, keys);
         return { key, headers: credentialHeaders(key?.key, transport) };
       }
-      case 'nearlyExhausted':
-        return { key: keys.nearlyExhausted, headers: credentialHeaders(keys.nearlyExhausted?.key, transport) };
-      case 'exhausted':
-        return { key: keys.exhausted, headers: credentialHeaders(keys.exhausted?.key, transport) };
       case 'revoked':
         return { key: undefined, headers: credentialHeaders(keys.revoked, transport) };
       case 'expired':
@@ -145,9 +161,14 @@ export async function runRequestProperties(
     }
   };
 
+  /** Whether one more counted call on `key` stays within the budget (`--max-calls-per-key`). */
+  const withinBudget = (key: KeyUnderTest) =>
+    (used.get(key.key) ?? 0) < (options.counterCeiling?.get(key.key) ?? Number.POSITIVE_INFINITY);
+  let overBudget = 0;
+
   /** A 404 claims nothing matches: the list with the same filters must say total 0. */
   const confirmNoMatch = async (parameters: readonly WireParameter[]): Promise<string[]> => {
-    if (!unlimited) return [];
+    if (!unlimited || !withinBudget(unlimited)) return [];
     const listPath = operationById('listQuotes').path;
     const exchange = await get(
       `${listPath}${wireQuery([...parameters, { name: 'limit', value: '1', wire: 'limit=1' }])}`,
@@ -165,6 +186,10 @@ export async function runRequestProperties(
   const judge = async (request: GeneratedRequest): Promise<void> => {
     const operation = operationById(request.operationId);
     const { key, headers } = keyFor(request);
+    if (key && operation.countedStatuses.length > 0 && !withinBudget(key)) {
+      overBudget++;
+      fc.pre(false);
+    }
     const before = key ? (used.get(key.key) ?? 0) : 0;
     const state: KeyState | undefined = key ? { ...key, used: before } : undefined;
     const expectation: Expectation = expectOutcome(request, operation, state);
@@ -267,5 +292,7 @@ export async function runRequestProperties(
     `Layer 3: seed ${details.seed}, numRuns ${options.numRuns}, ${requests} HTTP requests; statuses of generated requests: ${distribution}`,
   );
   report.note(`Layer 3: ${replay}`);
+  if (overBudget > 0)
+    report.note(`Layer 3: ${overBudget} generated requests not sent: their key had spent its --max-calls-per-key`);
   return { runs: details.numRuns, requests, statuses, failed: details.failed };
 }
