@@ -8,7 +8,7 @@ const run = { baseUrl: 'http://127.0.0.1:3000', startedAt: new Date('2026-11-23T
 
 function sampleReport(): Report {
   const report = new Report();
-  report.pass('Layer 1 Dredd (server)', '/v1/quotes-random > Random quote > 200 > application/json');
+  report.pass('Layer 1 Dredd (server)', '/v1/quotes-random > Random quote > 200 > application/json', undefined, 250);
   report.fail(
     'Layer 2 schema (server)',
     'getRandomQuote 200 (2 responses)',
@@ -67,6 +67,19 @@ describe('JUnit report', () => {
       'getRandomQuote 200 (2 responses)',
     ]);
     expect(cases[1]).toMatchObject({ skipped: { message: 'no --key-exhausted given' } });
+    expect(cases.map((testcase) => testcase.time)).toEqual(['0.250', '0.000', '0.000', '0.000']);
+  });
+
+  it('of a run that could not happen: one error testcase with the reason', () => {
+    const reason = 'keys file: role "trial" (qk_no…) answered 401 invalid-api-key';
+    const failed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      junitReport(Report.notPossible(reason, 420), run),
+    ) as { testsuites: { errors: string; testsuite: { testcase: Record<string, unknown> } } };
+    expect(failed.testsuites.errors).toBe('1');
+    expect(failed.testsuites.testsuite.testcase).toMatchObject({
+      time: '0.420',
+      error: { message: reason, type: 'run-not-possible' },
+    });
   });
 
   it('carries the failed request as a curl line, escaped, and never a key', () => {
