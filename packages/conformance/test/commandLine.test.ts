@@ -1,40 +1,23 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDocsFront, type RunningDocsFront, type RunningMock, startMock } from '@quotes/mock';
-import {
-  type EmbeddedDatabase,
-  ensureDefaultCorpus,
-  freePort,
-  parseConfig,
-  type RunningServer,
-  startEmbeddedPostgres,
-  startServer,
-} from '@quotes/server';
+import { freePort } from '@quotes/server';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommandLine } from '../src/commandLine.js';
+import { type LocalTarget, startLocalTarget } from '../src/target/localTarget.js';
 
-// quotes-conformance as CI runs it against a deployment: the real server on a real database, keys
-// issued by its operator API, the command run in-process with its exit code, stdout and stderr.
+// quotes-conformance as CI runs it against a deployment: the real server on a fresh database (as
+// the suite starts it without --base-url), keys issued by its operator API, the command run
+// in-process with its exit code, stdout and stderr.
 let scratch: string;
-let cluster: EmbeddedDatabase | undefined;
-let server: RunningServer | undefined;
+let server: LocalTarget | undefined;
 const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
-  cluster = await startEmbeddedPostgres({
-    dataDir: join(scratch, 'data'),
-    port: await freePort(),
-    persistent: false,
-    fast: true,
-  });
-  server = await startServer({
-    config: parseConfig({ DATABASE_URL: cluster.adminUrl, PORT: '0', LOG_LEVEL: 'silent' }),
-  });
-  await ensureDefaultCorpus(server.database, { size: 500, seed: 7 });
+  server = await startLocalTarget({ corpusSize: 500, corpusSeed: 7 });
   const operator = server.operator;
   for (const plan of ['trial', 'starter', 'professional', 'platform']) {
     const issued = await operator.createKey({ client: `cli ${plan}`, plan, allowAnotherTrial: true });
@@ -48,7 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await cluster?.stop();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -205,32 +187,5 @@ describe('a run CI can budget and read', () => {
     expect(only?.error?.message).toBe(
       `cannot reach http://127.0.0.1:${port} (ECONNREFUSED); --wait SECONDS to wait for it`,
     );
-  });
-});
-
-describe('a target that answers like the mock', () => {
-  let prism: RunningMock;
-  let mock: RunningDocsFront;
-  beforeAll(async () => {
-    prism = await startMock();
-    mock = await createDocsFront({ upstream: prism.url, port: 0 });
-  });
-  afterAll(async () => {
-    await mock?.close();
-    await prism?.stop();
-  });
-
-  it('is named as the mock, with what that means for key roles, before any check', async () => {
-    const file = await keysFile('for-mock.json', { trial: keys.trial!, revoked: keys.revoked! });
-    const result = await run(['--base-url', mock.url, '--keys-file', file]);
-    expect(result.code).toBe(2);
-    const lines = errorLines(result.stderr);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^conformance: ${mock.url} looks like the mock \\(Prism\\), not a server: quotes-usage answered 200 to a key no deployment issued`,
-      ),
-    );
-    expect(lines[0]).toContain('run with --target mock');
   });
 });

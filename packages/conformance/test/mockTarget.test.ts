@@ -1,6 +1,7 @@
 import { createDocsFront, type RunningDocsFront, type RunningMock, startMock } from '@quotes/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformanceOptions, mockSkips, runConformance } from '../src/session.js';
+import { TargetLooksLikeMock } from '../src/target/mockLikeness.js';
 
 // The suite against a running quotes-mock (Prism behind its front, as the bin starts it).
 let prism: RunningMock;
@@ -41,6 +42,24 @@ describe('--target mock', () => {
       'Layer 2 off-contract answers',
       'Layer 2 schema (mock)',
     ]);
+  });
+
+  it('a mock checked as a server is named as the mock, with what that means for key roles, before any check', async () => {
+    const asServer = runConformance({
+      baseUrl: mock.url,
+      keys: { plans: { trial: 'qk_conformance_trial' }, revoked: 'qk_conformance_revoked' },
+      dredd: true,
+      properties: true,
+      mock: false,
+      propertyOptions: { numRuns: 10, seed: 1 },
+      local: { corpusSize: 1, corpusSeed: 1, databaseUrl: undefined },
+    });
+    await expect(asServer).rejects.toThrow(TargetLooksLikeMock);
+    await expect(asServer).rejects.toThrow(
+      new RegExp(
+        `^${mock.url} looks like the mock \\(Prism\\), not a server: quotes-usage answered 200 to a key no deployment issued.*run with --target mock`,
+      ),
+    );
   });
 
   it('fails a mock that answers as the server would not', async () => {
