@@ -38,7 +38,9 @@ Layers
   --target server|mock   what --base-url is (default server); mock: a running quotes-mock,
                          checked with Prefer: code=N and any key; counting, plans, keys'
                          states and data are the server's and listed as skipped
-  --runs N               generated requests (default ${defaultRuns}; CONFORMANCE_RUNS)
+  --runs N               generated requests (default ${defaultRuns}; CONFORMANCE_RUNS); with a key
+                         of each of four plans a default run counts about 140-250 calls
+                         on each (the summary says how many it did)
   --max-calls-per-key N  counted calls the run may spend on any one key: the generated
                          requests are scaled down to fit, and a budget too small for even
                          the fixed checks stops the run before them (exit 2)
@@ -46,7 +48,8 @@ Layers
   --path P               fast-check replay path printed with a failure (CONFORMANCE_PATH)
 Reports and waiting
   --report junit=PATH    JUnit XML (one testcase per check; failures carry a curl line)
-  --report json=PATH     the same as JSON; --report may be given more than once
+  --report json=PATH     the same as JSON; --report may be given more than once; both
+                         are written on exit 2 too, with one error testcase saying why
   --wait SECONDS         wait up to SECONDS for the target's /readyz (or any HTTP answer
                          but 502-504) before starting (default 0: one probe)
   --verbose              list passing checks too, and print a stack with an error
