@@ -161,14 +161,16 @@ export class ConformanceSession {
       for (const [key, calls] of dreddCalls(documentedResponses(), this.serverTransactions()))
         fixed.set(key, (fixed.get(key) ?? 0) + calls);
     }
+    // Layer 3 runs only with an active key (runConformance skips it otherwise).
+    const generated = layers.properties && this.keys.properties.active.length > 0;
     const { runs, estimate } = fitRuns({
       budget,
       fixed,
-      perRun: layers.properties ? layer3CountedKeys(this.keys.properties, options.seed, options.numRuns) : [],
-      requested: layers.properties ? options.numRuns : 0,
-      name: (key) => this.keys.properties.active.find((active) => active.key === key)?.plan ?? 'Dredd',
+      perRun: generated ? layer3CountedKeys(this.keys.properties, options.seed, options.numRuns) : [],
+      requested: generated ? options.numRuns : 0,
+      name: (key) => this.keys.properties.active.find((active) => active.key === key)?.plan ?? 'provisioned Dredd',
     });
-    if (layers.properties)
+    if (generated)
       this.log(
         `--max-calls-per-key ${budget}: ${runs} of ${options.numRuns} generated requests, expected to count ${this.perPlan(estimate)}`,
       );
