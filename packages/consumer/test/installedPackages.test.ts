@@ -371,6 +371,28 @@ describe('installed from the tarballs into a fresh project', () => {
         expect(xml).not.toContain(key);
       }
     });
+
+    it('quotes-conformance with a wrong key: exit 2 before any check, one line naming the role, and a JUnit file saying so', async () => {
+      await writeFile(join(project, 'wrong-keys.json'), JSON.stringify({ trial: 'qk_notreal' }));
+      const result = await inProject(bin('quotes-conformance'), [
+        '--base-url',
+        server!.url,
+        '--keys-file',
+        'wrong-keys.json',
+        '--report',
+        'junit=wrong.xml',
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const [line, ...others] = result.stderr.split('\n').filter((text) => text.startsWith('conformance: '));
+      expect(others).toEqual([]);
+      expect(line).toMatch(/^conformance: keys file: role "trial" \(qk_no…\) answered 401 invalid-api-key: /);
+      const xml = await readFile(join(project, 'wrong.xml'), 'utf8');
+      expect(XMLValidator.validate(xml)).toBe(true);
+      expect(xml).toContain('errors="1"');
+      expect(xml).toContain('<error message="keys file: role &quot;trial&quot; (qk_no…) answered 401');
+      expect(xml).not.toContain('qk_notreal');
+    });
   });
 
   it('quotes-conformance against nothing listening: exit 2 and one line, no stack', async () => {
