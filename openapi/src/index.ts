@@ -14,7 +14,7 @@ export {
   readContractRules,
   rules,
 } from './contractRules.js';
-export { describedContract, planTable } from './planTable.js';
+export { describedContract, planTables } from './planTable.js';
 export { taxonomy, problemTypePrefix, type Taxonomy } from './taxonomy.js';
 // The contract's schemas and each operation's request and response shapes, generated from
 // quotes.yaml by @hey-api/openapi-ts at build time (src/generated, never edited by hand).

@@ -1,33 +1,68 @@
 import { type ContractDocument, loadContract } from './contractDocument.js';
-import { type ContractRules, readContractRules } from './contractRules.js';
+import { type ContractRules, type PlanRules, readContractRules } from './contractRules.js';
 
-const header = [
-  '| plan | calls / month | filters per call | largest page (`limit`) | `faith` filter | validity | calls / second |',
-  '|---|---|---|---|---|---|---|',
-];
-
-/** The "Keys and plans" table of the contract's description, written from `info.x-plans`. */
-export function planTable(rules: ContractRules): string {
-  const rows = rules.plans.map((plan) => {
-    const calls =
-      plan.monthlyCalls !== null
-        ? plan.monthlyCalls.toLocaleString('en-US')
-        : plan.perKeyLimits
-          ? 'set per key'
-          : 'unlimited';
-    const page = plan.perKeyLimits
-      ? `${plan.maxLimit} (or set per key, at most ${rules.pageCeiling})`
-      : String(plan.maxLimit);
-    const validity =
-      plan.validityDays !== null ? `${plan.validityDays} days from issue` : plan.perKeyLimits ? 'set per key' : '-';
-    const perSecond = plan.requestsPerSecond !== null ? String(plan.requestsPerSecond) : 'no limit';
-    return `| ${plan.id} | ${calls} | ${plan.filtersPerCall} | ${page} | ${plan.faithFilter ? 'yes' : 'no'} | ${validity} | ${perSecond} |`;
-  });
-  return [...header, ...rows].join('\n');
+interface PlanColumn {
+  /** The column's header cell, as Markdown. */
+  title: string;
+  cell(plan: PlanRules, rules: ContractRules): string;
 }
 
 /**
- * The contract as the reference page shows it: a copy whose description carries the plan table
+ * The plans in two tables of four columns, what a key may spend and what one call may ask, rather
+ * than one of seven: seven columns do not fit the reference page's text column (410 px at a
+ * 1280 px window, 342 px on a phone) without breaking words.
+ */
+const planTableColumns: readonly (readonly PlanColumn[])[] = [
+  [
+    { title: 'plan', cell: (plan) => plan.id },
+    {
+      title: 'calls / month',
+      cell: (plan) =>
+        plan.monthlyCalls !== null
+          ? plan.monthlyCalls.toLocaleString('en-US')
+          : plan.perKeyLimits
+            ? 'set per key'
+            : 'unlimited',
+    },
+    {
+      title: 'calls / second',
+      cell: (plan) => (plan.requestsPerSecond !== null ? String(plan.requestsPerSecond) : 'no limit'),
+    },
+    {
+      title: 'validity',
+      cell: (plan) =>
+        plan.validityDays !== null ? `${plan.validityDays} days from issue` : plan.perKeyLimits ? 'set per key' : '-',
+    },
+  ],
+  [
+    { title: 'plan', cell: (plan) => plan.id },
+    { title: 'filters per call', cell: (plan) => String(plan.filtersPerCall) },
+    {
+      title: 'largest page (`limit`)',
+      cell: (plan, rules) =>
+        plan.perKeyLimits ? `${plan.maxLimit} (or set per key, at most ${rules.pageCeiling})` : String(plan.maxLimit),
+    },
+    { title: '`faith` filter', cell: (plan) => (plan.faithFilter ? 'yes' : 'no') },
+  ],
+];
+
+function headerOf(columns: readonly PlanColumn[]): string {
+  return `| ${columns.map((column) => column.title).join(' | ')} |`;
+}
+
+/** The "Keys and plans" tables of the contract's description, written from `info.x-plans`. */
+export function planTables(rules: ContractRules): string[] {
+  return planTableColumns.map((columns) =>
+    [
+      headerOf(columns),
+      `|${'---|'.repeat(columns.length)}`,
+      ...rules.plans.map((plan) => `| ${columns.map((column) => column.cell(plan, rules)).join(' | ')} |`),
+    ].join('\n'),
+  );
+}
+
+/**
+ * The contract as the reference page shows it: a copy whose description carries the plan tables
  * written from `info.x-plans`, so the page follows the data even where the prose was not
  * updated (the contract's tests keep the checked-in prose equal to it).
  */
@@ -35,11 +70,15 @@ export function describedContract(document: ContractDocument = loadContract()): 
   const copy = structuredClone(document);
   const info = copy.info as { description?: string };
   const lines = (info.description ?? '').split('\n');
-  const start = lines.indexOf(header[0] as string);
-  if (start < 0) throw new Error('openapi/quotes.yaml: the description has no plan table to write');
-  let end = start;
-  while (end < lines.length && lines[end]?.startsWith('|')) end++;
-  lines.splice(start, end - start, planTable(readContractRules(document)));
+  const tables = planTables(readContractRules(document));
+  planTableColumns.forEach((columns, index) => {
+    const start = lines.indexOf(headerOf(columns));
+    if (start < 0)
+      throw new Error(`openapi/quotes.yaml: the description has no plan table starting ${headerOf(columns)}`);
+    let end = start;
+    while (end < lines.length && lines[end]?.startsWith('|')) end++;
+    lines.splice(start, end - start, tables[index] as string);
+  });
   info.description = lines.join('\n');
   return copy;
 }
