@@ -155,7 +155,7 @@ describe('installed from the tarballs into a fresh project', () => {
     const docs = await fetch(`${url}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('/docs/assets/scalar-standalone.js');
-    for (const asset of ['scalar-standalone.js', 'reference-initializer.js']) {
+    for (const asset of ['scalar-standalone.js', 'reference-initializer.js', 'reference-page.css']) {
       const served = await fetch(`${url}/docs/assets/${asset}`);
       expect(served.status, asset).toBe(200);
       await served.body?.cancel();

@@ -55,6 +55,7 @@ export function renderDocsPage({ baseUrl }: DocsPageOptions): string {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${title}</title>
+    <link rel="stylesheet" href="${base}/docs/assets/reference-page.css">
   </head>
   <body>
     <div id="reference" data-document-url="${base}/docs/reference.json" data-sample-origin="${escapeHtml(sampleOriginPlaceholder)}"></div>

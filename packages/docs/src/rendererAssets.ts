@@ -19,8 +19,15 @@ export const initializerPath: string = fileURLToPath(
   new URL('../src/browser/referenceInitializer.js', import.meta.url),
 );
 
-/** The only files served under /docs/assets/: the bundle (no chunks: it loads none) and the initializer. */
+/** Our corrections to the renderer's layout, beside the initializer for the same reason. */
+export const stylesheetPath: string = fileURLToPath(new URL('../src/browser/referencePage.css', import.meta.url));
+
+/**
+ * The only files served under /docs/assets/: the bundle (no chunks: it loads none), the
+ * initializer and the stylesheet.
+ */
 export const docsAssets: ReadonlyMap<string, string> = new Map([
   ['scalar-standalone.js', scalarBundlePath],
   ['reference-initializer.js', initializerPath],
+  ['reference-page.css', stylesheetPath],
 ]);

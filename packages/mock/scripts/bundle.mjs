@@ -1,7 +1,7 @@
 // Builds what the published package runs: src/ bundled by esbuild with the repository's own
 // packages (@quotes/contract, @quotes/docs) built in, third-party packages left as dependencies,
 // and the files those packages read at run time (the contract, the page's initializer and
-// Scalar's browser bundle) copied beside the bundle. Scalar is copied rather than depended on:
+// stylesheet, Scalar's browser bundle) copied beside the bundle. Scalar is copied rather than depended on:
 // the page serves one 4 MB file of @scalar/api-reference, whose install is 272 packages.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +27,7 @@ const relocations = [
     from: "'../src/browser/referenceInitializer.js'",
     to: "'./referenceInitializer.js'",
   },
+  { file: /rendererAssets\.js$/, from: "'../src/browser/referencePage.css'", to: "'./referencePage.css'" },
   // dirname() of it is dist/, where browser/standalone.js is copied.
   {
     file: /rendererAssets\.js$/,
@@ -45,6 +46,7 @@ await bundlePackage({
 
 copyFileSync(contractFile, join(dist, 'quotes.yaml'));
 copyFileSync(join(docsDir, 'src/browser/referenceInitializer.js'), join(dist, 'referenceInitializer.js'));
+copyFileSync(join(docsDir, 'src/browser/referencePage.css'), join(dist, 'referencePage.css'));
 mkdirSync(join(dist, 'browser'));
 copyFileSync(join(dirname(scalarMain), 'browser/standalone.js'), join(dist, 'browser/standalone.js'));
 writeFileSync(

@@ -24,8 +24,8 @@ describe('npm run mock', () => {
       const docs = await fetch(`http://127.0.0.1:${port}/docs`);
       expect(docs.status).toBe(200);
       expect(await docs.text()).toContain('/docs/assets/scalar-standalone.js');
-      // The renderer and the initializer were copied beside the bundle and are found there.
-      for (const asset of ['scalar-standalone.js', 'reference-initializer.js']) {
+      // The renderer, the initializer and the stylesheet were copied beside the bundle and are found there.
+      for (const asset of ['scalar-standalone.js', 'reference-initializer.js', 'reference-page.css']) {
         const served = await fetch(`http://127.0.0.1:${port}/docs/assets/${asset}`);
         expect(served.status, asset).toBe(200);
         await served.body?.cancel();

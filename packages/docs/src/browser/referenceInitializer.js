@@ -30,6 +30,22 @@
     return copy;
   }
 
+  // The renderer gives every secret field a fixed placeholder (base64 text, grey) that reads as a
+  // key already filled in, and has no setting for it: it is taken off each such field it renders.
+  const keyPlaceholder = 'QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT';
+  const withKeyPlaceholder = `input[placeholder="${keyPlaceholder}"]`;
+  function removeKeyPlaceholders(node) {
+    if (!(node instanceof Element)) return;
+    if (node.matches(withKeyPlaceholder)) node.removeAttribute('placeholder');
+    for (const field of node.querySelectorAll(withKeyPlaceholder)) field.removeAttribute('placeholder');
+  }
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.type === 'attributes') removeKeyPlaceholders(change.target);
+      else for (const node of change.addedNodes) removeKeyPlaceholders(node);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['placeholder'] });
+
   fetch(documentUrl, { headers: { accept: 'application/json' } })
     .then((response) => {
       if (!response.ok) throw new Error(`${documentUrl} answered ${response.status}`);
