@@ -11,6 +11,7 @@ import { startReferenceApp } from './support/referenceApp.js';
 
 const scalarDist = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');
 const initializerFile = fileURLToPath(new URL('../src/browser/referenceInitializer.js', import.meta.url));
+const stylesheetFile = fileURLToPath(new URL('../src/browser/referencePage.css', import.meta.url));
 
 /** Every http(s) URL in `text` whose host is not this machine's loopback. */
 function externalUrls(text: string): string[] {
@@ -60,6 +61,7 @@ describe('apiReferenceRouter at the root', () => {
     expect(html).toContain('data-document-url="/docs/reference.json"');
     expect(html).toContain('<script src="/docs/assets/scalar-standalone.js">');
     expect(html).toContain('<script src="/docs/assets/reference-initializer.js">');
+    expect(html).toContain('<link rel="stylesheet" href="/docs/assets/reference-page.css">');
     // No inline script: the policy forbids them.
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
   });
@@ -74,18 +76,20 @@ describe('apiReferenceRouter at the root', () => {
     expect(policy).toMatch(/connect-src 'self' http:\/\/127\.0\.0\.1:3000 http:\/\/127\.0\.0\.1:4010;/);
   });
 
-  it('names no external host in the page or its initializer, so it works offline', async () => {
+  it('names no external host in the page, its initializer or its stylesheet, so it works offline', async () => {
     const html = await (await fetch(`${app.url}/docs`)).text();
     const initializer = await (await fetch(`${app.url}/docs/assets/reference-initializer.js`)).text();
+    const stylesheet = await (await fetch(`${app.url}/docs/assets/reference-page.css`)).text();
     expect(externalUrls(html)).toEqual([]);
     expect(externalUrls(initializer)).toEqual([]);
+    expect(externalUrls(stylesheet)).toEqual([]);
     for (const url of referencedUrls(html)) expect(url.startsWith('/'), url).toBe(true);
   });
 
   it('serves every file the page references', async () => {
     const html = await (await fetch(`${app.url}/docs`)).text();
     const urls = referencedUrls(html);
-    expect(urls.length).toBe(3);
+    expect(urls.length).toBe(4);
     for (const url of urls) {
       const response = await fetch(`${app.url}${url}`);
       expect(response.status, url).toBe(200);
@@ -105,6 +109,12 @@ describe('apiReferenceRouter at the root', () => {
   it('serves our initializer as written', async () => {
     const served = await (await fetch(`${app.url}/docs/assets/reference-initializer.js`)).text();
     expect(served).toBe(readFileSync(initializerFile, 'utf8'));
+  });
+
+  it('serves our stylesheet as written, as CSS', async () => {
+    const response = await fetch(`${app.url}/docs/assets/reference-page.css`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await response.text()).toBe(readFileSync(stylesheetFile, 'utf8'));
   });
 
   it('does not serve other files of the renderer package (its source map, its chunks, its manifest)', async () => {
@@ -187,7 +197,7 @@ describe('apiReferenceRouter under a mount path', () => {
   it('points every URL of the page below the mount path', async () => {
     const html = await (await fetch(`${app.url}/reference/docs`)).text();
     const urls = referencedUrls(html);
-    expect(urls.length).toBe(3);
+    expect(urls.length).toBe(4);
     for (const url of urls) {
       expect(url.startsWith('/reference/'), url).toBe(true);
       expect((await fetch(`${app.url}${url}`)).status, url).toBe(200);

@@ -6,3 +6,12 @@
 export { browserSkipReason, launchChromium } from './chromium.js';
 export { type Listening, listen } from './listen.js';
 export { type LiveResponse, ReferencePage } from './referencePage.js';
+export {
+  operationIds,
+  overlappingTextInAuthentication,
+  prefilledKeyField,
+  readabilityProblems,
+  readingViewports,
+  unreachableResponseTabs,
+  wordsBrokenInTables,
+} from './readability.js';

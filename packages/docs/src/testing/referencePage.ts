@@ -17,13 +17,13 @@ function compact(text: string): string {
   return text.replace(/\s+/g, '');
 }
 
-interface OperationPlace {
+export interface OperationPlace {
   method: string;
   path: string;
 }
 
 /** Where the contract puts an operation: the page addresses operations by method and path. */
-function placeOf(operationId: string): OperationPlace {
+export function placeOf(operationId: string): OperationPlace {
   for (const [path, pathItem] of Object.entries(loadContract().paths)) {
     for (const [method, operation] of Object.entries(pathItem)) {
       if (operation.operationId === operationId) return { method, path };
