@@ -9,6 +9,7 @@ export { type LiveResponse, ReferencePage } from './referencePage.js';
 export {
   operationIds,
   overlappingTextInAuthentication,
+  overlappingTextInTestRequest,
   prefilledKeyField,
   readabilityProblems,
   readingViewports,

@@ -112,6 +112,35 @@ function linkOf(operationId: string): string {
 }
 
 /**
+ * Goes to an operation's section as its sidebar link does, by the link's hash: at any width, also
+ * where the sidebar is folded away (a phone's window).
+ */
+async function showOperation(page: Page, operationId: string): Promise<Locator> {
+  const href = await page
+    .locator(`a[href$="${linkOf(operationId)}"]`)
+    .first()
+    .getAttribute('href');
+  if (!href) throw new Error(`the page has no link to ${operationId}`);
+  await page.evaluate((hash) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+  }, href);
+  const section = page.locator(`section[id$="${linkOf(operationId)}"]`);
+  await section.getByRole('button', { name: /^Test Request/ }).waitFor();
+  return section;
+}
+
+/** Text drawn over other text in the authentication box of an operation's "Test Request" window. */
+export async function overlappingTextInTestRequest(page: Page, operationId: string): Promise<string[]> {
+  const section = await showOperation(page, operationId);
+  await section.getByRole('button', { name: /^Test Request/ }).click();
+  const client = page.getByRole('dialog', { name: 'API Client' });
+  const overlaps = await overlappingTextIn(client.getByRole('region', { name: /^Authentication/ }).first());
+  await client.getByRole('button', { name: 'Close Client' }).click();
+  await client.waitFor({ state: 'hidden' });
+  return overlaps;
+}
+
+/**
  * The response tabs of an operation a reader cannot see whole or click: each tab's label must be
  * inside the window, cut off by no scrolling or clipping box, be what the browser finds at its
  * left end, middle and right end (no button drawn over it), and have no other control within
@@ -120,14 +149,7 @@ function linkOf(operationId: string): string {
  * one a reader does not know is there. Each tab is then clicked and must become the selected one.
  */
 export async function unreachableResponseTabs(page: Page, operationId: string): Promise<string[]> {
-  const link = page.locator(`a[href$="${linkOf(operationId)}"]`).first();
-  const href = await link.getAttribute('href');
-  if (!href) throw new Error(`the page has no link to ${operationId}`);
-  // The hash a sidebar link sets: works at any width, also where the sidebar is folded away.
-  await page.evaluate((hash) => {
-    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
-  }, href);
-  const section = page.locator(`section[id$="${linkOf(operationId)}"]`);
+  const section = await showOperation(page, operationId);
   const tabs = section.getByRole('tab', { name: /^Status: / });
   await tabs.first().waitFor();
   await tabs.first().evaluate((tab) => tab.parentElement.scrollIntoView({ block: 'center', inline: 'nearest' }));
@@ -205,6 +227,7 @@ export async function readabilityProblems(page: Page): Promise<string[]> {
     ...(await wordsBrokenInTables(page)),
     ...(await overlappingTextInAuthentication(page)),
     ...(await prefilledKeyField(page)),
+    ...(await overlappingTextInTestRequest(page, 'getRandomQuote')),
   ];
   for (const operationId of operationIds()) problems.push(...(await unreachableResponseTabs(page, operationId)));
   return problems;

@@ -8,6 +8,7 @@ import {
   type Listening,
   operationIds,
   overlappingTextInAuthentication,
+  overlappingTextInTestRequest,
   prefilledKeyField,
   readingViewports,
   unreachableResponseTabs,
@@ -50,6 +51,10 @@ describe.skipIf(browserSkipReason !== undefined)('the reference page reads well 
 
     it('draws no text of the authentication box over other text', async () => {
       expect(await overlappingTextInAuthentication(page)).toEqual([]);
+    });
+
+    it('draws no text of the "Test Request" window\'s authentication box over other text', async () => {
+      expect(await overlappingTextInTestRequest(page, 'getRandomQuote')).toEqual([]);
     });
 
     it('shows the key field empty, with no placeholder that looks like a key', async () => {

@@ -27,7 +27,7 @@ describe.skipIf(browserSkipReason !== undefined)('/docs on the real server reads
   });
 
   it.each(readingViewports)(
-    'at $name: no word of the plan tables split, no text over other text in the authentication box, an empty key field, every response tab visible and clickable',
+    'at $name: no word of the plan tables split, no text over other text in the authentication boxes, an empty key field, every response tab visible and clickable',
     async (viewport) => {
       const page = await browser.newPage({ viewport });
       try {
