@@ -71,7 +71,8 @@ describe('the rules in the contract', () => {
     (plansOf(copy)[1] as Record<string, unknown>).filters_per_call = 'two';
     expect(() => readContractRules(copy)).toThrow(/info\.x-plans\[1\]\.filters_per_call must be a whole number/);
     const unsaid = cloneContract();
-    delete (unsaid.paths['/v1/quotes-usage']?.get as unknown as Record<string, unknown>)['x-counted-statuses'];
+    const usageGet = unsaid.paths['/v1/quotes-usage']?.get as unknown as Record<string, unknown>;
+    delete usageGet['x-counted-statuses'];
     expect(() => readContractRules(unsaid)).toThrow(/quotes-usage\.get\.x-counted-statuses must list/);
   });
 });
