@@ -232,7 +232,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           cli.out(
             filtered !== undefined
               ? 'No keys match.'
-              : 'No keys yet. Create one with: npm run admin -- keys create --client NAME --plan PLAN',
+              : 'No keys yet. Create one with: npx quotes-admin keys create --client NAME --plan PLAN',
           );
           return;
         }
