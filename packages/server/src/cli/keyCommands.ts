@@ -71,7 +71,10 @@ function requireAllowanceChoice(plan: string, options: { monthlyCalls?: number; 
     throw new OperatorError('give --monthly-calls or --unlimited, not both');
   const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
   if (!perKey) {
-    if (options.unlimited) throw new OperatorError(`--unlimited is for ${perKeyPlans()} keys only, not ${plan}`);
+    if (options.unlimited)
+      throw new OperatorError(
+        `--unlimited is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
+      );
     return;
   }
   if (options.monthlyCalls === undefined && !options.unlimited)
