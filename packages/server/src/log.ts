@@ -51,7 +51,8 @@ function terminalStream(destination?: DestinationStream): DestinationStream {
       line.req && line.res
         ? `${line.req.method} ${line.req.url} ${line.res.statusCode} ${line.responseTime} ms`
         : String(line[messageKey] ?? ''),
-    ...(destination ? { destination } : {}),
+    // Colour only on the process's own terminal; a captured stream gets plain text.
+    ...(destination ? { destination, colorize: false } : {}),
   });
 }
 
