@@ -26,8 +26,8 @@ import {
   removalRefused,
   removalSummary,
 } from '../import/importImpact.js';
-import { counted, labelledLines } from './reportLines.js';
-import { printable, printableLines } from './terminalText.js';
+import { labelledLines } from './reportLines.js';
+import { counted, printable, printableLines } from './terminalText.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 

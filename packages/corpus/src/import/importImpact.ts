@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '@quotes/database';
-import { counted, labelledLines } from '../cli/reportLines.js';
+import { labelledLines } from '../cli/reportLines.js';
+import { counted } from '../cli/terminalText.js';
 import { CorpusError } from '../errors.js';
 
 /** What an import would do to the corpus, counted against the quotes loaded now. */

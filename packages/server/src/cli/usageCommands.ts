@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Command } from 'commander';
+import { counted } from '@quotes/corpus/terminal-text';
 import { publicBaseUrl } from '../config.js';
 import { usageAlertMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, type UsageView } from '../operator/operatorApi.js';
@@ -111,7 +112,7 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
     const month = views[0]?.month ?? options.month ?? new Date().toISOString().slice(0, 7);
     const total = views.reduce((sum, view) => sum + view.calls, 0);
     cli.out(
-      `${month}: ${total.toLocaleString('en-US')} calls by ${views.length} keys\n${textTable(header, views.map(usageCells))}`,
+      `${month}: ${counted(total, 'call')} by ${counted(views.length, 'key')}\n${textTable(header, views.map(usageCells))}`,
     );
   });
 
@@ -130,7 +131,7 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
             cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, publicBaseUrl(config)))));
           }),
         );
-        cli.out(`${sent.length} alert(s) sent.`);
+        cli.out(`${counted(sent.length, 'alert')} sent.`);
       });
     }
     const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));

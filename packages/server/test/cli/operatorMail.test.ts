@@ -160,7 +160,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     const before = inbox.messages.length;
     const sent = await viaSmtp('usage', 'alerts', '--send');
     expect(sent.code, sent.stderr).toBe(0);
-    expect(sent.stdout).toContain('2 alert(s) sent.');
+    expect(sent.stdout).toContain('2 alerts sent.');
     const mails = (await inbox.waitFor(before + 2)).slice(before);
     // Named as the customer knows the key (the start of their secret), with the id to quote back.
     const named = (key: { id: string; key: string }) => `${key.key.slice(0, 11)}... (${key.id})`;
@@ -174,11 +174,11 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     expect(nearMail?.text).toContain(`Your API key ${named(near)}, for Alert near on the starter plan, has used 85%`);
 
     const again = await viaSmtp('usage', 'alerts', '--send');
-    expect(again.stdout).toContain('0 alert(s) sent.');
+    expect(again.stdout).toContain('0 alerts sent.');
     // The near key crossing 100% is a new threshold: one more mail, then none.
     await database.db.updateTable('monthly_usage').set({ calls: 10_000 }).where('key_id', '=', near.id).execute();
-    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('1 alert(s) sent.');
-    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('0 alert(s) sent.');
+    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('1 alert sent.');
+    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('0 alerts sent.');
     await inbox.waitFor(before + 3);
     expect(inbox.messages.length).toBe(before + 3);
   });
