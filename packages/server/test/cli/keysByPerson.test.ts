@@ -349,18 +349,9 @@ describe('what the operator types and sees', { timeout: 90_000 }, () => {
     const run = await admin('usage', 'report', '--month', '2026-09', '--csv');
     expect(run.code, run.stderr).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0]!)).toEqual([
-      'month',
-      'key_id',
-      'key_prefix',
-      'client',
-      'email',
-      'plan',
-      'state',
-      'calls',
-      'allowance',
-      'percent_used',
-    ]);
+    expect(run.stdout.split('\n')[0]).toBe(
+      'month,key_id,key_prefix,client,email,plan,state,calls,allowance,percent_used',
+    );
     expect(rows.find((row) => row.key_id === odd.id)).toEqual({
       month: '2026-09',
       key_id: odd.id,
