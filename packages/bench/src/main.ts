@@ -118,7 +118,7 @@ async function settleWrites(databaseUrl: string): Promise<void> {
  * `monthlyCalls`): the bench measures what the server can do, not the plans' calls per second.
  */
 async function createKey(databaseUrl: string, plan: string, monthlyCalls?: number): Promise<string> {
-  const limit = monthlyCalls === undefined ? [] : ['--monthly-calls', String(monthlyCalls)];
+  const limit = monthlyCalls === undefined ? ['--unlimited'] : ['--monthly-calls', String(monthlyCalls)];
   const output = await runNodeScript(
     adminCli,
     ['keys', 'create', '--client', `bench ${plan}`, '--plan', 'enterprise', ...limit, '--json'],

@@ -17,6 +17,9 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 afterEach(() => vi.restoreAllMocks());
 
+/** What the last run wrote to stderr (the progress lines; stdout is not a terminal here). */
+let stderr: string[] = [];
+
 /** Runs `quotes-admin ARGS` against the test database and returns what it printed on stdout. */
 async function run(...args: string[]): Promise<string> {
   const program = new Command('quotes-admin')
@@ -34,7 +37,11 @@ async function run(...args: string[]): Promise<string> {
   vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
     printed.push(String(line));
   });
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  stderr = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr.push(String(chunk));
+    return true;
+  });
   await program.parseAsync(['node', 'quotes-admin', ...args]);
   return printed.join('\n');
 }
@@ -95,12 +102,36 @@ describe('quotes-admin corpus', () => {
     expect(real).toMatch(/rows read +3/);
     expect(real).toMatch(/imported +2/);
     expect(real).toMatch(/invalid +1 \(skipped\)/);
-    expect(real).toMatch(/unknown tags: +rivers \(1\)/);
+    expect(real).toMatch(/unknown tags +rivers \(1\)/);
     expect(real).toMatch(/Grief & Loss +1/);
     expect(real).toMatch(/corpus now +2 quotes \(version 2\)/);
     expect(real).toMatch(/era from +default 2/);
-    expect(real).toMatch(/era defaulted most for: Ilse Marrowby \(1\), Odalys Fenwright \(1\)/);
-    expect(real).toMatch(/other language 0 skipped \(corpus language eng\)/);
+    expect(real).toMatch(/era defaulted for +Ilse Marrowby \(1\), Odalys Fenwright \(1\)/);
+    expect(real).toMatch(/other language +0 skipped \(corpus language eng\)/);
+  });
+
+  it('import reports its figures in one column with the right nouns, and progress that counts what was read', async () => {
+    const file = join(directory, 'one.jsonl');
+    await writeFile(file, `${JSON.stringify({ text: 'A lamp argues with the night.', author: 'Pell Harrow' })}\n`);
+    const review = join(directory, 'one-review.csv');
+    const dry = await run('corpus', 'import', file, '--mode', 'append', '--dry-run', '--review', review);
+    // Off a terminal: one line for the read, with the count read, not one a phase.
+    expect(stderr).toEqual(['dry run: reading 100% (1 row read)\n']);
+    expect(dry).toMatch(/review file +.*one-review\.csv \(1 row to check\)/);
+    const labelled = dry.split('\n').filter((line) => /^ {2}\S.*? {2,}\S/.test(line));
+    expect(labelled.length).toBeGreaterThan(8);
+    const columns = new Set(labelled.map((line) => line.search(/(?<= {2})\S(?!.* {2,}\S)/)));
+    expect(columns.size, labelled.join('\n')).toBe(1);
+    expect(dry).toMatch(/^ {4}corpus would be [\d,]+ quotes$/m);
+
+    await run('corpus', 'import', file, '--mode', 'append');
+    expect(stderr[0]).toBe('import: reading 100% (1 row read)\n');
+    // Each later phase is named once, without repeating the read count.
+    expect(
+      stderr.slice(1).every((line) => /^import: [a-z ]+\n$/.test(line)),
+      stderr.join(''),
+    ).toBe(true);
+    expect(stderr.length).toBeGreaterThan(3);
   });
 
   it('import takes --authors, --language and --review, and says what it guessed', async () => {
@@ -132,7 +163,7 @@ describe('quotes-admin corpus', () => {
     );
     expect(output).toMatch(/imported +2/);
     expect(output).toMatch(/era from +authors file 1, known authors 1/);
-    expect(output).toMatch(/other language 1 skipped \(corpus language eng: spa 1\)/);
+    expect(output).toMatch(/other language +1 skipped \(corpus language eng: spa 1\)/);
     expect(output).toMatch(/review file +.*review\.csv \(2 rows to check\)/);
     const spanish = await run('corpus', 'import', file, '--mode', 'append', '--language', 'spa', '--dry-run');
     expect(spanish).toMatch(/would import +1/);

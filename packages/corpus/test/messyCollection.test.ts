@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,12 +106,7 @@ describe('the review file', () => {
       if (row.author === 'Tobias Quill') row.category = 'Doubt & Uncertainty';
       if (row.author === 'Someone Else') row.author = 'Someone Else Entirely';
     }
-    const columns = Object.keys(rows[0]!);
-    const field = (value: string) => `"${value.replace(/"/g, '""')}"`;
-    await writeFile(
-      review,
-      [columns.join(','), ...rows.map((row) => columns.map((c) => field(row[c]!)).join(','))].join('\n'),
-    );
+    await writeFile(review, stringify(rows, { header: true, columns: Object.keys(rows[0]!) }));
 
     const second = await importCorpusFile(database, review, { mode: 'append' });
     expect(second).toMatchObject({ imported: 0, corrected: 4, total: 5 });

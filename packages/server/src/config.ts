@@ -19,6 +19,9 @@ const environmentSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object a line, for log shippers; pretty: one short line a call, for a terminal. */
+  LOG_FORMAT: unsetWhenEmpty(z.enum(['json', 'pretty']).optional()),
+  NODE_ENV: z.string().optional(),
   DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
   EMBEDDED_PG_PORT: port.default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
@@ -77,6 +80,11 @@ export function parseConfig(environment: NodeJS.ProcessEnv = process.env): Confi
     throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
   }
   return Object.freeze(result.data);
+}
+
+/** LOG_FORMAT when set; otherwise pretty on a terminal, and JSON in production or when stdout is a file or pipe. */
+export function logFormat(config: Config, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  return config.LOG_FORMAT ?? (stdoutIsTerminal && config.NODE_ENV !== 'production' ? 'pretty' : 'json');
 }
 
 /** Where clients reach the service (links in mail): PUBLIC_BASE_URL, else the address the server listens on. */

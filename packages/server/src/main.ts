@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, logFormat, parseConfig } from './config.js';
 import { ensureDefaultCorpus } from '@quotes/corpus';
 import { countKeys } from './data/apiKeys.js';
 import { migrateToLatest } from '@quotes/database';
@@ -18,7 +18,7 @@ function banner(lines: string[]): void {
 
 /** On a database without keys, one demo key, printed once; later starts say how to make another. */
 async function announceKeys(database: OpenedDatabase, baseUrl: string, log: Logger): Promise<void> {
-  const createAnother = `npm run admin -- keys create --client "Your name" --plan ${demoPlan}`;
+  const createAnother = `npx quotes-admin keys create --client "Your name" --plan ${demoPlan}`;
   if ((await countKeys(database.db)) > 0) {
     banner([
       `Quote Retrieval Service on ${baseUrl}`,
@@ -48,7 +48,10 @@ async function announceKeys(database: OpenedDatabase, baseUrl: string, log: Logg
 
 async function main(): Promise<void> {
   const config = parseConfig();
-  const log = createLogger({ level: config.LOG_LEVEL, pretty: process.stdout.isTTY === true });
+  const log = createLogger({
+    level: config.LOG_LEVEL,
+    pretty: logFormat(config, process.stdout.isTTY === true) === 'pretty',
+  });
   const database = await openDatabase(config, {
     onLog: (line) => log.debug({ postgres: line }),
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
@@ -124,10 +127,21 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** The one line a failed start prints: what went wrong and, where there is one, what to set. */
+function startFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const { address, port } = error as { address?: string; port?: number };
+    const where = `${address ?? 'the host'}:${port ?? '?'}`;
+    return code === 'EADDRINUSE'
+      ? `cannot start: ${where} is in use (another server running?); set PORT to a free port, e.g. PORT=${(port ?? 3000) + 1} npm start`
+      : `cannot start: no permission to listen on ${where}; set PORT to a port above 1023`;
+  }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(
-    `quotes server: ${error instanceof ConfigError ? '' : 'cannot start: '}${message.split('\n')[0]}\n`,
-  );
+  return `${error instanceof ConfigError ? '' : 'cannot start: '}${message.split('\n')[0]}`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`quotes server: ${startFailure(error)}\n`);
   process.exitCode = 1;
 });

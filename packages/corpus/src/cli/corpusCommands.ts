@@ -26,7 +26,8 @@ import {
   removalRefused,
   removalSummary,
 } from '../import/importImpact.js';
-import { printable, printableLines } from './terminalText.js';
+import { labelledLines } from './reportLines.js';
+import { counted, printable, printableLines } from './terminalText.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -52,13 +53,17 @@ const phaseWords: Record<LoadPhase | 'read', string> = {
 };
 
 interface ProgressDisplay {
-  update(done: number, total: number, phase: LoadPhase | 'read', detail: string): void;
+  /** A phase that streams (reading the file, copying rows) gives its count; the others give none. */
+  update(phase: LoadPhase | 'read', count?: { done: number; total: number; detail: string }): void;
   stop(): void;
 }
 
+const percentOf = (done: number, total: number) =>
+  total > 0 ? Math.floor((100 * Math.min(done, total)) / total) : 100;
+
 /**
- * A bar on a terminal; elsewhere (CI, logs, pipes) one plain line per phase and every few
- * seconds, so the output stays readable as a log. Both go to stderr: stdout is the report.
+ * A bar on a terminal; elsewhere (CI, logs, pipes) plain lines: one as each phase starts, and for
+ * a streaming phase one every few seconds and its final count. Both go to stderr: stdout is the report.
  */
 function progressDisplay(label: string): ProgressDisplay {
   if (process.stdout.isTTY) {
@@ -73,29 +78,45 @@ function progressDisplay(label: string): ProgressDisplay {
     );
     let started = false;
     return {
-      update(done, total, phase, detail) {
-        if (!started) {
-          bar.start(Math.max(total, 1), 0, { phase: phaseWords[phase], detail });
-          started = true;
-        }
-        bar.setTotal(Math.max(total, 1));
-        bar.update(Math.min(done, total), { phase: phaseWords[phase], detail });
+      update(phase, count) {
+        const total = Math.max(count?.total ?? 1, 1);
+        const payload = { phase: phaseWords[phase], detail: count?.detail ?? '' };
+        if (!started) bar.start(total, 0, payload);
+        started = true;
+        bar.setTotal(total);
+        bar.update(count ? Math.min(count.done, total) : total, payload);
       },
       stop: () => started && bar.stop(),
     };
   }
-  let lastPhase = '';
-  let lastLine = 0;
+  const everyMs = 5000;
+  let phase: LoadPhase | 'read' | undefined;
+  let latest: string | undefined;
+  let written: string | undefined;
+  let writtenAt = 0;
+  const write = (line: string) => {
+    process.stderr.write(`${label}: ${line}\n`);
+    written = line;
+    writtenAt = Date.now();
+  };
+  // A streaming phase ends with its final count, unless that is the line already written.
+  const settle = () => {
+    if (latest !== undefined && latest !== written) write(latest);
+    latest = undefined;
+  };
   return {
-    update(done, total, phase, detail) {
-      const now = Date.now();
-      if (phase === lastPhase && now - lastLine < 5000) return;
-      lastPhase = phase;
-      lastLine = now;
-      const percent = total > 0 ? ` ${Math.floor((100 * Math.min(done, total)) / total)}%` : '';
-      process.stderr.write(`${label}: ${phaseWords[phase]}${percent} ${detail}\n`);
+    update(next, count) {
+      if (next !== phase) {
+        settle();
+        phase = next;
+        writtenAt = Date.now();
+        if (!count) write(phaseWords[next]);
+      }
+      if (!count) return;
+      latest = `${phaseWords[next]} ${percentOf(count.done, count.total)}% (${count.detail})`;
+      if (Date.now() - writtenAt >= everyMs) write(latest);
     },
-    stop: () => undefined,
+    stop: settle,
   };
 }
 
@@ -127,64 +148,74 @@ function categoryLines(byCategory: Record<string, number>): string[] {
 }
 
 function loadReportLines(report: CorpusLoadReport): string[] {
-  return [
-    `  quotes         ${number(report.total)} (corpus version ${report.version})`,
-    `  duplicates     ${number(report.duplicates)}`,
-    `  time           ${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
-      .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
-      .join(', ')})`,
+  return labelledLines([
+    ['quotes', `${number(report.total)} (corpus version ${report.version})`],
+    ['duplicates', number(report.duplicates)],
+    [
+      'time',
+      `${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
+        .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
+        .join(', ')})`,
+    ],
     ...(report.servers.listening > 0
-      ? [`  servers        ${report.servers.answered} of ${report.servers.listening} indexed it before the swap`]
+      ? [['servers', `${report.servers.answered} of ${report.servers.listening} indexed it before the swap`] as const]
       : []),
-  ];
+  ]);
 }
 
+type Row = readonly [string, string];
+
 /** Where eras and moods came from, what was left out for its language, and what to curate next. */
-function curationLines(report: ImportReport): string[] {
+function curationRows(report: ImportReport): Row[] {
   const parts = (counts: Record<string, number>) =>
     Object.entries(counts)
       .filter(([, count]) => count > 0)
       .map(([name, count]) => `${name} ${number(count)}`)
       .join(', ') || '(none)';
-  const lines = [
-    `  era from      ${parts(report.eraSources)}`,
-    `  moods from    ${parts(report.moodSources)}`,
-    `  first mood    ${parts(report.byMood)}`,
-  ];
   const other = Object.values(report.otherLanguages).reduce((sum, count) => sum + count, 0);
-  lines.push(
-    `  other language ${number(other)} skipped (corpus language ${report.language}${other > 0 ? `: ${parts(report.otherLanguages)}` : ''})`,
-  );
+  const rows: Row[] = [
+    ['era from', parts(report.eraSources)],
+    ['moods from', parts(report.moodSources)],
+    ['first mood', parts(report.byMood)],
+    [
+      'other language',
+      `${number(other)} skipped (corpus language ${report.language}${other > 0 ? `: ${parts(report.otherLanguages)}` : ''})`,
+    ],
+  ];
   if (report.defaultedAuthors.length > 0)
-    lines.push(
-      `  era defaulted most for: ${report.defaultedAuthors.map(({ author, count }) => `${author} (${number(count)})`).join(', ')}`,
-    );
+    rows.push([
+      'era defaulted for',
+      report.defaultedAuthors.map(({ author, count }) => `${author} (${number(count)})`).join(', '),
+    ]);
   if (report.corrected > 0)
-    lines.push(`  corrected     ${number(report.corrected)} quotes replaced by rows with their id`);
-  if (report.review) lines.push(`  review file   ${report.review.file} (${number(report.review.rows)} rows to check)`);
-  return lines;
+    rows.push(['corrected', `${counted(report.corrected, 'quote')} replaced by rows with their id`]);
+  if (report.review)
+    rows.push(['review file', `${report.review.file} (${counted(report.review.rows, 'row')} to check)`]);
+  return rows;
 }
 
 export function importReportLines(report: ImportReport): string[] {
-  const lines = [
-    `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
-    `  rows read      ${number(report.read)}`,
-    `  ${report.dryRun ? 'would import ' : 'imported     '}  ${number(report.imported)}`,
-    `  duplicates     ${number(report.duplicates)}`,
-    `  invalid        ${number(report.invalid)}${report.invalid > 0 ? ' (skipped)' : ''}`,
+  const rows: Row[] = [
+    ['rows read', number(report.read)],
+    [report.dryRun ? 'would import' : 'imported', number(report.imported)],
+    ['duplicates', number(report.duplicates)],
+    ['invalid', `${number(report.invalid)}${report.invalid > 0 ? ' (skipped)' : ''}`],
   ];
   if (report.fallbackCategory > 0)
-    lines.push(
-      `  no category tag ${number(report.fallbackCategory)} (category from the words of the text, else the fallback; see CORPUS.md)`,
-    );
-  lines.push(...curationLines(report));
+    rows.push([
+      'no category tag',
+      `${number(report.fallbackCategory)} (category from the words of the text, else the fallback; see CORPUS.md)`,
+    ]);
+  rows.push(...curationRows(report));
+  if (report.unknownTags.length > 0)
+    rows.push(['unknown tags', report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')]);
+  if (report.total !== null) rows.push(['corpus now', `${counted(report.total, 'quote')} (version ${report.version})`]);
+  const lines = [
+    `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
+    ...labelledLines(rows),
+  ];
   if (report.errors.length > 0)
     lines.push('  first errors:', ...report.errors.map((error) => `    ${printable(error)}`));
-  if (report.unknownTags.length > 0)
-    lines.push(
-      `  unknown tags:  ${report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')}`,
-    );
-  if (report.total !== null) lines.push(`  corpus now    ${number(report.total)} quotes (version ${report.version})`);
   lines.push(`  ${report.dryRun ? 'would import' : 'imported'} by category:`, ...categoryLines(report.byCategory));
   return lines;
 }
@@ -309,7 +340,12 @@ export function registerCorpusCommands(
             { source: generatedSource, seed },
             {
               onProgress: ({ phase, rows }) =>
-                display.update(rows, size, phase, `${number(rows)} / ${number(size)} quotes`),
+                display.update(
+                  phase,
+                  phase === 'copy'
+                    ? { done: rows, total: size, detail: `${number(rows)} of ${counted(size, 'quote')}` }
+                    : undefined,
+                ),
             },
           );
         } finally {
@@ -387,10 +423,10 @@ export function registerCorpusCommands(
               ...(label === 'checking' ? {} : { reviewFile: options.review }),
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
-                  phase === 'read' ? bytesRead : totalBytes,
-                  totalBytes,
                   phase,
-                  `${number(records)} rows read`,
+                  phase === 'read'
+                    ? { done: bytesRead, total: totalBytes, detail: `${counted(records, 'row')} read` }
+                    : undefined,
                 ),
             });
           } finally {

@@ -19,3 +19,8 @@ export function printable(text: string): string {
 export function printableLines(text: string): string {
   return text.split('\n').map(printable).join('\n');
 }
+
+/** "1 row", "5 rows", "1,200 quotes": a count with its noun in the right number. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
+}

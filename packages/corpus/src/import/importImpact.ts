@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '@quotes/database';
+import { labelledLines } from '../cli/reportLines.js';
+import { counted } from '../cli/terminalText.js';
 import { CorpusError } from '../errors.js';
 
 /** What an import would do to the corpus, counted against the quotes loaded now. */
@@ -69,13 +71,21 @@ export function impactLines(impact: ImportImpact, dryRun: boolean): string[] {
   const would = dryRun ? 'would be ' : '';
   const after = impact.mode === 'replace' ? impact.incoming : impact.current + impact.added;
   return [
-    `  against the ${number(impact.current)} quotes loaded now (${impact.mode}):`,
-    `    ${would}added     ${number(impact.added)}`,
-    impact.mode === 'replace'
-      ? `    ${would}replaced  ${number(impact.replaced)}`
-      : `    already loaded, kept as they are  ${number(impact.alreadyLoaded)}`,
-    `    ${would}removed   ${number(impact.removed)}${impact.removed > 0 ? ` (${percentOf(impact.removed, impact.current)}% of the corpus)` : ''}`,
-    `    corpus ${dryRun ? 'would be' : 'will be'} ${number(after)} quotes`,
+    `  against the ${counted(impact.current, 'quote')} loaded now (${impact.mode}):`,
+    ...labelledLines(
+      [
+        [`${would}added`, number(impact.added)],
+        impact.mode === 'replace'
+          ? [`${would}replaced`, number(impact.replaced)]
+          : ['already loaded', `${number(impact.alreadyLoaded)} (kept as they are)`],
+        [
+          `${would}removed`,
+          `${number(impact.removed)}${impact.removed > 0 ? ` (${percentOf(impact.removed, impact.current)}% of the corpus)` : ''}`,
+        ],
+      ],
+      '    ',
+    ),
+    `    corpus ${dryRun ? 'would be' : 'will be'} ${counted(after, 'quote')}`,
   ];
 }
 

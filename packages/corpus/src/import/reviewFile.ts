@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
 import type { CorpusRow } from '../corpusRow.js';
 import { CorpusError } from '../errors.js';
 
@@ -26,11 +27,9 @@ export const reviewColumns = [
   'language',
 ] as const;
 
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\n\r]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** One CSV record (RFC 4180); a cell with edge spaces is quoted so a re-import keeps them. */
+const csvLine = (values: readonly (string | number | null)[]) =>
+  stringify([values], { quoted_match: /^\s|\s$/, record_delimiter: 'unix' });
 
 /** Streams review rows to a CSV file; each quote id is written once. */
 export class ReviewWriter {
@@ -47,7 +46,7 @@ export class ReviewWriter {
     this.output.on('error', (error) => {
       this.failure = error;
     });
-    this.output.write(`${reviewColumns.join(',')}\n`);
+    this.output.write(csvLine(reviewColumns));
   }
 
   async add(id: string, row: CorpusRow, reasons: ReviewReason[], note: string): Promise<void> {
@@ -55,7 +54,7 @@ export class ReviewWriter {
     if (this.written.has(id)) return;
     this.written.add(id);
     this.rows++;
-    const line = [
+    const line = csvLine([
       id,
       reasons.join('; '),
       note,
@@ -68,10 +67,8 @@ export class ReviewWriter {
       row.faith_tradition,
       row.score,
       this.language,
-    ]
-      .map(csvField)
-      .join(',');
-    if (!this.output.write(`${line}\n`)) await once(this.output, 'drain');
+    ]);
+    if (!this.output.write(line)) await once(this.output, 'drain');
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
 // ones. The machine has no internet, so the import tests and the CORPUS.md timings use this.
 // `npx tsx test/corpus/support/goodreadsStyleCollection.ts FILE [ROWS]` writes one.
 import { createWriteStream } from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
 import { once } from 'node:events';
 import { generateCorpus } from '../../src/generator/generateCorpus.js';
 import { Random } from '../../src/generator/random.js';
@@ -168,10 +169,9 @@ function spelledAsCollectionsDo(name: string, random: Random): string {
   return name;
 }
 
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** One CSV line without its line break (RFC 4180 quoting by csv-stringify). */
+const csvLine = (values: readonly (string | number)[]) =>
+  stringify([values], { record_delimiter: 'unix' }).slice(0, -1);
 
 /** Streams the collection as CSV lines; `counts` is filled in as it goes. */
 export function* goodreadsStyleLines(shape: CollectionShape, counts: CollectionCounts): Generator<string> {
@@ -196,7 +196,7 @@ export function* goodreadsStyleLines(shape: CollectionShape, counts: CollectionC
     }
     if (random.chance(0.002)) {
       counts.broken++;
-      yield `,${csvField('Anonymous')},life,3`;
+      yield csvLine(['', 'Anonymous', 'life', 3]);
       continue;
     }
     const tags: string[] = [];
@@ -228,7 +228,7 @@ export function* goodreadsStyleLines(shape: CollectionShape, counts: CollectionC
     }
     if (random.chance(0.5)) author = `${author}, ${random.pick(bookTitles)}`;
     const quoted = random.chance(0.7) ? `\u201C${text}\u201D` : text;
-    const line = [csvField(quoted), csvField(author), csvField(tags.join(', ')), String(random.int(5000))].join(',');
+    const line = csvLine([quoted, author, tags.join(', '), random.int(5000)]);
     earlier.push(line);
     if (earlier.length > 5000) earlier.splice(0, 1000);
     yield line;

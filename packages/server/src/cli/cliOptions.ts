@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { endOfDayUtc } from '../domain/keyExpiry.js';
 
 /** Option parsers: bad input stops commander with a one-line message naming the option. */
 
@@ -18,13 +19,12 @@ export function isoInstant(option: string) {
   return (text: string): Date => {
     const trimmed = text.trim();
     const match = isoDate.exec(trimmed);
-    // Times are UTC unless an offset is given, whatever the machine's time zone.
-    const value = new Date(
-      trimmed.length === 10 ? `${trimmed}T00:00:00Z` : match && !match[4] ? `${trimmed}Z` : trimmed,
-    );
+    // Times are UTC unless an offset is given, whatever the machine's time zone; a date alone is
+    // the end of that day.
+    const value = trimmed.length === 10 ? endOfDayUtc(trimmed) : new Date(match && !match[4] ? `${trimmed}Z` : trimmed);
     if (!match || Number.isNaN(value.getTime())) {
       throw new InvalidArgumentError(
-        `${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z`,
+        `${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 (to the end of that day, UTC) or 2027-01-31T12:00:00Z`,
       );
     }
     return value;

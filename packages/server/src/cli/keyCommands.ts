@@ -4,6 +4,7 @@ import { printable } from '@quotes/corpus/terminal-text';
 import type { OpenedDatabase } from '@quotes/database';
 import { type Config, publicBaseUrl } from '../config.js';
 import { plansWhere } from '../domain/plans.js';
+import { expiryText } from '../domain/keyExpiry.js';
 import { keyMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, type IssuedKey, type KeyView, OperatorError } from '../operator/operatorApi.js';
 import { deliveryLine, withMailer } from './cliMail.js';
@@ -39,7 +40,7 @@ function keyLines(view: KeyView): string[] {
     `calls/month  ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')}`,
     `max limit    ${view.maxLimit}`,
     `filters      ${view.filtersPerCall} per call${view.faithFilter ? ', faith filter allowed' : ', no faith filter'}`,
-    `expires      ${show(view.expiresAt)}`,
+    `expires      ${view.expiresAt === null ? '-' : expiryText(view.expiresAt)}`,
     `revoked      ${show(view.revokedAt)}`,
     `created      ${view.createdAt}`,
     `origins      ${view.allowedOrigins.length === 0 ? '- (no browser calls)' : view.allowedOrigins.map((origin) => show(origin)).join(' ')}`,
@@ -50,7 +51,7 @@ const planOption = (flags: string, description: string) =>
   new Option(flags, description).choices([...taxonomy.plans]).makeOptionMandatory();
 const monthlyCallsOption = (): [string, string, (text: string) => number] => [
   '--monthly-calls <n>',
-  `${perKeyPlans()} only: calls per month (default: unlimited)`,
+  `${perKeyPlans()} only, and needed there: calls per month (or --unlimited)`,
   wholeNumber('--monthly-calls', 0, 2_147_483_647),
 ];
 const maxLimitOption = (): [string, string, (text: string) => number] => [
@@ -58,6 +59,27 @@ const maxLimitOption = (): [string, string, (text: string) => number] => [
   `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
   wholeNumber('--max-limit', 1, rules.pageCeiling),
 ];
+
+const unlimitedOption = (): [string, string] => [
+  '--unlimited',
+  `${perKeyPlans()} only: no monthly allowance, said in words rather than by leaving --monthly-calls out`,
+];
+
+/** A per-key plan's allowance is chosen out loud: a number of calls, or --unlimited; never by omission. */
+function requireAllowanceChoice(plan: string, options: { monthlyCalls?: number; unlimited?: boolean }): void {
+  if (options.unlimited && options.monthlyCalls !== undefined)
+    throw new OperatorError('give --monthly-calls or --unlimited, not both');
+  const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
+  if (!perKey) {
+    if (options.unlimited)
+      throw new OperatorError(
+        `--unlimited is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
+      );
+    return;
+  }
+  if (options.monthlyCalls === undefined && !options.unlimited)
+    throw new OperatorError(`${plan} keys need --monthly-calls N (calls a month), or --unlimited for no monthly limit`);
+}
 
 const collectOrigin = (value: string, previous: string[]) => [...previous, value];
 
@@ -81,7 +103,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
 
   function printIssued(issued: IssuedKey, verb: string, mailed: string | null): void {
     const config = cli.config();
-    const header = `${verb} key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
+    const header = `${verb} key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${expiryText(issued.expires_at)}` : ''}.`;
     if (mailed !== null) {
       // Mailed: the secret goes to its owner, not into the operator's scrollback.
       cli.out([header, mailed].join('\n'));
@@ -108,6 +130,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--email <address>', "the owner's e-mail address (needed for --send and for trials to count per person)")
     .option('--expires-at <iso>', `expiry, in the future (${validityHelp()})`, isoInstant('--expires-at'))
     .option(...monthlyCallsOption())
+    .option(...unlimitedOption())
     .option(...maxLimitOption())
     .option(
       '--allowed-origin <origin>',
@@ -125,6 +148,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         email?: string;
         expiresAt?: Date;
         monthlyCalls?: number;
+        unlimited?: boolean;
         maxLimit?: number;
         allowedOrigin: string[];
         send?: boolean;
@@ -133,6 +157,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       }) => {
         if (options.send && !options.email)
           throw new OperatorError('--send needs --email: the address to mail the key to');
+        requireAllowanceChoice(options.plan, options);
         const { issued, view } = await cli.run(async (database) => {
           const operator = createOperatorApi(database);
           const issued = await operator.createKey({
@@ -210,7 +235,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           cli.out(
             filtered !== undefined
               ? 'No keys match.'
-              : 'No keys yet. Create one with: npm run admin -- keys create --client NAME --plan PLAN',
+              : 'No keys yet. Create one with: npx quotes-admin keys create --client NAME --plan PLAN',
           );
           return;
         }
@@ -297,7 +322,9 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .requiredOption('--until <iso>', 'new expiry, in the future', isoInstant('--until'))
     .action(async (id: string, options: { until: Date }) => {
       const view = await cli.run((database) => createOperatorApi(database).renewKey(id, options.until));
-      cli.out(`Renewed ${view.id} (${show(view.client)}) until ${view.expiresAt}; it is ${view.state}.`);
+      cli.out(
+        `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
+      );
     });
 
   keys
@@ -306,13 +333,21 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .argument('<id>', 'key id (k_...)')
     .addOption(planOption('--plan <plan>', 'the new plan'))
     .option(...monthlyCallsOption())
+    .option(...unlimitedOption())
     .option(...maxLimitOption())
     .option('--allow-another-trial', 'move to trial even though this person or client had one in the last 365 days')
     .action(
       async (
         id: string,
-        options: { plan: string; monthlyCalls?: number; maxLimit?: number; allowAnotherTrial?: boolean },
+        options: {
+          plan: string;
+          monthlyCalls?: number;
+          unlimited?: boolean;
+          maxLimit?: number;
+          allowAnotherTrial?: boolean;
+        },
       ) => {
+        requireAllowanceChoice(options.plan, options);
         const view = await cli.run((database) =>
           createOperatorApi(database).changePlan(id, {
             plan: options.plan,
@@ -322,7 +357,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           }),
         );
         cli.out(
-          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')} calls a month, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${view.expiresAt}` : ''}.`,
+          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')} calls a month, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
         );
       },
     );

@@ -7,6 +7,7 @@ import type { OpenedDatabase } from '@quotes/database';
 import { MailError } from '../mail/mailer.js';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
+import { commanderErrorLine, isCommanderError } from './commanderErrors.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerNotifyCommands } from './notifyCommands.js';
@@ -22,8 +23,8 @@ const open = () => openMigratedDatabase(loadConfig());
 const program = new Command('quotes-admin')
   .description('Operate the Quote Retrieval Service: keys, usage, corpus and database (same database as the server)')
   .showSuggestionAfterError(true)
-  // Commander echoes what was typed in its errors: escaped like everything else the CLI prints.
-  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
+  // Help goes to the terminal escaped like everything else; errors are printed below, in one style.
+  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)), outputError: () => undefined })
   .exitOverride();
 
 const context = {
@@ -65,7 +66,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // Commander already printed its one-line message (or the help/version it was asked for).
+    // Help and version asked for are already printed; an error is one line like every other.
+    if (isCommanderError(error)) process.stderr.write(`quotes-admin: ${oneLine(commanderErrorLine(error, program))}\n`);
     process.exitCode = error.exitCode;
   } else {
     const known =

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { counted } from '@quotes/corpus/terminal-text';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { requireText } from '../operator/operatorInput.js';
@@ -44,7 +45,9 @@ export function registerNotifyCommands(program: Command, cli: CliContext): void 
         owners.map((owner) => [owner.email, owner.clients.join(', '), String(owner.keyIds.length)]),
       );
       if (options.dryRun) {
-        cli.out(`Dry run: ${JSON.stringify(subject)} would go to ${owners.length} address(es):\n${list}`);
+        cli.out(
+          `Dry run: ${JSON.stringify(subject)} would go to ${counted(owners.length, 'address', 'addresses')}:\n${list}`,
+        );
         return;
       }
       if (owners.length === 0) {
@@ -53,7 +56,9 @@ export function registerNotifyCommands(program: Command, cli: CliContext): void 
       }
       const config = cli.config();
       await withMailer(config, async (mailer) => {
-        cli.out(`Sending ${JSON.stringify(subject)} to ${owners.length} address(es) through ${mailer.destination}:`);
+        cli.out(
+          `Sending ${JSON.stringify(subject)} to ${counted(owners.length, 'address', 'addresses')} through ${mailer.destination}:`,
+        );
         for (const owner of owners) cli.out(deliveryLine(await mailer.send({ to: owner.email, subject, text })));
       });
     });

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Command } from 'commander';
+import { counted } from '@quotes/corpus/terminal-text';
 import { publicBaseUrl } from '../config.js';
 import { usageAlertMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, type UsageView } from '../operator/operatorApi.js';
@@ -17,12 +18,16 @@ function percentUsed(usage: UsageView): number | null {
   return Math.min(100, Math.floor((usage.calls * 100) / usage.limit));
 }
 
+/** A key as its owner knows it (the prefix of the secret they hold) beside the operator's id. */
+const keyCells = (usage: UsageView) => [usage.keyId, usage.prefix];
+
 function usageCells(usage: UsageView): string[] {
   const percent = percentUsed(usage);
   return [
-    usage.keyId,
+    ...keyCells(usage),
     usage.client,
     usage.plan,
+    usage.state,
     usage.calls.toLocaleString('en-US'),
     count(usage.limit),
     count(usage.remaining),
@@ -30,115 +35,129 @@ function usageCells(usage: UsageView): string[] {
   ];
 }
 
-const header = ['KEY', 'CLIENT', 'PLAN', 'CALLS', 'LIMIT', 'REMAINING', 'USED'];
+const header = ['KEY', 'PREFIX', 'CLIENT', 'PLAN', 'STATE', 'CALLS', 'LIMIT', 'REMAINING', 'USED'];
+
+/** The options every usage command shares; `extra` adds a command's own between them. */
+function usageCommand(parent: Command, name: string, description: string, extra: (command: Command) => Command) {
+  return extra(
+    parent
+      .command(name)
+      .description(description)
+      .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month')),
+  ).option('--json', 'print JSON');
+}
 
 export function registerUsageCommands(program: Command, cli: CliContext): void {
   const usage = program.command('usage').description('Calls counted per key and calendar month (UTC)');
 
-  usage
-    .command('show')
-    .description("One key's calls in a month")
-    .argument('<id>', 'key id (k_...)')
-    .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month'))
-    .option('--json', 'print JSON')
-    .action(async (id: string, options: { month?: string; json?: boolean }) => {
-      const view = await cli.run((database) => createOperatorApi(database).usage(id, options.month));
-      if (options.json) cli.out(JSON.stringify(view, null, 2));
-      else cli.out(`${view.month}\n${textTable(header, [usageCells(view)])}`);
-    });
+  usageCommand(usage, 'show', "One key's calls in a month", (command) =>
+    command.argument('<id>', 'key id (k_...)'),
+  ).action(async (id: string, options: { month?: string; json?: boolean }) => {
+    const view = await cli.run((database) => createOperatorApi(database).usage(id, options.month));
+    if (options.json) cli.out(JSON.stringify(view, null, 2));
+    else cli.out(`${view.month}\n${textTable(header, [usageCells(view)])}`);
+  });
 
-  usage
-    .command('report')
-    .description('Every key with its calls in a month')
-    .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month'))
-    .option('--json', 'print JSON')
-    .option('--csv', 'print CSV for billing: a header row, then one row per key (RFC 4180 quoting)')
-    .action(async (options: { month?: string; json?: boolean; csv?: boolean }) => {
-      const views = await cli.run(async (database) => {
-        const operator = createOperatorApi(database);
-        const [report, keys] = await Promise.all([operator.usageReport(options.month), operator.listKeys()]);
-        const emails = new Map(keys.map((key) => [key.id, key.email]));
-        return report.map((view) => ({ ...view, email: emails.get(view.keyId) ?? null }));
-      });
-      if (options.json) {
-        cli.out(JSON.stringify(views, null, 2));
-        return;
-      }
-      if (options.csv) {
-        // escape_formulas: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
-        process.stdout.write(
-          stringify(
-            views.map((view) => {
-              const percent = percentUsed(view);
-              return [
-                view.month,
-                view.keyId,
-                view.client,
-                view.email ?? '',
-                view.plan,
-                view.calls,
-                view.limit ?? '',
-                percent ?? '',
-              ];
-            }),
-            {
-              header: true,
-              columns: ['month', 'key_id', 'client', 'email', 'plan', 'calls', 'allowance', 'percent_used'],
-              escape_formulas: true,
-            },
-          ),
-        );
-        return;
-      }
-      const month = views[0]?.month ?? options.month ?? new Date().toISOString().slice(0, 7);
-      const total = views.reduce((sum, view) => sum + view.calls, 0);
-      cli.out(
-        `${month}: ${total.toLocaleString('en-US')} calls by ${views.length} keys\n${textTable(header, views.map(usageCells))}`,
-      );
+  usageCommand(usage, 'report', 'Every key with its state and its calls in a month', (command) =>
+    command.option('--csv', 'print CSV for billing: a header row, then one row per key (RFC 4180 quoting)'),
+  ).action(async (options: { month?: string; json?: boolean; csv?: boolean }) => {
+    const views = await cli.run(async (database) => {
+      const operator = createOperatorApi(database);
+      const [report, keys] = await Promise.all([operator.usageReport(options.month), operator.listKeys()]);
+      const emails = new Map(keys.map((key) => [key.id, key.email]));
+      return report.map((view) => ({ ...view, email: emails.get(view.keyId) ?? null }));
     });
-
-  usage
-    .command('alerts')
-    .description('Active keys at 80% or 100% of their allowance this month; --send mails each owner once per threshold')
-    .option('--month <YYYY-MM>', 'the month (default: this one)', yearMonth('--month'))
-    .option('--send', 'mail the owners of alerts not yet sent (each key, month and threshold once)')
-    .option('--json', 'print JSON')
-    .action(async (options: { month?: string; send?: boolean; json?: boolean }) => {
-      const config = cli.config();
-      if (options.send) {
-        await withMailer(config, async (mailer) => {
-          const sent = await cli.run((database) =>
-            createOperatorApi(database).sendUsageAlerts(options.month, async (alert) => {
-              cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, publicBaseUrl(config)))));
-            }),
-          );
-          cli.out(`${sent.length} alert(s) sent.`);
-        });
-      }
-      const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));
-      if (options.json) {
-        cli.out(JSON.stringify(alerts, null, 2));
-        return;
-      }
-      if (alerts.length === 0) {
-        cli.out('No key is at 80% of its allowance.');
-        return;
-      }
-      cli.out(
-        textTable(
-          ['KEY', 'CLIENT', 'EMAIL', 'PLAN', 'CALLS', 'ALLOWANCE', 'USED', 'THRESHOLD', 'MAILED'],
-          alerts.map((alert) => [
-            alert.keyId,
-            alert.client,
-            alert.email ?? '- (no address)',
-            alert.plan,
-            alert.calls.toLocaleString('en-US'),
-            count(alert.limit),
-            `${alert.percent}%`,
-            `${alert.threshold}%`,
-            alert.sent ? 'yes' : 'no',
-          ]),
+    if (options.json) {
+      cli.out(JSON.stringify(views, null, 2));
+      return;
+    }
+    if (options.csv) {
+      // escape_formulas: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
+      process.stdout.write(
+        stringify(
+          views.map((view) => {
+            const percent = percentUsed(view);
+            return [
+              view.month,
+              ...keyCells(view),
+              view.client,
+              view.email ?? '',
+              view.plan,
+              view.state,
+              view.calls,
+              view.limit ?? '',
+              percent ?? '',
+            ];
+          }),
+          {
+            header: true,
+            columns: [
+              'month',
+              'key_id',
+              'key_prefix',
+              'client',
+              'email',
+              'plan',
+              'state',
+              'calls',
+              'allowance',
+              'percent_used',
+            ],
+            escape_formulas: true,
+          },
         ),
       );
-    });
+      return;
+    }
+    const month = views[0]?.month ?? options.month ?? new Date().toISOString().slice(0, 7);
+    const total = views.reduce((sum, view) => sum + view.calls, 0);
+    cli.out(
+      `${month}: ${counted(total, 'call')} by ${counted(views.length, 'key')}\n${textTable(header, views.map(usageCells))}`,
+    );
+  });
+
+  usageCommand(
+    usage,
+    'alerts',
+    'Active keys at 80% or 100% of their allowance this month; --send mails each owner once per threshold',
+    (command) =>
+      command.option('--send', 'mail the owners of alerts not yet sent (each key, month and threshold once)'),
+  ).action(async (options: { month?: string; send?: boolean; json?: boolean }) => {
+    const config = cli.config();
+    if (options.send) {
+      await withMailer(config, async (mailer) => {
+        const sent = await cli.run((database) =>
+          createOperatorApi(database).sendUsageAlerts(options.month, async (alert) => {
+            cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, publicBaseUrl(config)))));
+          }),
+        );
+        cli.out(`${counted(sent.length, 'alert')} sent.`);
+      });
+    }
+    const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));
+    if (options.json) {
+      cli.out(JSON.stringify(alerts, null, 2));
+      return;
+    }
+    if (alerts.length === 0) {
+      cli.out('No key is at 80% of its allowance.');
+      return;
+    }
+    cli.out(
+      textTable(
+        ['KEY', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'CALLS', 'ALLOWANCE', 'USED', 'THRESHOLD', 'MAILED'],
+        alerts.map((alert) => [
+          ...keyCells(alert),
+          alert.client,
+          alert.email ?? '- (no address)',
+          alert.plan,
+          alert.calls.toLocaleString('en-US'),
+          count(alert.limit),
+          `${alert.percent}%`,
+          `${alert.threshold}%`,
+          alert.sent ? 'yes' : 'no',
+        ]),
+      ),
+    );
+  });
 }

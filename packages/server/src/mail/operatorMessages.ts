@@ -1,3 +1,4 @@
+import { expiryText } from '../domain/keyExpiry.js';
 import type { IssuedKey, KeyView, UsageAlert } from '../operator/operatorApi.js';
 import type { MailMessage } from './mailer.js';
 
@@ -11,7 +12,7 @@ function planLines(view: KeyView): string[] {
     `  Calls per month:   ${view.monthlyCalls === null ? 'unlimited' : count(view.monthlyCalls)} (UTC calendar months)`,
     `  Filters per call:  ${view.filtersPerCall}${view.faithFilter ? ' (faith filter included)' : ' (faith filter not included)'}`,
     `  Largest page:      ${view.maxLimit} quotes`,
-    `  Valid until:       ${view.expiresAt ?? 'no expiry'}`,
+    `  Valid until:       ${view.expiresAt === null ? 'no expiry' : expiryText(view.expiresAt)}`,
   ];
 }
 
@@ -48,13 +49,15 @@ export function keyMessage(issued: IssuedKey, view: KeyView, baseUrl: string, ro
 export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
   if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
   const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
+  // The customer knows the key by how their secret starts; the id is what the operator answers to.
+  const key = `${alert.prefix}... (${alert.keyId})`;
   return {
     to: alert.email,
-    subject: `Quote Retrieval Service: key ${alert.keyId} ${used} its ${alert.month} allowance`,
+    subject: `Quote Retrieval Service: key ${key} ${used} its ${alert.month} allowance`,
     text: [
       'Hello,',
       '',
-      `Your API key ${alert.keyId} (${alert.client}, ${alert.plan} plan) ${used} its allowance for ${alert.month} (UTC):`,
+      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for ${alert.month} (UTC):`,
       `${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
       '',
       alert.threshold >= 100

@@ -112,6 +112,10 @@ export interface KeyView {
 
 export interface UsageView {
   keyId: string;
+  /** The start of the key the customer holds (`qk_` and 8 characters): how they recognise it. */
+  prefix: string;
+  /** The key's state now, whatever month the usage is of. */
+  state: KeyView['state'];
   client: string;
   plan: string;
   /** 'YYYY-MM' */
@@ -192,10 +196,12 @@ function viewOf(record: ApiKeyRecord, now: Date): KeyView {
   };
 }
 
-function usageOf(record: ApiKeyRecord, month: CalendarMonth, calls: number): UsageView {
+function usageOf(record: ApiKeyRecord, month: CalendarMonth, calls: number, now: Date): UsageView {
   const limit = effectiveLimits(record.plan, record.overrides).monthlyCalls;
   return {
     keyId: record.id,
+    prefix: record.keyPrefix,
+    state: keyStanding(record, now),
     client: record.client,
     plan: record.plan.id,
     month: month.key.slice(0, 7),
@@ -245,14 +251,15 @@ export function createOperatorApi(
   }
 
   async function alertsIn(month: CalendarMonth): Promise<UsageAlert[]> {
+    const now = clock();
     const [records, calls, sent] = await Promise.all([
-      findKeys(db, { state: 'active' }, clock()),
+      findKeys(db, { state: 'active' }, now),
       usageInMonth(db, month.key),
       alertsSentInMonth(db, month.key),
     ]);
     const alerts: UsageAlert[] = [];
     for (const record of records) {
-      const usage = usageOf(record, month, calls.get(record.id) ?? 0);
+      const usage = usageOf(record, month, calls.get(record.id) ?? 0, now);
       if (usage.limit === null) continue;
       const percent = usage.limit === 0 ? 100 : Math.floor((usage.calls * 100) / usage.limit);
       const threshold = alertThresholds.find((value) => percent >= value);
@@ -473,7 +480,7 @@ export function createOperatorApi(
       const now = clock();
       const record = await existing(id);
       const month = calendarMonthOf(now);
-      return { ...viewOf(record, now), usage: usageOf(record, month, await callsInMonth(db, id, month.key)) };
+      return { ...viewOf(record, now), usage: usageOf(record, month, await callsInMonth(db, id, month.key), now) };
     },
 
     async revokeKey(id, reason) {
@@ -512,13 +519,14 @@ export function createOperatorApi(
     async usage(id, month) {
       const calendarMonth = monthOf(month, clock());
       const record = await existing(id);
-      return usageOf(record, calendarMonth, await callsInMonth(db, id, calendarMonth.key));
+      return usageOf(record, calendarMonth, await callsInMonth(db, id, calendarMonth.key), clock());
     },
 
     async usageReport(month) {
       const calendarMonth = monthOf(month, clock());
       const [records, calls] = await Promise.all([listKeys(db), usageInMonth(db, calendarMonth.key)]);
-      return records.map((record) => usageOf(record, calendarMonth, calls.get(record.id) ?? 0));
+      const now = clock();
+      return records.map((record) => usageOf(record, calendarMonth, calls.get(record.id) ?? 0, now));
     },
 
     async setUsage(id, calls, month) {
@@ -526,7 +534,7 @@ export function createOperatorApi(
       const calendarMonth = monthOf(month, clock());
       const record = await existing(id);
       await setCallsInMonth(db, id, calendarMonth.key, calls);
-      return usageOf(record, calendarMonth, calls);
+      return usageOf(record, calendarMonth, calls, clock());
     },
   };
 }

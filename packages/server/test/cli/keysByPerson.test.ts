@@ -345,31 +345,29 @@ describe('what the operator types and sees', { timeout: 90_000 }, () => {
         { key_id: formula.id, month: '2026-09-01', calls: 7 },
       ])
       .execute();
+    expect((await admin('keys', 'revoke', formula.id)).code).toBe(0);
     const run = await admin('usage', 'report', '--month', '2026-09', '--csv');
     expect(run.code, run.stderr).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0]!)).toEqual([
-      'month',
-      'key_id',
-      'client',
-      'email',
-      'plan',
-      'calls',
-      'allowance',
-      'percent_used',
-    ]);
+    expect(run.stdout.split('\n')[0]).toBe(
+      'month,key_id,key_prefix,client,email,plan,state,calls,allowance,percent_used',
+    );
     expect(rows.find((row) => row.key_id === odd.id)).toEqual({
       month: '2026-09',
       key_id: odd.id,
+      // The start of the secret the customer holds: how they know the key.
+      key_prefix: odd.key.slice(0, 11),
       client: 'Comma, "Quote" & Co',
       email: 'csv@example.test',
       plan: 'starter',
+      state: 'active',
       calls: '2500',
       allowance: '10000',
       percent_used: '25',
     });
     expect(rows.find((row) => row.key_id === formula.id)).toMatchObject({
       client: `'=HYPERLINK("http://x")`,
+      state: 'revoked',
       allowance: '',
       percent_used: '',
       calls: '7',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/keys/apiKeySecret.js';
-import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
+import { type AdminCli, buildAdminCli, expectOneLineError, keysCreate } from '../support/adminProcess.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
@@ -50,12 +50,7 @@ async function storedHash(id: string): Promise<Buffer> {
 describe('mail from the operator CLI', { timeout: 90_000 }, () => {
   it('keys create --send mails the key with its plan, limits, expiry and the reference page', async () => {
     const created = await viaSmtp(
-      'keys',
-      'create',
-      '--client',
-      'Lanternfish Books',
-      '--plan',
-      'starter',
+      ...keysCreate('Lanternfish Books', 'starter'),
       '--email',
       'ops@lanternfish.example',
       '--send',
@@ -95,7 +90,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
   it('notify terms mails every owner of an active key once; --dry-run lists them and sends nothing', async () => {
     const before = inbox.messages.length;
     const owner = async (client: string, email: string, plan = 'professional') => {
-      const run = await viaSmtp('keys', 'create', '--client', client, '--plan', plan, '--email', email, '--json');
+      const run = await viaSmtp(...keysCreate(client, plan), '--email', email, '--json');
       expect(run.code, run.stderr).toBe(0);
       return JSON.parse(run.stdout) as { id: string };
     };
@@ -140,9 +135,10 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
 
   it('usage alerts --send mails each owner once per threshold and month', async () => {
     const create = async (client: string, email: string) =>
-      JSON.parse(
-        (await viaSmtp('keys', 'create', '--client', client, '--plan', 'starter', '--email', email, '--json')).stdout,
-      ) as { id: string };
+      JSON.parse((await viaSmtp(...keysCreate(client, 'starter'), '--email', email, '--json')).stdout) as {
+        id: string;
+        key: string;
+      };
     const near = await create('Alert near', 'near@example.test');
     const over = await create('Alert over', 'over@example.test');
     const month = new Date().toISOString().slice(0, 7);
@@ -156,43 +152,55 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
 
     const listed = await viaSmtp('usage', 'alerts');
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`${near.id}.*near@example\\.test.*85%\\s+80%\\s+no`));
+    expect(listed.stdout).toMatch(
+      new RegExp(`${near.id} +${near.key.slice(0, 11)} .*near@example\\.test.*85%\\s+80%\\s+no`),
+    );
     expect(listed.stdout).toMatch(new RegExp(`${over.id}.*over@example\\.test.*100%\\s+100%\\s+no`));
 
     const before = inbox.messages.length;
     const sent = await viaSmtp('usage', 'alerts', '--send');
     expect(sent.code, sent.stderr).toBe(0);
-    expect(sent.stdout).toContain('2 alert(s) sent.');
+    expect(sent.stdout).toContain('2 alerts sent.');
     const mails = (await inbox.waitFor(before + 2)).slice(before);
+    // Named as the customer knows the key (the start of their secret), with the id to quote back.
+    const named = (key: { id: string; key: string }) => `${key.key.slice(0, 11)}... (${key.id})`;
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
       [
-        `Quote Retrieval Service: key ${near.id} has used 85% of its ${month} allowance`,
-        `Quote Retrieval Service: key ${over.id} has used all of its ${month} allowance`,
+        `Quote Retrieval Service: key ${named(near)} has used 85% of its ${month} allowance`,
+        `Quote Retrieval Service: key ${named(over)} has used all of its ${month} allowance`,
       ].sort(),
     );
+    const nearMail = mails.find((mail) => mail.subject?.includes(near.id));
+    expect(nearMail?.text).toContain(`Your API key ${named(near)}, for Alert near on the starter plan, has used 85%`);
 
     const again = await viaSmtp('usage', 'alerts', '--send');
-    expect(again.stdout).toContain('0 alert(s) sent.');
+    expect(again.stdout).toContain('0 alerts sent.');
     // The near key crossing 100% is a new threshold: one more mail, then none.
     await database.db.updateTable('monthly_usage').set({ calls: 10_000 }).where('key_id', '=', near.id).execute();
-    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('1 alert(s) sent.');
-    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('0 alert(s) sent.');
+    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('1 alert sent.');
+    expect((await viaSmtp('usage', 'alerts', '--send')).stdout).toContain('0 alerts sent.');
     await inbox.waitFor(before + 3);
     expect(inbox.messages.length).toBe(before + 3);
   });
 
-  it('without SMTP_URL writes .eml files to the outbox and says where', async () => {
-    const created = await toOutbox(
-      'keys',
-      'create',
-      '--client',
-      'Outbox Ltd',
-      '--plan',
-      'trial',
+  it('a date-only expiry reads as the end of that day, UTC, in the mail', async () => {
+    const before = inbox.messages.length;
+    const created = await viaSmtp(
+      ...keysCreate('Dated Ltd', 'starter'),
       '--email',
-      'dev@outbox.example',
+      'dated@example.test',
+      '--expires-at',
+      '2099-06-30',
       '--send',
     );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('valid until 2099-06-30T23:59:59Z (end of that day, UTC)');
+    const [mail] = (await inbox.waitFor(before + 1)).slice(before);
+    expect(mail!.text).toMatch(/Valid until:\s+2099-06-30T23:59:59Z \(end of that day, UTC\)\n/);
+  });
+
+  it('without SMTP_URL writes .eml files to the outbox and says where', async () => {
+    const created = await toOutbox(...keysCreate('Outbox Ltd', 'trial'), '--email', 'dev@outbox.example', '--send');
     expect(created.code, created.stderr).toBe(0);
     const path = /to (\S+\.eml)$/m.exec(created.stdout)?.[1];
     expect(path, created.stdout).toBeDefined();
@@ -210,12 +218,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     const closed = `smtp://127.0.0.1:${await freePort()}`;
     const run = await cli.run(
       { DATABASE_URL: database.url, SMTP_URL: closed },
-      'keys',
-      'create',
-      '--client',
-      'Unlucky',
-      '--plan',
-      'starter',
+      ...keysCreate('Unlucky', 'starter'),
       '--email',
       'unlucky@example.test',
       '--send',
@@ -229,10 +232,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
-    expectOneLineError(
-      await viaSmtp('keys', 'create', '--client', 'Nobody', '--plan', 'starter', '--send'),
-      /--send needs --email/,
-    );
+    expectOneLineError(await viaSmtp(...keysCreate('Nobody', 'starter'), '--send'), /--send needs --email/);
     const after = await database.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll().as('n'))

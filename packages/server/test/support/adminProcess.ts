@@ -59,10 +59,14 @@ export async function buildAdminCli(): Promise<AdminCli> {
   };
 }
 
+/** `keys create` for a client on a plan; the options that follow are added after it. */
+export const keysCreate = (client: string, plan: string) => ['keys', 'create', '--client', client, '--plan', plan];
+
 export function expectOneLineError(run: Run, pattern: RegExp, expect: ExpectStatic = globalExpect): void {
   expect(run.code, run.stdout).not.toBe(0);
   const lines = run.stderr.trim().split('\n');
   expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^quotes-admin: /);
   expect(lines[0]).toMatch(pattern);
   expect(run.stderr).not.toMatch(/\n\s+at /);
 }
