@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { problemTypePrefix } from '@quotes/contract';
 import express from 'express';
 import { apiReferenceRouter } from '@quotes/docs';
-import { serverParity } from './serverParity.js';
+import { allowanceHeaderNames, liveAllowance, requestIdOf, requestIds, serverParity } from './serverParity.js';
 
 export interface DocsFrontOptions {
   /** Origin everything but the reference is forwarded to, e.g. Prism's `http://127.0.0.1:43557`. */
@@ -19,8 +19,10 @@ export interface DocsFrontOptions {
    * for a plain reference-page proxy in front of another upstream (a real server).
    */
   serverParity?: boolean;
-  /** Answer quotes-random and quotes-filter from the mock's example quotes, fitting the filters (default true). */
+  /** Answer the operations from the mock's example quotes, fitting the filters (default true). */
   examples?: boolean;
+  /** The plan every key is taken to be on: its largest page, allowance and filters (default `professional`). */
+  plan?: string;
 }
 
 export interface RunningDocsFront {
@@ -63,11 +65,13 @@ function endToEndHeaders(message: IncomingMessage, dropped: readonly string[] = 
 }
 
 function upstreamUnavailable(res: ServerResponse, upstream: URL): void {
+  const instance = requestIdOf(res);
   const body = JSON.stringify({
     type: `${problemTypePrefix}service-unavailable`,
     title: 'Service unavailable',
     status: 503,
     detail: `The upstream server at ${upstream.origin} cannot be reached; please retry in a few seconds.`,
+    ...(instance ? { instance } : {}),
   });
   // The contract's 503 always says when to try again.
   res.writeHead(503, {
@@ -76,6 +80,23 @@ function upstreamUnavailable(res: ServerResponse, upstream: URL): void {
     'Retry-After': '2',
   });
   res.end(body);
+}
+
+/** A problem body (small) given the request id the front sent as its `instance`, as the server's are. */
+function withInstance(answer: IncomingMessage, res: ServerResponse, headers: string[], instance: string): void {
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.once('error', () => res.destroy());
+  answer.once('end', () => {
+    let body = Buffer.concat(chunks);
+    try {
+      body = Buffer.from(JSON.stringify({ ...JSON.parse(body.toString('utf8')), instance }));
+    } catch {
+      // Not JSON after all: passed on as it came.
+    }
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...headers, 'Content-Length', String(body.length)]);
+    res.end(body);
+  });
 }
 
 /** Streams the request to `upstream` and its answer back, status and headers as they came. */
@@ -103,7 +124,17 @@ function forwardTo(upstream: URL): (req: IncomingMessage & { originalUrl?: strin
     });
 
     outgoing.once('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer));
+      // The front's own allowance headers, for a call it counts, replace the contract's examples.
+      const allowance = liveAllowance(res, answer.statusCode ?? 502);
+      const dropped = allowance ? allowanceHeaderNames : [];
+      const instance = requestIdOf(res);
+      if (instance && answer.headers['content-type'] === 'application/problem+json') {
+        const headers = endToEndHeaders(answer, [...dropped, 'content-length']);
+        withInstance(answer, res, [...headers, ...Object.entries(allowance ?? {}).flat()], instance);
+        return;
+      }
+      const headers = [...endToEndHeaders(answer, dropped), ...Object.entries(allowance ?? {}).flat()];
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
       pipeline(answer, res).catch(() => {
         // Either side hung up mid-body; the close handler above has already cleaned up.
       });
@@ -129,8 +160,11 @@ export async function createDocsFront(options: DocsFrontOptions): Promise<Runnin
 
   const app = express();
   app.disable('x-powered-by');
+  const parity = options.serverParity !== false;
+  // As on the server, every answer (the reference page's too) carries a request id.
+  if (parity) app.use(requestIds);
   app.use(apiReferenceRouter());
-  if (options.serverParity !== false) app.use(await serverParity({ examples: options.examples }));
+  if (parity) app.use(await serverParity({ examples: options.examples, plan: options.plan }));
   app.use(forwardTo(upstream));
 
   const server = http.createServer(app);

@@ -1,90 +1,109 @@
-import { loadContract, type Quote, type QuotePage } from '@quotes/contract';
-import { Problem, type ResolvedFilter } from '@quotes/server/data-free-checks';
-import { exampleQuotes } from './exampleQuotes.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PlanRules, QuotePage, QuoteSummary } from '@quotes/contract';
+import {
+  applyPageLimits,
+  filterValuesBody,
+  filterValuesEtag,
+  ifNoneMatchMatches,
+  pageWindow,
+  type ResolvedFilter,
+  usageSummary,
+} from '@quotes/server/data-free-checks';
+import type { CallLedger } from './callLedger.js';
+import { adaptedQuote, exampleQuotes, fits } from './exampleQuotes.js';
 
 export interface ExampleAnswer {
   readonly status: number;
-  readonly body: string;
-  readonly contentType: string;
+  /** None on a 304. */
+  readonly body?: string;
   readonly headers: Record<string, string>;
 }
 
-/** The allowance headers of a counted call, as the contract's header examples give them. */
-function documentedAllowanceHeaders(): Record<string, string> {
-  const headers = (loadContract().components as { headers?: Record<string, { example?: unknown }> }).headers ?? {};
-  const named: Record<string, string> = {
-    'RateLimit-Policy': 'RateLimitPolicy',
-    RateLimit: 'RateLimit',
-    'X-RateLimit-Limit': 'XRateLimitLimit',
-    'X-RateLimit-Remaining': 'XRateLimitRemaining',
-    'X-RateLimit-Reset': 'XRateLimitReset',
-  };
-  return Object.fromEntries(
-    Object.entries(named).map(([header, component]) => {
-      const example = headers[component]?.example;
-      if (example === undefined) throw new Error(`the contract's header ${component} has no example`);
-      return [header, String(example)];
-    }),
-  );
+/** What of a call, already checked as the server checks it, the answer depends on. */
+export interface ExampleCall {
+  readonly operationId: string;
+  readonly key: string;
+  readonly query: Record<string, unknown>;
+  readonly filter: ResolvedFilter;
+  readonly headers: IncomingHttpHeaders;
 }
 
-function fits(quote: Quote, filter: ResolvedFilter): boolean {
-  const moods = quote.mood.split(',');
-  return (
-    (filter.categories === null || filter.categories.includes(quote.category)) &&
-    (filter.moods === null || moods.some((mood) => filter.moods!.includes(mood))) &&
-    (filter.length === null || filter.length === quote.length) &&
-    (filter.era === null || filter.era === quote.era) &&
-    (filter.faith === null || filter.faith === quote.faith_tradition)
-  );
+export interface ExampleAnswerOptions {
+  /** The plan every key is taken to be on: its largest page applies. */
+  readonly plan: PlanRules;
+  /** Counts the calls against the plan's allowance. */
+  readonly ledger: CallLedger;
+  readonly clock: () => Date;
+  readonly random?: () => number;
+}
+
+/** The client the mock's usage answer names. */
+const mockClient = 'quotes-mock';
+
+/** The example quotes that fit, or, when none does, the one adapted to the filters. */
+function matching(filter: ResolvedFilter): readonly (typeof exampleQuotes)[number][] {
+  const fitting = exampleQuotes.filter((quote) => fits(quote, filter));
+  return fitting.length > 0 ? fitting : [adaptedQuote(filter)];
+}
+
+function summary({ id, text, author, category, mood, era, length }: QuoteSummary): QuoteSummary {
+  return { id, text, author, category, mood, era, length };
 }
 
 /**
- * quotes-random and quotes-filter answered from the mock's example quotes (exampleQuotes.ts), so
- * answers vary and fit the filters: a random one of those that fit, or the page of them; none
- * fitting is the server's 404 no-match (quotes-random) or an empty page. Other operations, and
- * any request with `Prefer`, are left to Prism and the contract's examples.
+ * The four operations answered from the mock's example quotes as the server answers them from its
+ * corpus, for a key on `plan`: quotes-random a random quote of those that fit (an adapted one
+ * when none does), quotes-filter the page of them (`limit` capped at the plan's largest page),
+ * quotes-categories every category with its count among the examples (ETag, If-None-Match),
+ * quotes-usage the key's calls counted by the mock. Counted answers carry the server's allowance
+ * headers; a call beyond the allowance is its 429 (thrown).
  */
-export function createExampleAnswers(random: () => number = Math.random) {
-  const allowance = documentedAllowanceHeaders();
-  return (operationId: string, query: Record<string, unknown>, filter: ResolvedFilter): ExampleAnswer | undefined => {
-    const fitting = exampleQuotes.filter((quote) => fits(quote, filter));
-    if (operationId === 'getRandomQuote') {
-      if (fitting.length === 0) {
-        const problem = new Problem(
-          'no-match',
-          `No quote of the mock's ${exampleQuotes.length} examples matches ${filter.given.join(', ')}.`,
-        );
-        return {
-          status: 404,
-          body: JSON.stringify(problem.body()),
-          contentType: 'application/problem+json',
-          headers: allowance,
-        };
+export function createExampleAnswers(options: ExampleAnswerOptions) {
+  const { plan, ledger, clock } = options;
+  const random = options.random ?? Math.random;
+  const counts: Record<string, number> = {};
+  for (const quote of exampleQuotes) counts[quote.category] = (counts[quote.category] ?? 0) + 1;
+  const categoriesBody = filterValuesBody(counts).toString();
+  const categoriesEtag = filterValuesEtag(categoriesBody);
+
+  return (call: ExampleCall): ExampleAnswer | undefined => {
+    switch (call.operationId) {
+      case 'getRandomQuote': {
+        const quotes = matching(call.filter);
+        const headers = ledger.count(call.key);
+        return { status: 200, body: JSON.stringify(quotes[Math.floor(random() * quotes.length)]), headers };
       }
-      const quote = fitting[Math.floor(random() * fitting.length)]!;
-      return { status: 200, body: JSON.stringify(quote), contentType: 'application/json', headers: allowance };
+      case 'listQuotes': {
+        const quotes = matching(call.filter);
+        const page = applyPageLimits(call.query, plan.maxLimit);
+        const { start, end, hasMore } = pageWindow(quotes.length, page);
+        const body: QuotePage = {
+          quotes: quotes.slice(start, end).map(summary),
+          total: quotes.length,
+          limit: page.limit,
+          offset: page.offset,
+          has_more: hasMore,
+        };
+        return { status: 200, body: JSON.stringify(body), headers: ledger.count(call.key) };
+      }
+      case 'listFilterValues': {
+        const headers = { ...ledger.count(call.key), ETag: categoriesEtag, 'Cache-Control': 'private, no-cache' };
+        if (ifNoneMatchMatches(call.headers['if-none-match'], categoriesEtag)) return { status: 304, headers };
+        return { status: 200, body: categoriesBody, headers };
+      }
+      case 'getUsage': {
+        const calls = ledger.usedBy(call.key);
+        const usage = usageSummary({
+          client: mockClient,
+          planId: plan.id,
+          calls,
+          limit: plan.monthlyCalls,
+          now: clock(),
+        });
+        return { status: 200, body: JSON.stringify(usage), headers: {} };
+      }
+      default:
+        return undefined;
     }
-    if (operationId === 'listQuotes') {
-      const limit = typeof query.limit === 'number' ? query.limit : 10;
-      const offset = typeof query.offset === 'number' ? query.offset : 0;
-      const page: QuotePage = {
-        quotes: fitting.slice(offset, offset + limit).map(({ id, text, author, category, mood, era, length }) => ({
-          id,
-          text,
-          author,
-          category,
-          mood,
-          era,
-          length,
-        })),
-        total: fitting.length,
-        limit,
-        offset,
-        has_more: offset + limit < fitting.length,
-      };
-      return { status: 200, body: JSON.stringify(page), contentType: 'application/json', headers: allowance };
-    }
-    return undefined;
   };
 }

@@ -1,6 +1,57 @@
-import type { RequestHandler } from 'express';
-import { checkWithoutData, crossOrigin, loadContractRouting, Problem } from '@quotes/server/data-free-checks';
-import { createExampleAnswers } from './exampleAnswers.js';
+import { type PlanRules, rules } from '@quotes/contract';
+import {
+  checkWithoutData,
+  crossOrigin,
+  describeFilters,
+  noMatch,
+  loadContractRouting,
+  Problem,
+  requestIdFor,
+} from '@quotes/server/data-free-checks';
+import type { RequestHandler, Response } from 'express';
+import { CallLedger } from './callLedger.js';
+import { createExampleAnswers, type ExampleAnswer } from './exampleAnswers.js';
+
+/** The plan the mock takes every key to be on unless told otherwise: the demo key's. */
+export const defaultMockPlan = 'professional';
+
+/** The contract's plan of that name, else an Error naming the plans there are. */
+export function mockPlan(id: string): PlanRules {
+  const plan = rules.planById.get(id);
+  if (!plan) throw new Error(`unknown plan "${id}"; the plans are ${rules.plans.map((rule) => rule.id).join(', ')}`);
+  return plan;
+}
+
+/** The allowance headers, lower-cased: the server's, computed, replace the contract's examples. */
+export const allowanceHeaderNames = [
+  'ratelimit-policy',
+  'ratelimit',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
+
+/** For an answer Prism gives (Prefer): the allowance headers of the call, counted, when its status counts. */
+export function liveAllowance(response: object, status: number): Record<string, string> | undefined {
+  const count = (response as { locals?: Record<string, unknown> }).locals?.countCall;
+  return typeof count === 'function'
+    ? (count as (status: number) => Record<string, string> | undefined)(status)
+    : undefined;
+}
+
+/** The request id the front gave this response (the problem's `instance`). */
+export function requestIdOf(response: object): string | undefined {
+  const id = (response as { locals?: Record<string, unknown> }).locals?.requestId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Every answer carries a request id, as the server's: the caller's X-Request-Id when sane, else a UUID. */
+export const requestIds: RequestHandler = (request, response, next) => {
+  const id = requestIdFor(request.headers);
+  response.locals.requestId = id;
+  response.setHeader('X-Request-Id', id);
+  next();
+};
 
 /**
  * The server's headers on every answer under /v1 (after CORS preflights): never stored by a
@@ -15,50 +66,93 @@ const apiAnswerHeaders: RequestHandler = (request, response, next) => {
   next();
 };
 
+/** `Prefer: code=404` alone (no named example): quotes-random's no-match. */
+function asksNoMatch(prefer: string | string[]): boolean {
+  return typeof prefer === 'string' && /^\s*code\s*=\s*404\s*$/.test(prefer);
+}
+
+function send(response: Response, answer: ExampleAnswer, contentType: string): void {
+  response.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  if (answer.body === undefined) {
+    response.end();
+    return;
+  }
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  response.end(answer.body);
+}
+
+export interface ServerParityOptions {
+  /** Answer the operations from the mock's example quotes (default true); false leaves them to Prism. */
+  examples?: boolean;
+  /** The plan every key is taken to be on (default `defaultMockPlan`). */
+  plan?: string;
+}
+
 /**
  * What the server refuses without looking at data (an unknown path or method, no key or two
- * different keys, a bad query), the mock refuses the same way: the server's own checks, bundled
- * in, give the same status, problem `type` and `Allow`. The same CORS answers too, except that
- * the mock has no keys, so it serves every origin. quotes-random and quotes-filter are answered
- * from the mock's example quotes (exampleAnswers.ts); the rest goes on to Prism.
+ * different keys, a bad query, a call beyond the plan), the mock refuses the same way: the
+ * server's own checks, bundled in, give the same status, problem `type`, `instance` and `Allow`.
+ * The same CORS answers too, except that the mock has no keys, so it serves every origin. The
+ * operations are answered from the mock's example quotes (exampleAnswers.ts); a request with
+ * `Prefer` goes on to Prism, which answers it from the contract's examples.
  */
-export async function serverParity(options: { examples?: boolean } = {}): Promise<RequestHandler[]> {
+export async function serverParity(options: ServerParityOptions = {}): Promise<RequestHandler[]> {
   const routing = await loadContractRouting();
-  const answerFromExamples = options.examples === false ? undefined : createExampleAnswers();
-  const refusals: RequestHandler = (request, response, next) => {
-    let checked: ReturnType<typeof checkWithoutData>;
+  const plan = mockPlan(options.plan ?? defaultMockPlan);
+  const clock = () => new Date();
+  const ledger = new CallLedger(plan.monthlyCalls, clock);
+  const answerFromExamples = options.examples === false ? undefined : createExampleAnswers({ plan, ledger, clock });
+  const answers: RequestHandler = (request, response, next) => {
     try {
-      checked = checkWithoutData(
+      const { route, key, query, filter } = checkWithoutData(
         { method: request.method, url: request.originalUrl ?? request.url, headers: request.headers },
         routing,
+        plan,
       );
+      const prefer = request.headers.prefer;
+      if (prefer !== undefined && route.operationId === 'getRandomQuote' && asksNoMatch(prefer)) {
+        // The documented way to see no-match: the server's 404, naming the filters given, counted.
+        const problem = noMatch(describeFilters(query as Parameters<typeof describeFilters>[0]));
+        Object.assign(problem.headers, ledger.count(key));
+        throw problem;
+      }
+      if (prefer !== undefined) {
+        // Prism picks the answer; a status that counts is counted (a 429 keeps the example, which agrees with its text).
+        const counted = rules.countedStatuses.get(route.operationId) ?? [];
+        response.locals.countCall = (status: number) => {
+          if (!counted.includes(status)) return undefined;
+          try {
+            return ledger.count(key);
+          } catch {
+            return undefined;
+          }
+        };
+        next();
+        return;
+      }
+      const answer = answerFromExamples?.({
+        operationId: route.operationId,
+        key,
+        query,
+        filter,
+        headers: request.headers,
+      });
+      if (answer) send(response, answer, 'application/json');
+      else next();
     } catch (error) {
       if (!(error instanceof Problem)) {
         next(error);
         return;
       }
-      const body = JSON.stringify(error.body());
-      response.statusCode = error.status;
-      for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
-      response.setHeader('Content-Type', 'application/problem+json');
-      response.setHeader('Content-Length', Buffer.byteLength(body));
-      response.end(body);
-      return;
+      const problem = {
+        status: error.status,
+        body: JSON.stringify(error.body(requestIdOf(response))),
+        headers: error.headers,
+      };
+      send(response, problem, 'application/problem+json');
     }
-    // `Prefer` asks Prism for a documented answer; without it the examples answer, fitting the filters.
-    const answer =
-      request.headers.prefer === undefined && request.method !== 'OPTIONS'
-        ? answerFromExamples?.(checked.route.operationId, checked.query, checked.filter)
-        : undefined;
-    if (!answer) {
-      next();
-      return;
-    }
-    response.statusCode = answer.status;
-    for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
-    response.setHeader('Content-Type', answer.contentType);
-    response.setHeader('Content-Length', Buffer.byteLength(answer.body));
-    response.end(answer.body);
   };
-  return [crossOrigin(routing), apiAnswerHeaders, refusals];
+  return [crossOrigin(routing), apiAnswerHeaders, answers];
 }

@@ -100,6 +100,11 @@ export function serviceUnavailable(): Problem {
   });
 }
 
+/** quotes-random's 404: no quote matches the filters, named as the caller gave them ("category=grief, era=Ancient"). */
+export function noMatch(filters: string): Problem {
+  return new Problem('no-match', filters ? `No quote matches ${filters}.` : 'No quote matches: the corpus is empty.');
+}
+
 /** A 400 naming every bad parameter; the detail repeats them so a human sees it all in one line. */
 export function invalidRequest(errors: ParameterError[]): Problem {
   const detail = errors.map((error) => `${error.parameter}: ${error.message}`).join('; ');

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
-import { filterValuesBody, type JsonText, storedQuote } from '../domain/responseBodies.js';
+import { filterValuesBody, filterValuesEtag, type JsonText, storedQuote } from '../domain/responseBodies.js';
 import type { CorpusAnnouncement } from './databaseNotifications.js';
 import {
   type CorpusState,
@@ -210,8 +209,7 @@ export class QuoteCatalog {
     if (this.filterValues?.version === state.version) return this.filterValues;
     const { version, counts } = await categoryCounts(this.pool);
     const body = filterValuesBody(counts);
-    // A hash of the body rather than the corpus version: every server on one database agrees.
-    const etag = `"fv-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+    const etag = filterValuesEtag(body);
     if (version === state.version) this.filterValues = { version, body, etag };
     return { body, etag };
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type FilterValues,
   type Plan,
@@ -99,6 +100,11 @@ export function filterValuesBody(counts: Readonly<Record<string, number>>): Json
     faith_traditions: taxonomy.faithTraditions as FilterValues['faith_traditions'],
   };
   return ownUtf8(JSON.stringify(body)) as JsonText<FilterValues>;
+}
+
+/** The FilterValues body's ETag: a hash of the body, so every server over one corpus agrees. */
+export function filterValuesEtag(body: Buffer | string): string {
+  return `"fv-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
 /** The calling key's usage this month. */

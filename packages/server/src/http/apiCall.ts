@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type RawFilters, type ResolvedFilter, filterNames, resolveFilters } from '../domain/filterResolution.js';
-import { planViolation } from '../domain/plans.js';
+import { type PlanRules, planViolation } from '../domain/plans.js';
 import { type AuthorizedKey, authorizeCaller } from '../keys/keyService.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import { invalidRequest, Problem } from '../problems.js';
@@ -91,6 +91,12 @@ export function parseQuery(
   return { query, filter: resolution.filter };
 }
 
+/** Step 4 of the order of checks: the filters a call gives within its plan, else the 403 thrown. */
+export function withinPlan(plan: PlanRules, filter: ResolvedFilter): void {
+  const violation = planViolation(plan, filter.given);
+  if (violation) throw new Problem('plan-limit', violation);
+}
+
 /**
  * The contract's order of checks up to the allowance: the route (404, 405), the key (401, 403
  * revoked or expired), the request (400: unknown, empty or repeated parameters, the schema, the
@@ -106,8 +112,7 @@ export async function parseCall(
   const caller = await authorizeCaller(request.headers, keys, now);
 
   const { query, filter } = parseQuery(route, request.url);
-  const violation = planViolation(caller.key.plan, filter.given);
-  if (violation) throw new Problem('plan-limit', violation);
+  withinPlan(caller.key.plan, filter);
 
   const ifNoneMatch = request.headers['if-none-match'];
   return Object.freeze({

@@ -27,13 +27,7 @@ export async function countedCall<
   // allowance was found used up: its calls are refused, and must not cost a read each.
   const early = runtime.counter.mayGrant(key.id, month.key, limit) ? settled(operation()) : undefined;
   const outcome = await granting;
-  if (!outcome.granted) {
-    throw new Problem(
-      'allowance-exhausted',
-      `All ${limit ?? 0} calls of this month are used; the allowance resets at ${isoSeconds(month.next)}.`,
-      { headers: exhaustedHeaders(limit ?? 0, now) },
-    );
-  }
+  if (!outcome.granted) throw allowanceExhausted(limit ?? 0, now);
   const headers = allowanceHeaders({ limit, used: outcome.used }, now);
   let answer: Answer;
   try {
@@ -51,6 +45,15 @@ export async function countedCall<
     return answer;
   }
   return { ...answer, headers: { ...answer.headers, ...headers } };
+}
+
+/** The 429 of a call beyond the month's allowance, saying when it resets. */
+export function allowanceExhausted(limit: number, now: Date): Problem {
+  return new Problem(
+    'allowance-exhausted',
+    `All ${limit} calls of this month are used; the allowance resets at ${isoSeconds(calendarMonthOf(now).next)}.`,
+    { headers: exhaustedHeaders(limit, now) },
+  );
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -3,7 +3,7 @@ import { calendarMonthOf } from '../domain/calendarMonth.js';
 import { describeFilters } from '../domain/filterResolution.js';
 import { applyPageLimits } from '../domain/pagination.js';
 import { type JsonText, quotePageBody, usageBody, usageSummary } from '../domain/responseBodies.js';
-import { Problem } from '../problems.js';
+import { noMatch } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiCall } from './apiCall.js';
 import { ifNoneMatchMatches } from './conditionalRequest.js';
@@ -23,13 +23,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
   return {
     async getRandomQuote(call) {
       const quote = await runtime.catalog.randomQuote(call.filter);
-      if (!quote) {
-        const filters = describeFilters(call.query);
-        throw new Problem(
-          'no-match',
-          filters ? `No quote matches ${filters}.` : 'No quote matches: the corpus is empty.',
-        );
-      }
+      if (!quote) throw noMatch(describeFilters(call.query));
       return { status: 200, body: quote };
     },
 

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log.js';
-
-const acceptableRequestId = /^[A-Za-z0-9._:-]{1,100}$/;
+import { requestIdFor } from './requestId.js';
 
 /** The request id given to a response by requestLog (the problem's `instance`). */
 export function requestIdOf(response: Response): string | undefined {
@@ -11,16 +9,14 @@ export function requestIdOf(response: Response): string | undefined {
 }
 
 /**
- * A request id (the caller's X-Request-Id when it is a sane token, else a UUID), echoed in
- * X-Request-Id, and one structured line per finished request. Deliberately not pino-http: it
+ * A request id (requestId.ts), echoed in X-Request-Id, and one structured line per finished request. Deliberately not pino-http: it
  * serialises the whole request, headers included, into a child logger on every call, whatever
  * the level, which cost a fifth of the CPU under load. Headers are never logged here, so keys
  * cannot leak through this line; the logger's redaction still guards anything else.
  */
 export function requestLog(log: Logger): RequestHandler {
   return (request, response, next) => {
-    const offered = request.headers['x-request-id'];
-    const id = typeof offered === 'string' && acceptableRequestId.test(offered) ? offered : randomUUID();
+    const id = requestIdFor(request.headers);
     response.locals.requestId = id;
     response.setHeader('X-Request-Id', id);
     if (log.isLevelEnabled('error')) {

@@ -1,0 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const acceptableRequestId = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * A request's id, sent back in X-Request-Id and as a problem's `instance`: the caller's own
+ * X-Request-Id when it is a sane token (so a trace can follow a call across services), else a
+ * fresh UUID.
+ */
+export function requestIdFor(headers: IncomingHttpHeaders): string {
+  const offered = headers['x-request-id'];
+  return typeof offered === 'string' && acceptableRequestId.test(offered) ? offered : randomUUID();
+}
