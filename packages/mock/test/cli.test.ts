@@ -3,23 +3,28 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort, groupAlive } from './helpers.js';
-import { responseExample } from '@quotes/contract';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('npm run mock', () => {
-  it('serves the contract and the reference page on MOCK_HOST:MOCK_PORT and stops with its process group', async () => {
+  it('serves the mock and the reference page on MOCK_HOST:MOCK_PORT, on the MOCK_PLAN plan, and stops with its process group', async () => {
     const port = await freePort();
     const child = spawn('npm', ['run', '--silent', 'mock'], {
       cwd: root,
       detached: true,
       stdio: 'ignore',
-      env: { ...process.env, MOCK_PORT: String(port), MOCK_HOST: '127.0.0.1' },
+      env: { ...process.env, MOCK_PORT: String(port), MOCK_HOST: '127.0.0.1', MOCK_PLAN: 'trial' },
     });
     const exited = once(child, 'exit');
     try {
-      const body = await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000);
-      expect(body).toEqual(responseExample('/v1/quotes-categories', '200'));
+      const body = (await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000)) as {
+        categories: unknown[];
+      };
+      expect(body.categories).toHaveLength(43);
+      // The trial plan's largest page.
+      expect(await pollJson(`http://127.0.0.1:${port}/v1/quotes-filter?limit=1000`, 5_000)).toMatchObject({
+        limit: 10,
+      });
       // The same reference page as the server, at the same path.
       const docs = await fetch(`http://127.0.0.1:${port}/docs`);
       expect(docs.status).toBe(200);
@@ -40,11 +45,17 @@ describe('npm run mock', () => {
     await expect.poll(() => groupAlive(child.pid!), { timeout: 5_000 }).toBe(false);
   });
 
-  it('refuses a MOCK_PORT that is not a port number', async () => {
+  it.each([
+    [{ MOCK_PORT: 'forty' }, 'MOCK_PORT must be a port number'],
+    [
+      { MOCK_PLAN: 'gold' },
+      'MOCK_PLAN: unknown plan "gold"; the plans are trial, starter, professional, platform, enterprise',
+    ],
+  ])('refuses %o in one line', async (variables, message) => {
     const child = spawn('npm', ['run', '--silent', 'mock'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, MOCK_PORT: 'forty' },
+      env: { ...process.env, ...variables },
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -52,7 +63,7 @@ describe('npm run mock', () => {
     });
     const [code] = await once(child, 'exit');
     expect(code).not.toBe(0);
-    expect(stderr).toContain('MOCK_PORT must be a port number');
+    expect(stderr).toContain(message);
   });
 });
 
