@@ -294,7 +294,8 @@ describe('installed from the tarballs into a fresh project', () => {
           );
 
         const fromMock = await call(mockUrl!, 'any-key-for-the-mock');
-        expect(fromMock).toMatchObject({ ok: true, status: 200, allowanceLimit: 10000 });
+        // Every key on the mock is on its default plan, professional.
+        expect(fromMock).toMatchObject({ ok: true, status: 200, allowanceLimit: 50000 });
         expect(fromMock.remaining).toEqual(expect.any(Number));
 
         const fromServer = await call(server!.url, allowed.key);
