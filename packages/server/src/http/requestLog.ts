@@ -9,10 +9,11 @@ export function requestIdOf(response: Response): string | undefined {
 }
 
 /**
- * A request id (requestId.ts), echoed in X-Request-Id, and one structured line per finished request. Deliberately not pino-http: it
- * serialises the whole request, headers included, into a child logger on every call, whatever
- * the level, which cost a fifth of the CPU under load. Headers are never logged here, so keys
- * cannot leak through this line; the logger's redaction still guards anything else.
+ * A request id (requestId.ts), echoed in X-Request-Id, and one structured line per finished
+ * request. Deliberately not pino-http: it serialises the whole request, headers included, into a
+ * child logger on every call, whatever the level, which cost a fifth of the CPU under load.
+ * Headers are never logged here, so keys cannot leak through this line; the logger's redaction
+ * still guards anything else.
  */
 export function requestLog(log: Logger): RequestHandler {
   return (request, response, next) => {
