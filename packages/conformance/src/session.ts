@@ -252,11 +252,11 @@ const mockKey = 'qk_conformance_mock';
 export const mockSkips: ReadonlyArray<readonly [string, string]> = [
   [
     'counting and the allowance headers of real calls',
-    'the mock counts nothing: its allowance headers are the documented examples',
+    'the mock counts each key value in its own memory until it stops, not in a durable counter',
   ],
   [
     'plans of real keys (filters per call, faith, largest page, 403 plan-limit)',
-    'the mock has no keys: any key is accepted',
+    'the mock has no keys: any key is accepted, on the one plan it was started with',
   ],
   [
     'revoked, expired and used-up keys, allowed origins',
@@ -264,7 +264,7 @@ export const mockSkips: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'answers that fit the data (filters matched, pages, totals, no-match, ETag revalidation)',
-    'the mock has no corpus: its answers are examples',
+    'the mock has no corpus: its answers are its example quotes, or a quote adapted to the filters',
   ],
 ];
 
