@@ -237,7 +237,7 @@ export async function runCommandLine(
     if (target === 'mock' && !baseUrl) fail('--target mock needs --base-url (the running quotes-mock)');
     if (target === 'mock' && Object.keys(keys).length > 0) fail('--target mock takes no keys: the mock accepts any');
     if (target === 'mock' && maxCallsPerKey !== undefined)
-      fail('--max-calls-per-key is for a server: the mock spends no key's allowance');
+      fail('--max-calls-per-key is for a server: the mock spends no key allowance');
     const mock = options['no-mock'] ? false : options.mock === true || baseUrl === undefined;
     const wait = wholeNumber(options.wait as string | undefined, '--wait') ?? 0;
     if (wait < 0 || wait > 3600) fail('--wait must be from 0 to 3600 seconds');
