@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { accessSync, constants } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@quotes/database';
+import pg from 'pg';
+
+/** Debian's pgbouncer (apt-get install pgbouncer), or PGBOUNCER_PATH. */
+function findPgBouncer(): { path: string } | { skipReason: string } {
+  const configured = process.env.PGBOUNCER_PATH;
+  if (configured) {
+    // Asked for by name: a wrong path is a broken setup to report, not a reason to skip.
+    accessSync(configured, constants.X_OK);
+    return { path: configured };
+  }
+  for (const path of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer']) {
+    try {
+      accessSync(path, constants.X_OK);
+      return { path };
+    } catch {}
+  }
+  return {
+    skipReason:
+      'no pgbouncer: /usr/sbin/pgbouncer is missing and PGBOUNCER_PATH is not set (apt-get install pgbouncer)',
+  };
+}
+
+const found = findPgBouncer();
+
+/** Why the PgBouncer tests are skipped here, or undefined when it is installed. */
+export const pgBouncerSkipReason: string | undefined = 'skipReason' in found ? found.skipReason : undefined;
+
+if (pgBouncerSkipReason) console.warn(`SKIPPED PgBouncer tests: ${pgBouncerSkipReason}`);
+
+export interface PgBouncer {
+  /** The pooled database's URL, as servers use it. */
+  readonly url: string;
+  /** The admin console (`SHOW POOLS`, ...). */
+  readonly adminUrl: string;
+  /** What PgBouncer wrote to stderr, for a failing test's message. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export interface PgBouncerOptions {
+  /** The direct URL of the database to pool (user, password, host, port and name are read from it). */
+  serverUrl: string;
+  /** Server connections to PostgreSQL, at most, for this database. */
+  serverConnections: number;
+}
+
+/**
+ * A real PgBouncer in transaction mode on a free loopback port, in the foreground, as the
+ * deployment's pgbouncer.ini configures it. As root it runs as `postgres` (it refuses root),
+ * the user the embedded cluster runs as.
+ */
+export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBouncer> {
+  if (!('path' in found)) throw new Error(found.skipReason);
+  const server = new URL(options.serverUrl);
+  const user = decodeURIComponent(server.username);
+  const password = decodeURIComponent(server.password);
+  const database = server.pathname.slice(1);
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'quotes-pgbouncer-'));
+  await chmod(dir, 0o755);
+  const ini = join(dir, 'pgbouncer.ini');
+  await writeFile(join(dir, 'userlist.txt'), `"${user}" "${password}"\n`, { mode: 0o644 });
+  await writeFile(
+    ini,
+    [
+      '[databases]',
+      `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = scram-sha-256',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      `admin_users = ${user}`,
+      'pool_mode = transaction',
+      'max_client_conn = 500',
+      `default_pool_size = ${options.serverConnections}`,
+      `max_db_connections = ${options.serverConnections}`,
+      'reserve_pool_size = 0',
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
+  const child: ChildProcess = spawn(found.path, [...asRoot, ini], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = once(child, 'exit');
+  const credentials = `${encodeURIComponent(user)}:${encodeURIComponent(password)}`;
+  const adminUrl = `postgres://${credentials}@127.0.0.1:${port}/pgbouncer`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`pgbouncer exited at start: ${stderr}`);
+    const console = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 1000 });
+    try {
+      await console.connect();
+      await console.query('SHOW VERSION');
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`pgbouncer did not answer within 10 s (${error}): ${stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await console.end().catch(() => undefined);
+    }
+  }
+  return { url: `postgres://${credentials}@127.0.0.1:${port}/${database}`, adminUrl, log: () => stderr, stop };
+}
