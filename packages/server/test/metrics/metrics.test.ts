@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
@@ -107,5 +108,15 @@ describe('the metrics port', () => {
     expect(value('quotes_database_outages_total')).toBe(0);
     // The process's own, from prom-client's defaults.
     expect(value('process_cpu_seconds_total')).toBeGreaterThan(0);
+
+    // Every series the Grafana dashboard queries is one the server serves.
+    const dashboard = await readFile(
+      new URL('../../../../deploy/grafana/quotes-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const queried = new Set(dashboard.match(/\b(quotes|process|nodejs)_[a-z0-9_]+/g));
+    const served = new Set([...samples.keys()].map((series) => series.replace(/\{.*$/, '')));
+    expect([...queried].filter((name) => !served.has(name))).toEqual([]);
+    expect(queried.size).toBeGreaterThan(15);
   });
 });
