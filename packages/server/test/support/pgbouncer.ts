@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
 import pg from 'pg';
 
@@ -34,6 +35,27 @@ export const pgBouncerSkipReason: string | undefined = 'skipReason' in found ? f
 
 if (pgBouncerSkipReason) console.warn(`SKIPPED PgBouncer tests: ${pgBouncerSkipReason}`);
 
+/** The deployment's configuration: the tests run PgBouncer as it configures it, on their own ports and paths. */
+const deployedIni = fileURLToPath(new URL('../../../../deploy/pgbouncer/pgbouncer.ini', import.meta.url));
+
+/** `ini` with its one database line and the given settings replaced (each must be there already). */
+function withSettings(ini: string, change: { database: string; settings: Record<string, string> }): string {
+  let section = '';
+  const missing = new Set(Object.keys(change.settings));
+  const lines = ini.split('\n').map((line) => {
+    const header = /^\[(\w+)\]/.exec(line);
+    if (header) section = header[1]!;
+    const setting = /^(\w+)\s*=/.exec(line)?.[1];
+    if (!setting) return line;
+    if (section === 'databases') return change.database;
+    if (!(setting in change.settings)) return line;
+    missing.delete(setting);
+    return `${setting} = ${change.settings[setting]}`;
+  });
+  if (missing.size > 0) throw new Error(`deploy/pgbouncer/pgbouncer.ini lacks ${[...missing].join(', ')}`);
+  return lines.join('\n');
+}
+
 export interface PgBouncer {
   /** The pooled database's URL, as servers use it. */
   readonly url: string;
@@ -52,8 +74,8 @@ export interface PgBouncerOptions {
 }
 
 /**
- * A real PgBouncer in transaction mode on a free loopback port, in the foreground, as the
- * deployment's pgbouncer.ini configures it. As root it runs as `postgres` (it refuses root),
+ * A real PgBouncer on a free loopback port, in the foreground, configured by the deployment's
+ * pgbouncer.ini (transaction mode, its deadlines) with this test's ports, paths and pool size. As root it runs as `postgres` (it refuses root),
  * the user the embedded cluster runs as.
  */
 export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBouncer> {
@@ -67,25 +89,23 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
   await chmod(dir, 0o755);
   const ini = join(dir, 'pgbouncer.ini');
   await writeFile(join(dir, 'userlist.txt'), `"${user}" "${password}"\n`, { mode: 0o644 });
+  const deployed = await readFile(deployedIni, 'utf8');
   await writeFile(
     ini,
-    [
-      '[databases]',
-      `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'auth_type = scram-sha-256',
-      `auth_file = ${join(dir, 'userlist.txt')}`,
-      `admin_users = ${user}`,
-      'pool_mode = transaction',
-      'max_client_conn = 500',
-      `default_pool_size = ${options.serverConnections}`,
-      `max_db_connections = ${options.serverConnections}`,
-      'reserve_pool_size = 0',
-      '',
-    ].join('\n'),
+    withSettings(deployed, {
+      database: `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
+      settings: {
+        listen_port: String(port),
+        unix_socket_dir: '',
+        auth_file: join(dir, 'userlist.txt'),
+        admin_users: user,
+        default_pool_size: String(options.serverConnections),
+        max_db_connections: String(options.serverConnections),
+        // Foreground, to stderr.
+        logfile: '',
+        pidfile: '',
+      },
+    }),
     { mode: 0o644 },
   );
   const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
