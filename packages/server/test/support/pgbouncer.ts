@@ -1,39 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
 import pg from 'pg';
+import { findDebianTool } from './debianTool.js';
 
-/** Debian's pgbouncer (apt-get install pgbouncer), or PGBOUNCER_PATH. */
-function findPgBouncer(): { path: string } | { skipReason: string } {
-  const configured = process.env.PGBOUNCER_PATH;
-  if (configured) {
-    // Asked for by name: a wrong path is a broken setup to report, not a reason to skip.
-    accessSync(configured, constants.X_OK);
-    return { path: configured };
-  }
-  for (const path of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer']) {
-    try {
-      accessSync(path, constants.X_OK);
-      return { path };
-    } catch {}
-  }
-  return {
-    skipReason:
-      'no pgbouncer: /usr/sbin/pgbouncer is missing and PGBOUNCER_PATH is not set (apt-get install pgbouncer)',
-  };
-}
-
-const found = findPgBouncer();
+const found = findDebianTool({
+  name: 'pgbouncer',
+  variable: 'PGBOUNCER_PATH',
+  path: '/usr/sbin/pgbouncer',
+  tests: 'the PgBouncer tests',
+});
 
 /** Why the PgBouncer tests are skipped here, or undefined when it is installed. */
 export const pgBouncerSkipReason: string | undefined = 'skipReason' in found ? found.skipReason : undefined;
-
-if (pgBouncerSkipReason) console.warn(`SKIPPED PgBouncer tests: ${pgBouncerSkipReason}`);
 
 /** The deployment's configuration: the tests run PgBouncer as it configures it, on their own ports and paths. */
 const deployedIni = fileURLToPath(new URL('../../../../deploy/pgbouncer/pgbouncer.ini', import.meta.url));
