@@ -1,5 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
+import { QuotesPostgresDialect } from './migrationLock.js';
 import type { Database } from './schema.js';
 import { type PoolMode, transactionPooledClient } from './transactionPooledClient.js';
 
@@ -84,7 +85,7 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Dat
     ...(pooled ? { Client: transactionPooledClient(options.statementTimeoutMs) } : {}),
   });
   pool.on('error', options.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new QuotesPostgresDialect({ pool }) });
   let closed = false;
   return {
     db,

@@ -190,6 +190,22 @@ describe.skipIf(pgBouncerSkipReason !== undefined)('three servers through PgBoun
     expect(new Set(settings.map((result) => result.rows[0]?.value))).toEqual(new Set(['0']));
   });
 
+  it('migrates from several processes at once through the pooler, leaving no lock behind', async () => {
+    const handles = Array.from({ length: 3 }, () =>
+      connectDatabase(bouncer.url, { poolSize: 2, poolMode: 'transaction', directUrl: cluster.urlFor('quotes') }),
+    );
+    try {
+      const applied = await Promise.all(handles.map((handle) => migrateToLatest(handle.db)));
+      expect(applied).toEqual([[], [], []]);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+    const { rows } = await sampler.query<{ held: number }>(
+      "SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory'",
+    );
+    expect(rows[0]?.held).toBe(0);
+  }, 20_000);
+
   it('propagates a revocation through the direct listeners to every server within a second', async () => {
     const issued = await operator.createKey({ client: 'Revoked', plan: 'professional' });
     for (const server of running)
