@@ -9,7 +9,7 @@ import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
 import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
-import { createServerMetrics } from './metrics/serverMetrics.js';
+import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.js';
 import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
 import { createServiceRuntime } from './serviceRuntime.js';
 
@@ -121,8 +121,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? options.config?.METRICS_PORT;
-      const metrics = metricsPort === undefined ? undefined : createServerMetrics(runtime, routing);
-      if (metrics && metricsPort !== undefined) {
+      let metrics: ServerMetrics | undefined;
+      if (metricsPort !== undefined) {
+        metrics = createServerMetrics(runtime, routing);
         metricsServer = await serveMetrics(
           metrics.registry,
           metricsPort,
