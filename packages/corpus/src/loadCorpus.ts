@@ -224,8 +224,9 @@ async function loadCorpus(
   const progress = (phase: LoadPhase) => options.onProgress?.({ phase, rows: counter.rows });
 
   // A connection of its own: the temporary staging table and session settings never leak into
-  // the pool, and if this process dies the server sees the socket close and rolls back.
-  const client = new pg.Client({ connectionString: handle.url });
+  // the pool, and if this process dies the server sees the socket close and rolls back. Direct,
+  // never through a transaction pooler: the session spans transactions.
+  const client = new pg.Client({ connectionString: handle.directUrl });
   client.on('error', () => undefined);
   await client.connect();
   try {

@@ -1,6 +1,10 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
+import { QuotesPostgresDialect } from './migrationLock.js';
 import type { Database } from './schema.js';
+import { type PoolMode, transactionPooledClient } from './transactionPooledClient.js';
+
+export type { PoolMode };
 
 // DATE columns (months) stay 'YYYY-MM-DD' strings: pg's default turns them into local-time
 // Date objects, which shifts the day outside UTC.
@@ -12,6 +16,11 @@ export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly pool: pg.Pool;
   readonly url: string;
+  /**
+   * A direct connection to PostgreSQL for the work that needs a session of its own (LISTEN, the
+   * corpus loader's temporary table), even when `url` is a transaction pooler.
+   */
+  readonly directUrl: string;
   close(): Promise<void>;
 }
 
@@ -39,12 +48,22 @@ export interface DatabaseOptions {
    * (about 5 ms here) and for planning its statements.
    */
   keptConnections?: number;
+  /**
+   * 'transaction' when `url` is a pooler in transaction mode (PgBouncer's `pool_mode =
+   * transaction`), which hands each transaction a possibly different server connection: then no
+   * pooled connection carries session state (see transactionPooledClient.ts). Default 'session':
+   * a direct connection, or a pooler in session mode.
+   */
+  poolMode?: PoolMode;
+  /** DatabaseHandle.directUrl; default `url`. */
+  directUrl?: string;
 }
 
 /** How much longer than statement_timeout the client waits, so a slow statement is cancelled by PostgreSQL first. */
 const clientWaitMarginMs = 250;
 
 export function connectDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const pooled = options.poolMode === 'transaction';
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -52,21 +71,27 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Dat
     connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
     min: Math.min(options.keptConnections ?? 0, options.poolSize ?? 10),
-    ...(options.genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
+    // Session settings sent at connect time would stay on one server connection of a
+    // transaction pooler (PgBouncer refuses them as startup parameters anyway): there the
+    // statement deadline is set per transaction and generic plans, which only named statements
+    // have, do not apply.
+    ...(options.genericPlans && !pooled ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
     ...(options.statementTimeoutMs
       ? {
-          statement_timeout: options.statementTimeoutMs,
+          ...(pooled ? {} : { statement_timeout: options.statementTimeoutMs }),
           query_timeout: options.statementTimeoutMs + clientWaitMarginMs,
         }
       : {}),
+    ...(pooled ? { Client: transactionPooledClient(options.statementTimeoutMs) } : {}),
   });
   pool.on('error', options.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new QuotesPostgresDialect({ pool }) });
   let closed = false;
   return {
     db,
     pool,
     url,
+    directUrl: options.directUrl ?? url,
     async close() {
       if (closed) return;
       closed = true;

@@ -19,6 +19,8 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Durability off: only for throwaway test clusters. */
   fast?: boolean;
+  /** PostgreSQL's max_connections; default 300 (a test of a connection budget sets its own). */
+  maxConnections?: number;
   onLog?: (line: string) => void;
 }
 
@@ -84,7 +86,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
-      'max_connections=300',
+      `max_connections=${options.maxConnections ?? 300}`,
       // The default 128 MB holds a tenth of a 1,500,000-quote table: random draws then read most
       // rows through the kernel's cache, and random calls slowed by a third from 150,000 quotes.
       '-c',

@@ -1,4 +1,10 @@
-export { connectDatabase, type DatabaseHandle, type DatabaseOptions, openConnections } from './database.js';
+export {
+  connectDatabase,
+  type DatabaseHandle,
+  type DatabaseOptions,
+  openConnections,
+  type PoolMode,
+} from './database.js';
 export { type EmbeddedDatabase, startEmbeddedPostgres } from './embeddedPostgres.js';
 export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { connectDatabase, type DatabaseHandle } from './database.js';
+import { connectDatabase, type DatabaseHandle, type PoolMode } from './database.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embeddedPostgres.js';
 
 /** What opening the database needs from the environment (the server's and the CLI's config have it). */
@@ -9,6 +9,10 @@ export interface DatabaseSettings {
   readonly DATA_DIR: string;
   readonly EMBEDDED_PG_PORT: number;
   readonly DATABASE_POOL_SIZE: number;
+  /** A direct connection for sessions (LISTEN, corpus loads) when DATABASE_URL is a transaction pooler; default DATABASE_URL. */
+  readonly DATABASE_LISTEN_URL?: string | undefined;
+  /** 'transaction' when DATABASE_URL is a pooler in transaction mode (see DatabaseOptions.poolMode). */
+  readonly DATABASE_POOL_MODE?: PoolMode | undefined;
 }
 
 export interface OpenedDatabase extends DatabaseHandle {
@@ -59,16 +63,24 @@ export async function openDatabase(
     keptConnections?: number;
   } = {},
 ): Promise<OpenedDatabase> {
-  const connect = (url: string) =>
-    connectDatabase(url, {
-      poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
-      onPoolError: options.onPoolError,
-      acquireTimeoutMs: options.acquireTimeoutMs,
-      statementTimeoutMs: options.statementTimeoutMs,
-      genericPlans: options.genericPlans,
-      keptConnections: options.keptConnections,
+  const settings = {
+    poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
+    onPoolError: options.onPoolError,
+    acquireTimeoutMs: options.acquireTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs,
+    genericPlans: options.genericPlans,
+    keptConnections: options.keptConnections,
+  };
+  // The embedded cluster is always reached directly.
+  const connect = (url: string) => connectDatabase(url, settings);
+  if (config.DATABASE_URL) {
+    const handle = connectDatabase(config.DATABASE_URL, {
+      ...settings,
+      poolMode: config.DATABASE_POOL_MODE,
+      directUrl: config.DATABASE_LISTEN_URL,
     });
-  if (config.DATABASE_URL) return { ...connect(config.DATABASE_URL), kind: 'external' };
+    return { ...handle, kind: 'external' };
+  }
 
   const adminUrl = `postgres://postgres:quotes-local@127.0.0.1:${config.EMBEDDED_PG_PORT}/postgres`;
   const appUrl = adminUrl.replace(/\/postgres$/, `/${applicationDatabase}`);

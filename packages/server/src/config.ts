@@ -11,58 +11,81 @@ const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
 
 const port = z.coerce.number().int().min(0).max(65535);
 
-const environmentSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  PORT: port.default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** json: one JSON object a line, for log shippers; pretty: one short line a call, for a terminal. */
-  LOG_FORMAT: unsetWhenEmpty(z.enum(['json', 'pretty']).optional()),
-  NODE_ENV: z.string().optional(),
-  DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
-  EMBEDDED_PG_PORT: port.default(54329),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-  // The deadlines of every database call on the request path: waiting for a connection, and one
-  // statement. A hung database is answered 503 within them rather than holding requests.
-  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  // How long a cached key is trusted without asking the database, and how often the
-  // notification connection is checked: together they bound revocation when notifications fail.
-  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
-  NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
-  // Memory for the quotes' JSON read recently (pages and picks answered without a statement).
-  QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
-  // One key's calls per process: running at once, waiting for a place, and for how long.
-  KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
-  KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
-  KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
-  // SIGTERM to exit, whatever the database does.
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
-  CORPUS_SEED: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(defaultCorpusSeed),
-  // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
-  SMTP_URL: unsetWhenEmpty(
-    z
-      .string()
-      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-  ),
-  MAIL_FROM: z.string().min(3).max(320).default('Quote Retrieval Service <keys@quotes.localhost>'),
-  PUBLIC_BASE_URL: unsetWhenEmpty(
-    z
-      .string()
-      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without query or fragment')
-      .optional(),
-  ),
-});
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+const environmentSchema = z
+  .object({
+    DATABASE_URL: postgresUrl.optional(),
+    // LISTEN (and the corpus loader's session) on a direct connection when DATABASE_URL is a
+    // transaction pooler, which keeps no session between transactions; default DATABASE_URL.
+    DATABASE_LISTEN_URL: unsetWhenEmpty(postgresUrl.optional()),
+    DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    // Prometheus metrics on a port of their own; unset, none are served.
+    METRICS_PORT: unsetWhenEmpty(port.optional()),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** json: one JSON object a line, for log shippers; pretty: one short line a call, for a terminal. */
+    LOG_FORMAT: unsetWhenEmpty(z.enum(['json', 'pretty']).optional()),
+    NODE_ENV: z.string().optional(),
+    DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
+    EMBEDDED_PG_PORT: port.default(54329),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+    // The deadlines of every database call on the request path: waiting for a connection, and one
+    // statement. A hung database is answered 503 within them rather than holding requests.
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    // How long a cached key is trusted without asking the database, and how often the
+    // notification connection is checked: together they bound revocation when notifications fail.
+    KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
+    NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+    // Memory for the quotes' JSON read recently (pages and picks answered without a statement).
+    QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+    // One key's calls per process: running at once, waiting for a place, and for how long.
+    KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
+    KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
+    KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+    // SIGTERM to exit, whatever the database does.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
+    CORPUS_SEED: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(defaultCorpusSeed),
+    // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
+    SMTP_URL: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().min(3).max(320).default('Quote Retrieval Service <keys@quotes.localhost>'),
+    PUBLIC_BASE_URL: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without query or fragment')
+        .optional(),
+    ),
+  })
+  .superRefine((environment, context) => {
+    if (environment.DATABASE_POOL_MODE !== 'transaction') return;
+    // A transaction pooler drops LISTEN with the transaction that sent it: notifications need their own way in.
+    if (!environment.DATABASE_URL)
+      context.addIssue({
+        code: 'custom',
+        path: ['DATABASE_POOL_MODE'],
+        message: 'transaction needs DATABASE_URL (the pooler)',
+      });
+    else if (!environment.DATABASE_LISTEN_URL)
+      context.addIssue({
+        code: 'custom',
+        path: ['DATABASE_LISTEN_URL'],
+        message: 'required with DATABASE_POOL_MODE=transaction: a direct connection to PostgreSQL for LISTEN',
+      });
+  });
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
 

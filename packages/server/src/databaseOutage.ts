@@ -15,6 +15,8 @@ export function outageCause(error: unknown): string {
 export class DatabaseOutage {
   private since: number | undefined;
   private refused = 0;
+  /** Outages begun since start: read by the metrics. */
+  started = 0;
 
   constructor(private readonly log: Logger) {}
 
@@ -26,6 +28,7 @@ export class DatabaseOutage {
     this.refused++;
     if (this.since !== undefined) return;
     this.since = Date.now();
+    this.started++;
     this.log.warn({ cause: outageCause(error) }, 'database unavailable: answering 503 until it answers again');
   }
 

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
       // Connections are cut before the exit timer fires, leaving time to close the rest.
       shutdownGraceMs: Math.max(config.SHUTDOWN_GRACE_MS - 1000, config.SHUTDOWN_GRACE_MS / 2),
     });
-    log.info({ url: server.url, database: database.kind }, 'listening');
+    log.info({ url: server.url, metrics: server.metricsUrl, database: database.kind }, 'listening');
     await announceKeys(database, server.url, log);
   } catch (error) {
     if (stopping) return;

@@ -57,7 +57,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const counter = new MonthlyCounter(database.pool, (error) => outage.failed(error));
   let wasListening = false;
   notifications = new DatabaseNotifications(
-    database.url,
+    database.directUrl,
     {
       onKeyChanged: (keyId) => keys.invalidate(keyId),
       onCorpusChanged: (change) => catalog.invalidate(change),

@@ -9,6 +9,8 @@ import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
 import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
+import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.js';
+import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
 import { createServiceRuntime } from './serviceRuntime.js';
 
 export interface StartServerOptions {
@@ -36,12 +38,18 @@ export interface StartServerOptions {
   notificationHeartbeatMs?: number;
   /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default none. */
   warmUpMs?: number;
+  /** Port of the Prometheus metrics (0: a free one); default config.METRICS_PORT; unset, no metrics. */
+  metricsPort?: number;
+  /** Default config.METRICS_HOST, else 127.0.0.1. */
+  metricsHost?: string;
 }
 
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly database: DatabaseHandle;
+  /** Where the Prometheus metrics are served, when they are. */
+  readonly metricsUrl: string | undefined;
   /** The operator's key and usage operations on this server's database and clock. */
   readonly operator: OperatorApi;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
@@ -109,8 +117,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     const server = createServer();
     let address: AddressInfo;
+    let metricsServer: MetricsServer | undefined;
     try {
-      server.on('request', createApp(runtime, await loadContractRouting()));
+      const routing = await loadContractRouting();
+      const metricsPort = options.metricsPort ?? options.config?.METRICS_PORT;
+      let metrics: ServerMetrics | undefined;
+      if (metricsPort !== undefined) {
+        metrics = createServerMetrics(runtime, routing);
+        metricsServer = await serveMetrics(
+          metrics.registry,
+          metricsPort,
+          options.metricsHost ?? options.config?.METRICS_HOST ?? '127.0.0.1',
+        );
+      }
+      server.on('request', createApp(runtime, routing, metrics?.observeCalls));
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,
@@ -119,6 +139,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     } catch (error) {
       // The runtime holds the notification connection open: left running, the process would
       // never exit after reporting, say, a port already in use.
+      await metricsServer?.close();
       await runtime.close().catch(() => undefined);
       throw error;
     }
@@ -128,12 +149,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       url: `http://${urlHost}:${address.port}`,
       port: address.port,
       database,
+      metricsUrl: metricsServer?.url,
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;
           await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
+          await metricsServer?.close();
           await ownedDatabase?.close();
         })();
         return closing;

@@ -9,10 +9,11 @@ import { describe, expect, it } from 'vitest';
  */
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const forbidden: Record<string, readonly string[]> = {
-  domain: ['http', 'keys', 'data', 'operator', 'cli'],
-  data: ['http', 'keys', 'operator', 'cli'],
-  keys: ['http', 'operator', 'cli'],
-  http: ['operator', 'cli'],
+  domain: ['http', 'keys', 'data', 'operator', 'cli', 'metrics'],
+  data: ['http', 'keys', 'operator', 'cli', 'metrics'],
+  keys: ['http', 'operator', 'cli', 'metrics'],
+  // The metrics read the request path's objects on scrape; the app gets their middleware as an argument.
+  http: ['operator', 'cli', 'metrics'],
 };
 
 async function sourceFiles(directory: string): Promise<string[]> {

@@ -57,4 +57,29 @@ describe('startServer from a configuration', () => {
   it('names a bad variable instead of starting', () => {
     expect(() => parseConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('refuses transaction pooling without a pooler or without a direct way to LISTEN', () => {
+    const pooler = 'postgres://quotes:x@127.0.0.1:6432/quotes';
+    expect(() => parseConfig({ DATABASE_POOL_MODE: 'transaction' })).toThrow(
+      /DATABASE_POOL_MODE: transaction needs DATABASE_URL/,
+    );
+    expect(() => parseConfig({ DATABASE_URL: pooler, DATABASE_POOL_MODE: 'transaction' })).toThrow(
+      /DATABASE_LISTEN_URL: required with DATABASE_POOL_MODE=transaction/,
+    );
+    expect(() => parseConfig({ DATABASE_POOL_MODE: 'statement' })).toThrow(/DATABASE_POOL_MODE/);
+    const config = parseConfig({
+      DATABASE_URL: pooler,
+      DATABASE_LISTEN_URL: 'postgres://quotes:x@127.0.0.1:5432/quotes',
+      DATABASE_POOL_MODE: 'transaction',
+    });
+    expect(config.DATABASE_POOL_MODE).toBe('transaction');
+    expect(parseConfig({}).DATABASE_POOL_MODE).toBe('session');
+  });
+
+  it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise', () => {
+    expect(parseConfig({}).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '9101' })).toMatchObject({ METRICS_PORT: 9101, METRICS_HOST: '127.0.0.1' });
+    expect(() => parseConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
 });

@@ -54,6 +54,10 @@ export class DatabaseNotifications {
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly heartbeatMs: number;
+  /** When the connection last proved alive (a notification or a heartbeat's answer), in ms since the epoch; 0 never. */
+  lastHeardAt = 0;
+  /** When the last notification arrived, in ms since the epoch; 0 never. */
+  lastNotificationAt = 0;
 
   constructor(
     private readonly url: string,
@@ -96,6 +100,7 @@ export class DatabaseNotifications {
     client.on('error', onLost);
     client.on('end', () => onLost(new Error('notification connection ended')));
     client.on('notification', (message) => {
+      this.lastNotificationAt = this.lastHeardAt = Date.now();
       if (message.channel === keyChangedChannel && message.payload) this.handlers.onKeyChanged(message.payload);
       else if (message.channel === corpusChangedChannel) this.handlers.onCorpusChanged(announcement(message));
       else if (message.channel === corpusNextChannel) {
@@ -108,6 +113,7 @@ export class DatabaseNotifications {
       await client.query(`LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}`);
       if (lost || this.closed) return;
       this.listening = true;
+      this.lastHeardAt = Date.now();
       this.retryDelay = 100;
       this.handlers.onListening();
       this.scheduleHeartbeat(client, onLost);
@@ -139,6 +145,7 @@ export class DatabaseNotifications {
       });
       try {
         await Promise.race([client.query('SELECT 1'), silent]);
+        this.lastHeardAt = Date.now();
         if (this.client === client) this.scheduleHeartbeat(client, onLost);
       } catch (error) {
         onLost(error);

@@ -96,6 +96,8 @@ export class MonthlyCounter {
   /** Lanes (key, month, limit) whose last round was refused a call, for mayGrant. */
   private readonly usedUp = new Set<string>();
   private usedUpMonth = '';
+  /** Rounds run (failed ones too), the calls they asked for and granted, and their time: read by the metrics. */
+  readonly roundStats = { rounds: 0, failed: 0, asked: 0, granted: 0, seconds: 0 };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -129,8 +131,10 @@ export class MonthlyCounter {
     try {
       while (this.pending.size > 0) {
         const round = this.takeRound();
+        const started = performance.now();
         try {
           const granted = await this.grant(round);
+          this.noteRound(round, granted, started);
           for (const lane of round) {
             const outcome = granted.get(lane.keyId) ?? { granted: 0, before: 0 };
             this.noteRefusals(lane, outcome.granted < lane.waiting.length);
@@ -141,12 +145,26 @@ export class MonthlyCounter {
             });
           }
         } catch (error) {
+          this.noteRound(round, undefined, started);
           for (const lane of round) for (const waiter of lane.waiting) waiter.reject(error);
         }
       }
     } finally {
       this.roundRunning = false;
     }
+  }
+
+  private noteRound(
+    round: readonly Lane[],
+    granted: Map<string, { granted: number }> | undefined,
+    started: number,
+  ): void {
+    const stats = this.roundStats;
+    stats.rounds++;
+    stats.seconds += (performance.now() - started) / 1000;
+    for (const lane of round) stats.asked += lane.waiting.length;
+    if (granted === undefined) stats.failed++;
+    else for (const outcome of granted.values()) stats.granted += outcome.granted;
   }
 
   private noteRefusals(lane: Lane, refused: boolean): void {

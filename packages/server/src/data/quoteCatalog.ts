@@ -1,5 +1,6 @@
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
+import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
 import { type PageRequest, pageWindow } from '../domain/pagination.js';
@@ -156,6 +157,14 @@ export class QuoteCatalog {
     return this.preparing;
   }
 
+  /** Filtered calls whose match set was cached (hits) or built (misses). */
+  readonly matchSetCounts = new CacheCounts();
+
+  /** The quotes' JSON found kept (hits) or read (misses). */
+  get quoteTextCounts(): CacheCounts {
+    return this.texts.counts;
+  }
+
   get cachedMatchSetBytes(): number {
     return this.matchSets.calculatedSize;
   }
@@ -289,7 +298,11 @@ export class QuoteCatalog {
   private async withMatches<T>(filter: ResolvedFilter, state: CorpusState, read: (matches: RankSet) => T): Promise<T> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
     const cached = this.matchSets.get(cacheKey);
-    if (cached) return read(cached);
+    if (cached) {
+      this.matchSetCounts.hits++;
+      return read(cached);
+    }
+    this.matchSetCounts.misses++;
     const index = await this.taxonomyIndex(state);
     const built = this.matchSets.get(cacheKey);
     if (built) return read(built);

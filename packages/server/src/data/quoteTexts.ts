@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CacheCounts } from './cacheCounts.js';
 import { summariesByRank } from './quoteQueries.js';
 import { RandomDrawBatcher } from './randomDrawBatcher.js';
 import { TextSlabs } from './textSlabs.js';
@@ -21,6 +22,8 @@ export class QuoteTexts {
   private readonly slabs: TextSlabs;
   private version = -1;
   private readonly draws: RandomDrawBatcher;
+  /** Quotes and summaries found kept (hits) or read from the database (misses). */
+  readonly counts = new CacheCounts();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -35,10 +38,12 @@ export class QuoteTexts {
     const id = quoteId(rank);
     const kept = this.current(version) ? this.slabs.peek(id) : undefined;
     if (kept !== undefined) {
+      this.counts.hits++;
       const own = Buffer.from(kept);
       this.slabs.keep(id);
       return own;
     }
+    this.counts.misses++;
     const text = await this.draws.fetch(rank, version);
     if (text === undefined) return undefined;
     if (this.current(version)) this.slabs.set(id, text);
@@ -63,6 +68,8 @@ export class QuoteTexts {
       for (const [rank, text] of texts) read.set(rank, text);
     }
     // From here on nothing waits, so the texts found kept above are still there to be copied.
+    this.counts.misses += read.size;
+    this.counts.hits += ranks.length - read.size;
     const lengths = ranks.map((rank) => {
       const text = read.get(rank);
       return text === undefined ? this.slabs.lengthOf(summaryId(rank)) : Buffer.byteLength(text);

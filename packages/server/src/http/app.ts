@@ -19,7 +19,12 @@ import { requestLog } from './requestLog.js';
  * one path: parse (route, key, query, plan) -> count -> operation -> send; any problem thrown on
  * the way is rendered by the problem responder.
  */
-export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Express {
+export function createApp(
+  runtime: ServiceRuntime,
+  routing: ContractRouting,
+  /** Sees every request first (the metrics' call counts and latencies); none when metrics are off. */
+  observeCalls?: RequestHandler,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -51,6 +56,7 @@ export function createApp(runtime: ServiceRuntime, routing: ContractRouting): Ex
     next();
   };
 
+  if (observeCalls) app.use(observeCalls);
   app.use(requestLog(runtime.log));
   app.use(crossOrigin(routing));
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.

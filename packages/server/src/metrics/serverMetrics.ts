@@ -1,0 +1,154 @@
+import type { RequestHandler } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ContractRouting } from '../http/contractRouting.js';
+import type { ServiceRuntime } from '../serviceRuntime.js';
+import { callMetrics } from './callMetrics.js';
+
+export interface ServerMetrics {
+  readonly registry: Registry;
+  /** Express middleware counting and timing every request; installed first. */
+  readonly observeCalls: RequestHandler;
+}
+
+/** Latency buckets in seconds: a cached answer takes about a millisecond, the database's deadlines 2 s. */
+const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** A counter whose total is kept by the code it describes and read on scrape. */
+function countedOnScrape(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+function gaugedOnScrape(registry: Registry, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}
+
+/**
+ * The server's Prometheus metrics, one registry per server (tests run several in one process).
+ * Only the per-request series are written on the request path; everything else is read from
+ * the objects that keep it when Prometheus scrapes.
+ */
+export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRouting): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const calls = new Counter({
+    name: 'quotes_http_requests_total',
+    help: 'HTTP requests answered, by operation (operationId, healthz, readyz or other) and status code.',
+    labelNames: ['operation', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'quotes_http_request_duration_seconds',
+    help: 'Time from the request to the last byte of the answer handed to the socket, by operation.',
+    labelNames: ['operation'] as const,
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+
+  const rounds = runtime.counter.roundStats;
+  countedOnScrape(
+    registry,
+    'quotes_grant_rounds_total',
+    'Grant rounds run (one statement for every waiting key).',
+    () => rounds.rounds,
+  );
+  countedOnScrape(
+    registry,
+    'quotes_grant_round_failures_total',
+    'Grant rounds that failed (their calls answered 503).',
+    () => rounds.failed,
+  );
+  countedOnScrape(registry, 'quotes_grant_round_seconds_total', 'Time spent in grant rounds.', () => rounds.seconds);
+  countedOnScrape(
+    registry,
+    'quotes_grant_calls_asked_total',
+    'Counted calls asked of grant rounds.',
+    () => rounds.asked,
+  );
+  countedOnScrape(
+    registry,
+    'quotes_grant_calls_granted_total',
+    'Counted calls granted (the rest were over the allowance).',
+    () => rounds.granted,
+  );
+
+  const { pool } = runtime.database;
+  gaugedOnScrape(
+    registry,
+    'quotes_db_pool_max_connections',
+    'Connections the pool may open.',
+    () => pool.options.max ?? 0,
+  );
+  gaugedOnScrape(registry, 'quotes_db_pool_connections', 'Connections the pool holds open.', () => pool.totalCount);
+  gaugedOnScrape(registry, 'quotes_db_pool_idle_connections', 'Open connections not in use.', () => pool.idleCount);
+  gaugedOnScrape(
+    registry,
+    'quotes_db_pool_waiting_clients',
+    'Queries waiting for a connection.',
+    () => pool.waitingCount,
+  );
+
+  const caches = { quote_text: () => runtime.catalog.quoteTextCounts, match_set: () => runtime.catalog.matchSetCounts };
+  for (const [kind, help] of [
+    ['hits', 'Reads answered from memory'],
+    ['misses', 'Reads that went to the database or built a match set'],
+  ] as const) {
+    new Counter({
+      name: `quotes_cache_${kind}_total`,
+      help: `${help}, by cache (quote_text: quotes' JSON; match_set: filters' match sets).`,
+      labelNames: ['cache'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [cache, counts] of Object.entries(caches)) this.inc({ cache }, counts()[kind]);
+      },
+    });
+  }
+  gaugedOnScrape(registry, 'quotes_key_cache_entries', 'Keys cached in this process.', () => runtime.keys.size);
+
+  const { notifications, outage } = runtime;
+  gaugedOnScrape(
+    registry,
+    'quotes_notification_listener_up',
+    '1 while the LISTEN connection is live, else 0 (caches bypassed).',
+    () => (notifications.live ? 1 : 0),
+  );
+  gaugedOnScrape(
+    registry,
+    'quotes_notification_last_heard_timestamp_seconds',
+    'When the LISTEN connection last proved alive (a notification or a heartbeat), Unix time; 0 never.',
+    () => notifications.lastHeardAt / 1000,
+  );
+  gaugedOnScrape(
+    registry,
+    'quotes_notification_last_received_timestamp_seconds',
+    'When the last key or corpus notification arrived, Unix time; 0 never.',
+    () => notifications.lastNotificationAt / 1000,
+  );
+  countedOnScrape(
+    registry,
+    'quotes_database_outages_total',
+    'Database outages begun (calls answered 503 until it answered again).',
+    () => outage.started,
+  );
+  gaugedOnScrape(registry, 'quotes_database_outage', '1 while the database is unavailable, else 0.', () =>
+    outage.ongoing ? 1 : 0,
+  );
+
+  return { registry, observeCalls: callMetrics(routing, calls, latency) };
+}
