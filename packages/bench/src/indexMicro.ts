@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import { TaxonomyIndex, tagCodeLayout } from '@quotes/server';
 import { RoaringBitmap32, roaringLibraryInitialize } from 'roaring-wasm';
-import { seededRandom } from './mixedTraffic.js';
+import { seededRandom } from '@quotes/corpus';
 
 /**
  * The taxonomy index's own cost, in this process, on a synthetic corpus tagged like the

@@ -1,16 +1,5 @@
 import { taxonomy } from '@quotes/contract';
-
-/** A deterministic generator (mulberry32): the same seed gives the same traffic on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@quotes/corpus';
 
 function weighted<T>(choices: ReadonlyArray<readonly [T, number]>, random: () => number): T {
   const total = choices.reduce((sum, [, weight]) => sum + weight, 0);

@@ -13,6 +13,7 @@ export {
 } from './loadCorpus.js';
 export { ensureDefaultCorpus, generatedSource } from './defaultCorpus.js';
 export { defaultCorpusSeed, defaultCorpusSize } from './defaultCorpusSettings.js';
+export { Random, seededRandom } from './generator/random.js';
 export { generateCorpus, type GenerateOptions } from './generator/generateCorpus.js';
 export { corpusStats, type CorpusStats } from './corpusStats.js';
 export { type CorpusDefaults, registerCorpusCommands } from './cli/corpusCommands.js';

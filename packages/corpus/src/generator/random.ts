@@ -58,6 +58,12 @@ export class Random {
   }
 }
 
+/** The same generator as a bare function, for code that wants `() => number` (tests, bench traffic). */
+export function seededRandom(seed: number): () => number {
+  const random = new Random(seed);
+  return () => random.next();
+}
+
 /** Picks among values with fixed weights in O(log n), for the tables used on every quote. */
 export class WeightedTable<T> {
   private readonly values: T[] = [];

@@ -1,3 +1,4 @@
+import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
 import { IdPositions } from '../../src/data/idPositions.js';
 
@@ -5,14 +6,7 @@ describe('id positions', () => {
   it('answers exactly what a Map would, through any mix of sets and deletes, growth included', () => {
     const table = new IdPositions();
     const truth = new Map<number, number>();
-    // mulberry32: a small generator whose bits are all usable.
-    let seed = 11;
-    const random = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-    };
+    const random = seededRandom(11);
     for (let step = 0; step < 200_000; step++) {
       // Ids from a range about ten times the table's live entries, clustered like ranks * 2 + 1.
       const id = Math.floor(random() * 20_000) * 2 + (random() < 0.5 ? 1 : 0);

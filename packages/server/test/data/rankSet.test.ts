@@ -1,17 +1,6 @@
+import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
 import { directoryLength, popcount32, type RankSet, rankSetOf } from '../../src/data/rankSet.js';
-
-/** A deterministic generator (mulberry32), so a failure replays. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function wordsOf(members: readonly number[], bound: number): Uint32Array {
   const words = new Uint32Array(Math.ceil(bound / 32));
@@ -43,7 +32,7 @@ describe('a set of ranks', () => {
   });
 
   it('selects the k-th member and pages from any offset, at every density and across block boundaries', () => {
-    const random = generator(17);
+    const random = seededRandom(17);
     // 16 words make a block: 512 ranks. Bounds that end mid-word, mid-block and on a block edge.
     for (const bound of [1, 31, 32, 33, 511, 512, 513, 5_000, 40_000]) {
       // Up to one member per word (density 1/32) a set is a sorted list, above it a bitset.

@@ -1,4 +1,5 @@
 import { taxonomy } from '@quotes/contract';
+import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
 import { TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
@@ -9,18 +10,6 @@ interface Tags {
   length: string;
   era: string;
   faith: string | null;
-}
-
-/** A deterministic generator (mulberry32), so a failure replays. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pickFrom<T>(values: readonly T[], random: () => number): T {
@@ -63,7 +52,7 @@ function resolved(raw: RawFilters): ResolvedFilter {
 }
 
 function corpus(size: number, seed: number): Map<number, Tags> {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const quotes = new Map<number, Tags>();
   for (let rank = 0; rank < size; rank++) {
     const moods = [...new Set([pickFrom(taxonomy.moods, random), pickFrom(taxonomy.moods, random)])];
@@ -105,7 +94,7 @@ describe('the taxonomy index', () => {
   });
 
   it('ORs within a parameter and ANDs across parameters, like the SQL it replaces', () => {
-    const random = generator(11);
+    const random = seededRandom(11);
     const texts: Record<keyof RawFilters, readonly string[]> = {
       category: ['a', 'e', 'love', 'parent', 'grief', 'ship', taxonomy.categories[0] as string],
       mood: ['e', 'ous', 'ing', taxonomy.moods[3] as string],
