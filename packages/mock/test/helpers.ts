@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+export { freePort } from '@quotes/database';
 
 /** True while any process of the group led by `pid` is alive. */
 export function groupAlive(pid: number): boolean {
@@ -8,13 +8,4 @@ export function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** A port free on 127.0.0.1 a moment ago, for a process that must be told its port. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
