@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Lane, type RoundAnswers, StatementRounds } from './statementRounds.js';
 
 /** Outcome of counting one call: granted with the month's count after it, or the allowance is used up. */
 export type CounterOutcome = { granted: true; used: number } | { granted: false };
@@ -47,17 +48,11 @@ class UnansweredCommit extends Error {
   }
 }
 
-interface Waiter {
-  resolve(outcome: CounterOutcome): void;
-  reject(error: unknown): void;
-}
-
 /** The calls of one key, month and limit waiting for the next round. */
-interface Lane {
+interface CountedKey {
   readonly keyId: string;
   readonly monthKey: string;
   readonly limit: number | null;
-  readonly waiting: Waiter[];
 }
 
 interface GrantRow {
@@ -88,8 +83,13 @@ interface DoubtfulGrant extends Debt {
  * call or per key.
  */
 export class MonthlyCounter {
-  private pending = new Map<string, Lane>();
-  private roundRunning = false;
+  private readonly rounds = new StatementRounds<CountedKey, CounterOutcome>({
+    run: (round) => this.runRound(round),
+    maxLanes: maxLanesPerRound,
+    joins: (lane, round) => this.joinsRound(lane, round),
+  });
+  /** The keys of the round being taken (a new Set each round: see "Memory on the request path"). */
+  private keysInRound = new Set<string>();
   private readonly debts = new Map<string, Debt>();
   private doubtful: DoubtfulGrant[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
@@ -114,60 +114,58 @@ export class MonthlyCounter {
 
   /** Counts one call of `keyId` in the month `monthKey` ('YYYY-MM-01'); `limit` null is unlimited. */
   acquire(keyId: string, monthKey: string, limit: number | null): Promise<CounterOutcome> {
-    const laneKey = `${keyId}|${monthKey}|${limit ?? '-'}`;
-    let lane = this.pending.get(laneKey);
-    if (lane === undefined) {
-      lane = { keyId, monthKey, limit, waiting: [] };
-      this.pending.set(laneKey, lane);
-    }
-    const { waiting } = lane;
-    const promise = new Promise<CounterOutcome>((resolve, reject) => waiting.push({ resolve, reject }));
-    if (!this.roundRunning) void this.runRounds();
-    return promise;
+    return this.rounds.ask(`${keyId}|${monthKey}|${limit ?? '-'}`, { keyId, monthKey, limit });
   }
 
-  private async runRounds(): Promise<void> {
-    this.roundRunning = true;
+  /**
+   * A round holds the lanes of the oldest lane's month, one per key (a key asked for under two
+   * limits at once, when its plan changed, has its second lane in the next round).
+   */
+  private joinsRound(lane: CountedKey, round: readonly Lane<CountedKey>[]): boolean {
+    const first = round[0]?.item;
+    if (first === undefined) this.keysInRound = new Set();
+    else if (lane.monthKey !== first.monthKey || this.keysInRound.has(lane.keyId)) return false;
+    this.keysInRound.add(lane.keyId);
+    return true;
+  }
+
+  /** Grants a round and answers its calls in arrival order: the first `granted` of each lane get one. */
+  private async runRound(round: readonly Lane<CountedKey>[]): Promise<RoundAnswers<CountedKey, CounterOutcome>> {
+    const started = performance.now();
+    let granted: Map<string, { granted: number; before: number }>;
     try {
-      while (this.pending.size > 0) {
-        const round = this.takeRound();
-        const started = performance.now();
-        try {
-          const granted = await this.grant(round);
-          this.noteRound(round, granted, started);
-          for (const lane of round) {
-            const outcome = granted.get(lane.keyId) ?? { granted: 0, before: 0 };
-            this.noteRefusals(lane, outcome.granted < lane.waiting.length);
-            lane.waiting.forEach((waiter, index) => {
-              waiter.resolve(
-                index < outcome.granted ? { granted: true, used: outcome.before + index + 1 } : { granted: false },
-              );
-            });
-          }
-        } catch (error) {
-          this.noteRound(round, undefined, started);
-          for (const lane of round) for (const waiter of lane.waiting) waiter.reject(error);
-        }
-      }
-    } finally {
-      this.roundRunning = false;
+      granted = await this.grant(round);
+    } catch (error) {
+      this.noteRound(round, undefined, started);
+      throw error;
     }
+    this.noteRound(round, granted, started);
+    for (const lane of round) {
+      const outcome = granted.get(lane.item.keyId);
+      this.noteRefusals(lane.item, (outcome?.granted ?? 0) < lane.callers);
+    }
+    return ({ item }, caller) => {
+      const outcome = granted.get(item.keyId);
+      return outcome !== undefined && caller < outcome.granted
+        ? { granted: true, used: outcome.before + caller + 1 }
+        : { granted: false };
+    };
   }
 
   private noteRound(
-    round: readonly Lane[],
+    round: readonly Lane<CountedKey>[],
     granted: Map<string, { granted: number }> | undefined,
     started: number,
   ): void {
     const stats = this.roundStats;
     stats.rounds++;
     stats.seconds += (performance.now() - started) / 1000;
-    for (const lane of round) stats.asked += lane.waiting.length;
+    for (const lane of round) stats.asked += lane.callers;
     if (granted === undefined) stats.failed++;
     else for (const outcome of granted.values()) stats.granted += outcome.granted;
   }
 
-  private noteRefusals(lane: Lane, refused: boolean): void {
+  private noteRefusals(lane: CountedKey, refused: boolean): void {
     if (lane.limit === null) return;
     if (lane.monthKey !== this.usedUpMonth) {
       this.usedUp.clear();
@@ -179,47 +177,23 @@ export class MonthlyCounter {
   }
 
   /**
-   * The next round: the waiting lanes of the oldest lane's month, one per key (a key asked for
-   * under two limits at once, when its plan changed, has its second lane in the next round).
-   */
-  private takeRound(): Lane[] {
-    const round: Lane[] = [];
-    const keys = new Set<string>();
-    let monthKey: string | undefined;
-    // The lanes left for later go to a new Map rather than the round's being deleted from the
-    // long-lived one: see "Memory on the request path" in the server README.
-    const left = new Map<string, Lane>();
-    for (const [laneKey, lane] of this.pending) {
-      monthKey ??= lane.monthKey;
-      if (round.length >= maxLanesPerRound || lane.monthKey !== monthKey || keys.has(lane.keyId)) {
-        left.set(laneKey, lane);
-        continue;
-      }
-      keys.add(lane.keyId);
-      round.push(lane);
-    }
-    this.pending = left;
-    return round;
-  }
-
-  /**
    * One round in its own transaction, so a hang can never leave a count behind for calls that
    * were answered 503: a failure before COMMIT is sent closes the connection and PostgreSQL rolls
    * the grants back; a COMMIT without an answer is remembered by its transaction id and, once the
    * database answers again, given back if it did commit (txid_status).
    */
-  private async grant(round: readonly Lane[]): Promise<Map<string, { granted: number; before: number }>> {
-    const monthKey = round[0]?.monthKey ?? '';
+  private async grant(round: readonly Lane<CountedKey>[]): Promise<Map<string, { granted: number; before: number }>> {
+    const monthKey = round[0]?.item.monthKey ?? '';
     const granted = new Map<string, { granted: number; before: number }>();
     try {
       const rows = await this.inOwnTransaction<GrantRow>({
         name: 'monthly-usage-grant-round',
         text: grantRoundStatement,
         values: [
-          round.map((lane) => lane.keyId),
+          round.map(({ item }) => item.keyId),
           monthKey,
-          round.map((lane) => lane.waiting.length),
-          round.map((lane) => lane.limit ?? unlimited),
+          round.map((lane) => lane.callers),
+          round.map(({ item }) => item.limit ?? unlimited),
         ],
       });
       for (const row of rows) granted.set(row.key_id, { granted: row.last_grant, before: row.calls - row.last_grant });

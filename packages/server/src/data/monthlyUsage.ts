@@ -1,53 +1,28 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '@quotes/database';
+import { type Lane, StatementRounds } from './statementRounds.js';
 
 /** Reads and operator writes of the monthly counters; the request path counts through monthlyCounter.ts. */
 
-interface Waiter {
-  resolve(calls: number): void;
-  reject(error: unknown): void;
-}
+const readersByDatabase = new WeakMap<Kysely<Database>, StatementRounds<MonthOfKey, number>>();
 
-interface UsageReader {
-  running: boolean;
-  /** Calls waiting for the next read, by key and month. */
-  waiting: Map<string, { keyId: string; monthKey: string; waiters: Waiter[] }>;
+interface MonthOfKey {
+  readonly keyId: string;
+  readonly monthKey: string;
 }
-
-const readersByDatabase = new WeakMap<Kysely<Database>, UsageReader>();
 
 /** The counts of several keys' months in one statement; a key without a row has made no calls. */
 async function readCalls(
   db: Kysely<Database>,
-  asked: ReadonlyArray<{ keyId: string; monthKey: string }>,
-): Promise<Map<string, number>> {
+  round: ReadonlyArray<Lane<MonthOfKey>>,
+): Promise<(lane: Lane<MonthOfKey>) => number> {
   const { rows } = await sql<{ key_id: string; month: string; calls: number }>`
     SELECT key_id, month, calls FROM monthly_usage
-    WHERE (key_id, month) IN (SELECT * FROM unnest(${asked.map((read) => read.keyId)}::text[], ${asked.map((read) => read.monthKey)}::date[]))`.execute(
+    WHERE (key_id, month) IN (SELECT * FROM unnest(${round.map(({ item }) => item.keyId)}::text[], ${round.map(({ item }) => item.monthKey)}::date[]))`.execute(
     db,
   );
-  return new Map(rows.map((row) => [`${row.key_id}|${row.month}`, row.calls]));
-}
-
-async function runReads(db: Kysely<Database>, reader: UsageReader): Promise<void> {
-  reader.running = true;
-  try {
-    while (reader.waiting.size > 0) {
-      const batch = [...reader.waiting.entries()];
-      reader.waiting = new Map();
-      try {
-        const calls = await readCalls(
-          db,
-          batch.map(([, read]) => read),
-        );
-        for (const [laneKey, read] of batch) for (const waiter of read.waiters) waiter.resolve(calls.get(laneKey) ?? 0);
-      } catch (error) {
-        for (const [, read] of batch) for (const waiter of read.waiters) waiter.reject(error);
-      }
-    }
-  } finally {
-    reader.running = false;
-  }
+  const calls = new Map(rows.map((row) => [`${row.key_id}|${row.month}`, row.calls]));
+  return ({ item }) => calls.get(`${item.keyId}|${item.monthKey}`) ?? 0;
 }
 
 /**
@@ -60,19 +35,10 @@ async function runReads(db: Kysely<Database>, reader: UsageReader): Promise<void
 export function callsInMonth(db: Kysely<Database>, keyId: string, monthKey: string): Promise<number> {
   let reader = readersByDatabase.get(db);
   if (!reader) {
-    reader = { running: false, waiting: new Map() };
+    reader = new StatementRounds({ run: (round) => readCalls(db, round) });
     readersByDatabase.set(db, reader);
   }
-  const laneKey = `${keyId}|${monthKey}`;
-  let read = reader.waiting.get(laneKey);
-  if (!read) {
-    read = { keyId, monthKey, waiters: [] };
-    reader.waiting.set(laneKey, read);
-  }
-  const { waiters } = read;
-  const answer = new Promise<number>((resolve, reject) => waiters.push({ resolve, reject }));
-  if (!reader.running) void runReads(db, reader);
-  return answer;
+  return reader.ask(`${keyId}|${monthKey}`, { keyId, monthKey });
 }
 
 /** Operator override (e.g. to exhaust a key for a test); not used by the request path. */

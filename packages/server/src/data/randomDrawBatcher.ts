@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import { quotesByRank } from './quoteQueries.js';
+import { StatementRounds } from './statementRounds.js';
 
 interface Draw {
   readonly rank: number;
   readonly version: number;
-  resolve(quote: string | undefined): void;
-  reject(error: unknown): void;
 }
 
 /**
@@ -15,51 +14,43 @@ interface Draw {
  * out at once: batching adds no wait.
  */
 export class RandomDrawBatcher {
-  private waiting: Draw[] = [];
-  private inFlight = 0;
+  private readonly rounds: StatementRounds<Draw, string | undefined>;
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly maxInFlight = 4,
-  ) {}
+  constructor(pool: pg.Pool, maxInFlight = 4) {
+    this.rounds = new StatementRounds({ roundsAtOnce: maxInFlight, run: (round) => fetchRound(pool, round) });
+  }
 
   /** The quote at `rank` as the contract's JSON, or undefined when the corpus changed. */
   fetch(rank: number, version: number): Promise<string | undefined> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ rank, version, resolve, reject });
-      this.pump();
-    });
+    return this.rounds.ask(`${version}|${rank}`, { rank, version });
   }
+}
 
-  private pump(): void {
-    while (this.inFlight < this.maxInFlight && this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      this.inFlight++;
-      void this.run(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
+/** One statement per corpus version in the round; a failed one fails only its own draws. */
+async function fetchRound(
+  pool: pg.Pool,
+  round: ReadonlyArray<{ readonly item: Draw }>,
+): Promise<(lane: { readonly item: Draw }) => string | undefined> {
+  // Draws of one round almost always share the corpus version; a replacement mid-round splits it.
+  const ranksByVersion = new Map<number, number[]>();
+  for (const { item } of round) {
+    const ranks = ranksByVersion.get(item.version);
+    if (ranks) ranks.push(item.rank);
+    else ranksByVersion.set(item.version, [item.rank]);
   }
-
-  private async run(batch: Draw[]): Promise<void> {
-    // Draws of one batch almost always share the corpus version; a replacement mid-batch splits it.
-    const byVersion = new Map<number, Draw[]>();
-    for (const draw of batch) {
-      const draws = byVersion.get(draw.version);
-      if (draws) draws.push(draw);
-      else byVersion.set(draw.version, [draw]);
-    }
-    await Promise.all(
-      [...byVersion].map(async ([version, draws]) => {
-        try {
-          const quotes = await quotesByRank(this.pool, [...new Set(draws.map((draw) => draw.rank))], version);
-          for (const draw of draws) draw.resolve(quotes.get(draw.rank));
-        } catch (error) {
-          for (const draw of draws) draw.reject(error);
-        }
-      }),
-    );
-  }
+  const fetched = new Map<number, Map<number, string> | { failure: unknown }>();
+  await Promise.all(
+    [...ranksByVersion].map(async ([version, ranks]) => {
+      try {
+        fetched.set(version, await quotesByRank(pool, ranks, version));
+      } catch (failure) {
+        fetched.set(version, { failure });
+      }
+    }),
+  );
+  return ({ item }) => {
+    const quotes = fetched.get(item.version);
+    if (!(quotes instanceof Map)) throw quotes?.failure;
+    return quotes.get(item.rank);
+  };
 }

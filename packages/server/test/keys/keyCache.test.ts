@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@quotes/database/testing'
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyCache } from '../../src/keys/keyCache.js';
+import { createOperatorApi } from '../../src/operator/operatorApi.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -30,5 +31,57 @@ describe('KeyCache look-ups', () => {
     expect(found.every((record) => record === undefined)).toBe(true);
     // The first key goes out alone; the 1,999 that arrive while it runs follow in batches of 500.
     expect(counter.statements).toBe(5);
+  });
+});
+
+describe('KeyCache entries', () => {
+  async function issuedKeys(count: number): Promise<{ id: string; key: string }[]> {
+    const operator = createOperatorApi(database);
+    return Promise.all(
+      Array.from({ length: count }, (_, index) => operator.createKey({ client: `Cache ${index}`, plan: 'starter' })),
+    );
+  }
+
+  it('answers a known key from memory until it is invalidated, then reads it again', async () => {
+    const counter = new StatementCounter();
+    const cache = new KeyCache(database.db.withPlugin(counter), () => true);
+    const [issued] = await issuedKeys(1);
+    expect((await cache.lookup(issued!.key))?.id).toBe(issued!.id);
+    expect((await cache.lookup(issued!.key))?.id).toBe(issued!.id);
+    expect(counter.statements).toBe(1);
+    cache.invalidate(issued!.id);
+    expect(cache.size).toBe(0);
+    await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(2);
+  });
+
+  it('trusts an entry for the TTL at most, and nothing while notifications are not arriving', async () => {
+    const counter = new StatementCounter();
+    let notificationsArrive = true;
+    const cache = new KeyCache(database.db.withPlugin(counter), () => notificationsArrive, 100);
+    const [issued] = await issuedKeys(1);
+    await cache.lookup(issued!.key);
+    await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(2);
+    notificationsArrive = false;
+    await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(3);
+  });
+
+  it('holds at most maxEntries keys, the least recently used leaving first', async () => {
+    const cache = new KeyCache(database.db, () => true, 60_000, 3);
+    const keys = await issuedKeys(4);
+    for (const { key } of keys.slice(0, 3)) await cache.lookup(key);
+    await cache.lookup(keys[0]!.key);
+    await cache.lookup(keys[3]!.key);
+    expect(cache.size).toBe(3);
+    // The second key was the least recently used: it went, and invalidating it finds nothing to drop.
+    cache.invalidate(keys[1]!.id);
+    expect(cache.size).toBe(3);
+    cache.invalidate(keys[0]!.id);
+    expect(cache.size).toBe(2);
   });
 });
