@@ -32,6 +32,13 @@ export function placeOf(operationId: string): OperationPlace {
   throw new Error(`the contract has no operation ${operationId}`);
 }
 
+/** Every operation as the sidebar labels it ("GET /v1/quotes-random"), in the contract's order. */
+export function contractOperationLabels(): string[] {
+  return Object.entries(loadContract().paths).flatMap(([path, pathItem]) =>
+    Object.keys(pathItem).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
 /**
  * Drives the reference page served at /docs (Scalar's markup) the way a reader does. The markup
  * is the renderer's, so its selectors live here, next to the router that serves it, and tests of

@@ -1,58 +1,37 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadContract } from '@quotes/contract';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchChromium, type Listening, ReferencePage } from '../../src/testing/index.js';
+import {
+  browserSkipReason,
+  contractOperationLabels,
+  type Listening,
+  type OpenedReferencePage,
+  openReferencePage,
+  type ReferencePage,
+} from '../../src/testing/index.js';
 import { startReferenceApp } from '../support/referenceApp.js';
-
-const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 describe.skipIf(browserSkipReason !== undefined)(
   'the reference page in Chromium, with only the router behind it',
   () => {
     let app: Listening;
-    let browser: Browser;
-    let context: BrowserContext;
+    let opened: OpenedReferencePage;
     let reference: ReferencePage;
-    /** Requests to any host but this machine, refused before they leave. */
-    const offHost: string[] = [];
-    const pageErrors: string[] = [];
 
     beforeAll(async () => {
       app = await startReferenceApp();
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      await context.route('**/*', (route) => {
-        const { hostname } = new URL(route.request().url());
-        if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-        offHost.push(route.request().url());
-        return route.abort('internetdisconnected');
-      });
-      const page = await context.newPage();
-      // Uncaught exceptions and console errors, Content-Security-Policy violations among them
-      // (a font or script the renderer tried to fetch from elsewhere is one).
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') pageErrors.push(message.text());
-      });
-      reference = new ReferencePage(page);
-      await reference.open(`${app.url}/`);
+      opened = await openReferencePage(`${app.url}/`);
+      ({ reference } = opened);
     });
 
     afterAll(async () => {
-      await browser?.close();
+      await opened?.close();
       await app?.close();
     });
 
     it('lands on /docs from / and lists the four operations in the sidebar', async () => {
       expect(new URL(reference.page.url()).pathname).toBe('/docs');
-      expect(await reference.sidebarOperations()).toEqual([
-        'GET /v1/quotes-random',
-        'GET /v1/quotes-filter',
-        'GET /v1/quotes-categories',
-        'GET /v1/quotes-usage',
-      ]);
+      expect(await reference.sidebarOperations()).toEqual(contractOperationLabels());
       expect(await reference.page.getByRole('heading', { level: 1 }).first().innerText()).toBe(
         'Quote Retrieval Service',
       );
@@ -113,10 +92,9 @@ describe.skipIf(browserSkipReason !== undefined)(
     });
 
     it('asked no other host for anything and raised no errors', async () => {
-      mkdirSync(outputDir, { recursive: true });
-      await reference.page.screenshot({ path: `${outputDir}docs-page.png` });
-      expect(offHost).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      await opened.screenshot(fileURLToPath(new URL('../../test-output/docs-page.png', import.meta.url)));
+      expect(opened.offHost).toEqual([]);
+      expect(opened.pageErrors).toEqual([]);
     });
   },
 );

@@ -1,12 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { browserSkipReason, type Listening, launchChromium, listen, ReferencePage } from '@quotes/docs/testing';
-import type { Browser, BrowserContext } from 'playwright-core';
+import {
+  browserSkipReason,
+  type Listening,
+  listen,
+  type OpenedReferencePage,
+  openReferencePage,
+  type ReferencePage,
+} from '@quotes/docs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocsFront, type RunningDocsFront } from '../../src/docsFront.js';
 
-const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const key = 'qk_docsFrontBrowserTest';
 
 function problem(res: ServerResponse, status: number, type: string, detail: string): void {
@@ -57,30 +61,19 @@ function startFakeApi(keysSeen: Array<string | undefined>): Promise<Listening> {
 describe.skipIf(browserSkipReason !== undefined)('"try it" through createDocsFront, in Chromium', () => {
   let api: Listening;
   let front: RunningDocsFront;
-  let browser: Browser;
-  let context: BrowserContext;
+  let opened: OpenedReferencePage;
   let reference: ReferencePage;
   const keysSeen: Array<string | undefined> = [];
-  /** Requests to any host but this machine, refused before they leave. */
-  const offHost: string[] = [];
 
   beforeAll(async () => {
     api = await startFakeApi(keysSeen);
     front = await createDocsFront({ upstream: api.url, port: 0, examples: false });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route('**/*', (route) => {
-      const { hostname } = new URL(route.request().url());
-      if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-      offHost.push(route.request().url());
-      return route.abort('internetdisconnected');
-    });
-    reference = new ReferencePage(await context.newPage());
-    await reference.open(`${front.url}/docs`);
+    opened = await openReferencePage(`${front.url}/docs`);
+    ({ reference } = opened);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await opened?.close();
     await front?.close();
     await api?.close();
   });
@@ -126,11 +119,10 @@ describe.skipIf(browserSkipReason !== undefined)('"try it" through createDocsFro
     expect(response.status).toBe(200);
     expect(response.headers['x-ratelimit-remaining']).toBe('999');
     expect(keysSeen.slice(before)).toEqual([key, key]);
-    mkdirSync(outputDir, { recursive: true });
-    await reference.page.screenshot({ path: `${outputDir}docs-front-try-it.png` });
+    await opened.screenshot(fileURLToPath(new URL('../../test-output/docs-front-try-it.png', import.meta.url)));
   });
 
   it('asked no host but this machine for anything', () => {
-    expect(offHost).toEqual([]);
+    expect(opened.offHost).toEqual([]);
   });
 });

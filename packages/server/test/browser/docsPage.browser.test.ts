@@ -1,13 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { browserSkipReason, launchChromium, ReferencePage } from '@quotes/docs/testing';
-import type { Browser } from 'playwright-core';
+import {
+  browserSkipReason,
+  contractOperationLabels,
+  type OpenedReferencePage,
+  openReferencePage,
+  type ReferencePage,
+} from '@quotes/docs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-
-const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 /** The real server on a fresh database with the fixture corpus, and a key as `npm start` makes one. */
 async function startServerWithKey(): Promise<{ database: TestDatabase; server: RunningServer; key: string }> {
@@ -55,39 +57,24 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
   let database: TestDatabase;
   let server: RunningServer;
   let key: string;
-  let browser: Browser;
+  let opened: OpenedReferencePage;
   let reference: ReferencePage;
-  /** Requests to any host but this machine, refused before they leave: the page must work offline. */
-  const offHost: string[] = [];
 
   beforeAll(async () => {
     ({ database, server, key } = await startServerWithKey());
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route('**/*', (route) => {
-      const { hostname } = new URL(route.request().url());
-      if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-      offHost.push(route.request().url());
-      return route.abort('internetdisconnected');
-    });
-    reference = new ReferencePage(await context.newPage());
-    await reference.open(`${server.url}/`);
+    opened = await openReferencePage(`${server.url}/`);
+    ({ reference } = opened);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await opened?.close();
     await server?.close();
     await database?.drop();
   });
 
   it('lands on /docs, lists the four operations in the sidebar and calls this server by default', async () => {
     expect(new URL(reference.page.url()).pathname).toBe('/docs');
-    expect(await reference.sidebarOperations()).toEqual([
-      'GET /v1/quotes-random',
-      'GET /v1/quotes-filter',
-      'GET /v1/quotes-categories',
-      'GET /v1/quotes-usage',
-    ]);
+    expect(await reference.sidebarOperations()).toEqual(contractOperationLabels());
     expect(await reference.selectedServer()).toBe(server.url);
   });
 
@@ -147,8 +134,7 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
     expect(response.headers.ratelimit).toMatch(/^"monthly";r=49999;t=\d+$/);
     expect(response.headers['ratelimit-policy']).toMatch(/^"monthly";q=50000;w=\d+$/);
 
-    mkdirSync(outputDir, { recursive: true });
-    await reference.page.screenshot({ path: `${outputDir}docs-quotes-random.png` });
+    await opened.screenshot(fileURLToPath(new URL('../../test-output/docs-quotes-random.png', import.meta.url)));
   });
 
   it("shows the server's 400 problem, naming the bad parameter, for a filter typed in wrong", async () => {
@@ -173,6 +159,6 @@ describe.skipIf(browserSkipReason !== undefined)('the API reference page in Chro
   });
 
   it('asked no host but this machine for anything', () => {
-    expect(offHost).toEqual([]);
+    expect(opened.offHost).toEqual([]);
   });
 });
