@@ -1,48 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  type EmbeddedDatabase,
-  ensureDefaultCorpus,
-  freePort,
-  parseConfig,
-  type RunningServer,
-  startEmbeddedPostgres,
-  startServer,
-} from '@quotes/server';
+import { startThrowawayServer, type ThrowawayServer } from '@quotes/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuotesClient, iterateQuotes, QuotesProblemError } from '../src/index.js';
 
 // The client against the real server on a real (throwaway, embedded) PostgreSQL: what the mock
 // cannot show, since it knows no plans, counts nothing and compares no ETags.
-let dataDir: string;
-let cluster: EmbeddedDatabase;
-let server: RunningServer;
+let service: ThrowawayServer;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'quotes-client-pg-'));
-  cluster = await startEmbeddedPostgres({
-    dataDir: join(dataDir, 'data'),
-    port: await freePort(),
-    persistent: false,
-    fast: true,
-  });
-  server = await startServer({ config: parseConfig({ DATABASE_URL: cluster.adminUrl, PORT: '0' }) });
-  await ensureDefaultCorpus(server.database, { size: 3000, seed: 7 });
+  service = await startThrowawayServer({ corpusSize: 3000, corpusSeed: 7 });
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  await cluster?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => service?.close());
 
 const clientFor = async (
   plan: 'trial' | 'professional' | 'platform',
   sendKeyAs: 'x-api-key' | 'bearer' = 'x-api-key',
 ) => {
-  const issued = await server.operator.createKey({ client: `Client test (${plan})`, plan });
-  return createQuotesClient({ baseUrl: server.url, apiKey: issued.key, sendKeyAs });
+  const issued = await service.server.operator.createKey({ client: `Client test (${plan})`, plan });
+  return createQuotesClient({ baseUrl: service.server.url, apiKey: issued.key, sendKeyAs });
 };
 
 describe('the typed client against the real server', () => {
@@ -95,7 +70,7 @@ describe('the typed client against the real server', () => {
     expect(invalid).toMatchObject({ status: 400, type: 'urn:quotes:problem:invalid-request' });
     expect((invalid as QuotesProblemError).errors?.map((error) => error.parameter)).toEqual(['era']);
 
-    const unknown = createQuotesClient({ baseUrl: server.url, apiKey: `qk_${'A'.repeat(24)}` });
+    const unknown = createQuotesClient({ baseUrl: service.server.url, apiKey: `qk_${'A'.repeat(24)}` });
     await expect(unknown.getUsage()).rejects.toMatchObject({ status: 401, type: 'urn:quotes:problem:invalid-api-key' });
   });
 });

@@ -7,15 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  type EmbeddedDatabase,
-  ensureDefaultCorpus,
-  freePort,
-  parseConfig,
-  type RunningServer,
-  startEmbeddedPostgres,
-  startServer,
-} from '@quotes/server';
+import { type RunningServer, startThrowawayServer, type ThrowawayServer } from '@quotes/server';
 import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import { type PageWindow, servePage } from './support/clientPage.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -32,8 +24,7 @@ const published = ['@quotes/client', '@quotes/mock', '@quotes/conformance'];
 
 let project: string;
 const started: ChildProcess[] = [];
-let dataDir: string | undefined;
-let cluster: EmbeddedDatabase | undefined;
+let service: ThrowawayServer | undefined;
 let server: RunningServer | undefined;
 /** The installed quotes-mock, once its test started it. */
 let mockUrl: string | undefined;
@@ -90,9 +81,7 @@ afterAll(async () => {
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
   }
   await Promise.all(started.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
-  await server?.close();
-  await cluster?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await service?.close();
   if (project) await rm(project, { recursive: true, force: true });
 });
 
@@ -219,17 +208,8 @@ describe('installed from the tarballs into a fresh project', () => {
     let keysFile: string;
 
     beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'quotes-consumer-pg-'));
-      cluster = await startEmbeddedPostgres({
-        dataDir: join(dataDir, 'data'),
-        port: await freePort(),
-        persistent: false,
-        fast: true,
-      });
-      server = await startServer({
-        config: parseConfig({ DATABASE_URL: cluster.adminUrl, PORT: '0', LOG_LEVEL: 'silent' }),
-      });
-      await ensureDefaultCorpus(server.database, { size: 3000, seed: 7 });
+      service = await startThrowawayServer({ corpusSize: 3000, corpusSeed: 7, logLevel: 'silent' });
+      ({ server } = service);
       const operator = server.operator;
       const keys: Record<string, string> = {};
       for (const plan of ['trial', 'starter', 'professional', 'platform'])

@@ -29,3 +29,4 @@ export {
 } from './operator/operatorApi.js';
 export { type ProblemBody, problemTypeUri } from './problems.js';
 export { type RunningServer, type StartServerOptions, startServer } from './startServer.js';
+export { startThrowawayServer, type ThrowawayServer } from './throwawayServer.js';
