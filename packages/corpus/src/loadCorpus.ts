@@ -28,8 +28,6 @@ export interface LoadProgress {
 
 export interface LoadOptions {
   onProgress?: (progress: LoadProgress) => void;
-  /** Load only when the quotes table is empty, checked under the load lock (start-up races). */
-  onlyIfEmpty?: boolean;
   /**
    * How long each blocking attempt of the final swap may wait for running readers before it
    * backs off and retries (default 2 s). While it waits, new readers queue behind it, so this
@@ -206,11 +204,11 @@ async function swapTables(client: pg.Client, indexes: IndexOfQuotes[], lockTimeo
 }
 
 async function loadCorpus(
+  { mode, onlyIfEmpty }: LoadKind,
   handle: DatabaseHandle,
   rows: CorpusRows,
   meta: CorpusMeta,
-  mode: 'replace' | 'append',
-  options: LoadOptions,
+  options: LoadOptions = {},
 ): Promise<CorpusLoadReport | null> {
   const started = performance.now();
   const phaseSeconds: Partial<Record<LoadPhase, number>> = {};
@@ -237,7 +235,7 @@ async function loadCorpus(
     await client.query('BEGIN');
     await client.query(`SET LOCAL work_mem = '256MB'`);
     await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-    if (options.onlyIfEmpty) {
+    if (onlyIfEmpty) {
       const existing = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM quotes) AS any');
       if (existing.rows[0]?.any) {
         await client.query('ROLLBACK');
@@ -385,39 +383,38 @@ async function loadCorpus(
   }
 }
 
+interface LoadKind {
+  mode: 'replace' | 'append';
+  /** Load only when the quotes table is empty, checked under the load lock (start-up races). */
+  onlyIfEmpty: boolean;
+}
+
+type CorpusLoader<Report> = (
+  handle: DatabaseHandle,
+  rows: CorpusRows,
+  meta: CorpusMeta,
+  options?: LoadOptions,
+) => Promise<Report>;
+
 /**
  * Replaces the whole corpus with `rows`, atomically: they are streamed with COPY into a staging
  * table, de-duplicated by id, ranked and indexed in a new table that is swapped in at the end.
  * Readers keep the old corpus until that swap; any failure (or the process being killed) before
  * it leaves the old corpus untouched.
  */
-export async function replaceCorpus(
-  handle: DatabaseHandle,
-  rows: CorpusRows,
-  meta: CorpusMeta,
-  options: LoadOptions = {},
-): Promise<CorpusLoadReport> {
-  const { onlyIfEmpty: _ignored, ...rest } = options;
-  return (await loadCorpus(handle, rows, meta, 'replace', rest))!;
-}
+export const replaceCorpus = loadCorpus.bind(null, {
+  mode: 'replace',
+  onlyIfEmpty: false,
+}) as CorpusLoader<CorpusLoadReport>;
 
 /** Adds `rows` to the corpus with the same guarantees; ranks are recomputed over the union. */
-export async function appendCorpus(
-  handle: DatabaseHandle,
-  rows: CorpusRows,
-  meta: CorpusMeta,
-  options: LoadOptions = {},
-): Promise<CorpusLoadReport> {
-  const { onlyIfEmpty: _ignored, ...rest } = options;
-  return (await loadCorpus(handle, rows, meta, 'append', rest))!;
-}
+export const appendCorpus = loadCorpus.bind(null, {
+  mode: 'append',
+  onlyIfEmpty: false,
+}) as CorpusLoader<CorpusLoadReport>;
 
 /** replaceCorpus, unless the corpus already has quotes by the time the load lock is held (null then). */
-export async function replaceEmptyCorpus(
-  handle: DatabaseHandle,
-  rows: CorpusRows,
-  meta: CorpusMeta,
-  options: LoadOptions = {},
-): Promise<CorpusLoadReport | null> {
-  return loadCorpus(handle, rows, meta, 'replace', { ...options, onlyIfEmpty: true });
-}
+export const replaceEmptyCorpus: CorpusLoader<CorpusLoadReport | null> = loadCorpus.bind(null, {
+  mode: 'replace',
+  onlyIfEmpty: true,
+});

@@ -13,6 +13,17 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
+/** A connection of its own to the test database for `use`, closed after it. */
+async function withConnection<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
 const oldSize = 2000;
 let oldIds: string[];
 let oldVersion: number;
@@ -145,9 +156,7 @@ describe('replaceCorpus is atomic', () => {
   });
 
   it('waits for a long reader before swapping, retrying instead of failing', async () => {
-    const reader = new pg.Client({ connectionString: database.url });
-    await reader.connect();
-    try {
+    await withConnection(async (reader) => {
       await reader.query('BEGIN');
       const before = await reader.query('SELECT count(*)::int AS n FROM quotes');
       const load = replaceCorpus(
@@ -161,15 +170,11 @@ describe('replaceCorpus is atomic', () => {
       expect((await reader.query('SELECT count(*)::int AS n FROM quotes')).rows[0].n).toBe(before.rows[0].n);
       await reader.query('COMMIT');
       expect(await load).toMatchObject({ total: 800, version: oldVersion + 1 });
-    } finally {
-      await reader.end();
-    }
+    });
   });
 
   it('keeps the service\u2019s named prepared statements working across the swap', async () => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
+    await withConnection(async (client) => {
       const statement = {
         name: 'by-rank',
         text: "SELECT id, array_to_string(moods, ',') AS mood, length FROM quotes WHERE rank = $1",
@@ -183,23 +188,17 @@ describe('replaceCorpus is atomic', () => {
       const first = await database.db.selectFrom('quotes').select('id').where('rank', '=', 0).executeTakeFirstOrThrow();
       expect(after.rows[0].id).toBe(first.id);
       expect(after.rows[0].id).not.toBe(oldIds[0]);
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it('notifies listeners with the new version, in the swap transaction', async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    try {
+    await withConnection(async (listener) => {
       const notified = new Promise<pg.Notification>((resolve) => listener.on('notification', resolve));
       await listener.query(`LISTEN ${corpusChangedChannel}`);
       const report = await replaceCorpus(database, generateCorpus({ size: 300, seed: 7 }), { source: 'notify' });
       const notification = await notified;
       expect(notification).toMatchObject({ channel: corpusChangedChannel, payload: String(report.version) });
-    } finally {
-      await listener.end();
-    }
+    });
   });
 });
 

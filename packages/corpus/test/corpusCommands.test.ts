@@ -1,19 +1,16 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerCorpusCommands } from '../src/cli/corpusCommands.js';
 import { CorpusError } from '../src/index.js';
 import type { OpenedDatabase } from '@quotes/database';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
+import { databaseAndFolder } from './support/databaseAndFolder.js';
 
 let database: TestDatabase;
 let directory: string;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  directory = await mkdtemp(join(tmpdir(), 'corpus-cli-'));
-});
+beforeAll(async () => ({ database, directory } = await databaseAndFolder('corpus-cli-')));
 afterAll(() => database?.drop());
 afterEach(() => vi.restoreAllMocks());
 

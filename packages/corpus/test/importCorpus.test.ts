@@ -1,18 +1,19 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { corpusStats, generateCorpus, quoteId, replaceCorpus } from '../src/index.js';
 import { importCorpusFile } from '../src/import/importCorpus.js';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
+import { databaseAndFolder } from './support/databaseAndFolder.js';
 
 let database: TestDatabase;
 let directory: string;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  directory = await mkdtemp(join(tmpdir(), 'corpus-import-'));
-});
+beforeAll(async () => ({ database, directory } = await databaseAndFolder('corpus-import-')));
 afterAll(() => database?.drop());
+
+/** One JSON Lines record with the fields every import needs, and any others. */
+const record = (text: string, author: string, category: string, era: string, more: Record<string, unknown> = {}) =>
+  JSON.stringify({ text, author, category, era, ...more });
 
 const jsonl = (...lines: Array<string | Buffer>) =>
   Buffer.concat(
@@ -225,19 +226,8 @@ describe('stable ids and append', () => {
     await writeFile(
       file,
       jsonl(
-        JSON.stringify({
-          text: 'The river keeps its appointments.',
-          author: 'Ilse Marrowby',
-          category: 'Nature & Environment',
-          era: 'Modern',
-        }),
-        JSON.stringify({
-          text: 'Grief keeps its own calendar.',
-          author: 'Odalys Fenwright',
-          category: 'Grief & Loss',
-          era: 'Present',
-          score: 99,
-        }),
+        record('The river keeps its appointments.', 'Ilse Marrowby', 'Nature & Environment', 'Modern'),
+        record('Grief keeps its own calendar.', 'Odalys Fenwright', 'Grief & Loss', 'Present', { score: 99 }),
       ),
     );
     await importCorpusFile(database, file);
@@ -260,12 +250,7 @@ describe('stable ids and append', () => {
     await writeFile(
       file,
       jsonl(
-        JSON.stringify({
-          text: 'GRIEF keeps its own calendar',
-          author: 'Odalys Fenwright',
-          category: 'Grief & Loss',
-          era: 'Present',
-        }),
+        record('GRIEF keeps its own calendar', 'Odalys Fenwright', 'Grief & Loss', 'Present'),
         JSON.stringify({
           text: 'Hope is a lamp someone trims before the power comes back.',
           author: 'Ilse Marrowby',

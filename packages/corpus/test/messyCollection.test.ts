@@ -1,21 +1,18 @@
 import { stringify } from 'csv-stringify/sync';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusStats } from '../src/index.js';
 import { importCorpusFile } from '../src/import/importCorpus.js';
 import { quoteId } from '../src/quoteId.js';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
+import { databaseAndFolder } from './support/databaseAndFolder.js';
 import { type CollectionCounts, writeGoodreadsStyleCollection } from './support/goodreadsStyleCollection.js';
 
 let database: TestDatabase;
 let directory: string;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  directory = await mkdtemp(join(tmpdir(), 'corpus-messy-'));
-});
+beforeAll(async () => ({ database, directory } = await databaseAndFolder('corpus-messy-')));
 afterAll(() => database?.drop());
 
 describe('a 30,000-row Goodreads-style collection with no eras', () => {

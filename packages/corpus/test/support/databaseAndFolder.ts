@@ -1,0 +1,9 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+
+/** A fresh migrated database and an empty folder under the temporary folder, for one test file. */
+export async function databaseAndFolder(prefix: string): Promise<{ database: TestDatabase; directory: string }> {
+  return { database: await createTestDatabase(), directory: await mkdtemp(join(tmpdir(), prefix)) };
+}
