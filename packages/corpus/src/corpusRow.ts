@@ -1,20 +1,19 @@
 import { taxonomy } from '@quotes/contract';
+import type { QuotesTable } from '@quotes/database';
 
-/** One quote as the loaders take it: taxonomy values spelled exactly as in the contract. */
-export type CorpusRow = {
+/**
+ * One quote as the loaders take it: the quotes table's own columns (the rest are computed on
+ * load), taxonomy values spelled exactly as in the contract.
+ */
+export type CorpusRow = Pick<
+  QuotesTable,
+  'text' | 'author' | 'category' | 'secondary_category' | 'moods' | 'era' | 'faith_tradition' | 'score'
+> & {
   /**
    * The quote's id when a row brings its own (a corrected row of a review file): otherwise it is
    * quoteId(text, author). On append, a row with an id replaces the quote of that id.
    */
   id?: string;
-  text: string;
-  author: string;
-  category: string;
-  secondary_category: string | null;
-  moods: string[];
-  era: string;
-  faith_tradition: string | null;
-  score: number;
 };
 
 /**
