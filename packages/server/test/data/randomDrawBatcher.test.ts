@@ -4,6 +4,7 @@ import { readCorpusState } from '../../src/data/quoteQueries.js';
 import { RandomDrawBatcher } from '../../src/data/randomDrawBatcher.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { quoteFields } from '../support/contractValidation.js';
 
 let database: TestDatabase;
 
@@ -38,17 +39,7 @@ describe('random draws fetched in batches', () => {
     );
     expect(parsed.map((quote) => quote?.id)).toEqual(ranks.map((rank) => idAt.get(rank)));
     // Exactly the contract's nine Quote fields, in its order: nothing internal such as the rank.
-    expect(Object.keys(parsed[0]!)).toEqual([
-      'id',
-      'text',
-      'author',
-      'category',
-      'secondary_category',
-      'mood',
-      'era',
-      'length',
-      'faith_tradition',
-    ]);
+    expect(Object.keys(parsed[0]!)).toEqual(quoteFields);
     expect(statements()).toBeLessThan(20);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
 import { capturedLogger, manualClock, problemType } from '../support/testServer.js';
 
 const clock = manualClock('2026-11-10T12:00:00Z');
@@ -7,10 +7,9 @@ const log = capturedLogger();
 let fixture: HttpFixture;
 let key: string;
 
-beforeAll(async () => {
-  fixture = await httpFixture({ clock: clock.clock, logger: log.logger });
-  key = (await fixture.server.createKey({ plan: 'professional' })).key;
-});
+beforeAll(
+  async () => ({ fixture, key } = await httpFixtureWithKey('professional', { clock: clock.clock, logger: log.logger })),
+);
 afterAll(() => fixture?.close());
 
 const call = (path: string, options?: Parameters<HttpFixture['server']['call']>[1]) =>

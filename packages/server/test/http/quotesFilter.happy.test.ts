@@ -1,14 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
 
 let fixture: HttpFixture;
 let key: string;
 
-beforeAll(async () => {
-  fixture = await httpFixture();
-  key = (await fixture.server.createKey({ plan: 'platform' })).key;
-});
+beforeAll(async () => ({ fixture, key } = await httpFixtureWithKey('platform')));
 afterAll(() => fixture?.close());
 
 interface Page {

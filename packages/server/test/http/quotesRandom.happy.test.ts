@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
+import { quoteFields } from '../support/contractValidation.js';
 
 let fixture: HttpFixture;
 let key: string;
 
-beforeAll(async () => {
-  fixture = await httpFixture();
-  // Enterprise: the draws below come faster than any plan's burst limit allows.
-  key = (await fixture.server.createKey({ plan: 'enterprise' })).key;
-});
+// Enterprise: the draws below come faster than any plan's burst limit allows.
+beforeAll(async () => ({ fixture, key } = await httpFixtureWithKey('enterprise')));
 afterAll(() => fixture?.close());
 
 interface Quote {
@@ -69,17 +67,7 @@ describe('a random quote', () => {
 
   it('carries all of a quote, nulls included', async () => {
     const quote = await random('?faith=Jewish');
-    expect(Object.keys(quote)).toEqual([
-      'id',
-      'text',
-      'author',
-      'category',
-      'secondary_category',
-      'mood',
-      'era',
-      'length',
-      'faith_tradition',
-    ]);
+    expect(Object.keys(quote)).toEqual(quoteFields);
     expect(quote.faith_tradition).toBe('Jewish');
   });
 });

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
+import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
 import { problemType } from '../support/testServer.js';
 
 let fixture: HttpFixture;
 let key: string;
 
-beforeAll(async () => {
-  fixture = await httpFixture({ corpus: false });
-  key = (await fixture.server.createKey({ plan: 'starter' })).key;
-});
+beforeAll(async () => ({ fixture, key } = await httpFixtureWithKey('starter', { corpus: false })));
 afterAll(() => fixture?.close());
 
 describe('paths and methods outside the contract', () => {

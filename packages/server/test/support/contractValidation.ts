@@ -1,9 +1,14 @@
-import { cloneContract } from '@quotes/contract';
+import { cloneContract, loadContract } from '@quotes/contract';
 import addFormats from 'ajv-formats';
 import { type Document, OpenAPIBackend, SetMatchType } from 'openapi-backend';
 import { expect } from 'vitest';
 
 let api: Promise<OpenAPIBackend> | undefined;
+
+/** The contract's Quote fields, in its order: what a quote's JSON carries, exactly. */
+export const quoteFields: readonly string[] = Object.keys(
+  loadContract().components.schemas.Quote?.properties as Record<string, unknown>,
+);
 
 function contractApi(): Promise<OpenAPIBackend> {
   api ??= (async () => {

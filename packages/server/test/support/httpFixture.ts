@@ -26,3 +26,12 @@ export async function httpFixture(
     },
   };
 }
+
+/** httpFixture with one key on `plan`, for a file whose calls all carry it. */
+export async function httpFixtureWithKey(
+  plan: string,
+  options: Parameters<typeof httpFixture>[0] = {},
+): Promise<{ fixture: HttpFixture; key: string }> {
+  const fixture = await httpFixture(options);
+  return { fixture, key: (await fixture.server.createKey({ plan })).key };
+}
