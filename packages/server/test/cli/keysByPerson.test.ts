@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { startTestServer, type TestServer } from '../support/testServer.js';
+import { startTestServer, type TestServer, untilStatus } from '../support/testServer.js';
 
 // The CLI in its own process and a running server on the same database, as in production.
 let cli: AdminCli;
@@ -34,32 +34,14 @@ async function create(...args: string[]): Promise<Issued> {
   return JSON.parse(run.stdout) as Issued;
 }
 
-async function untilStatus(key: string, status: number, withinMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const answer = await server.call('/v1/quotes-usage', { key });
-    if (answer.status === status) return Date.now() - started;
-    if (Date.now() - started > withinMs) throw new Error(`still ${answer.status} after ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const month = new Date().toISOString().slice(0, 7);
 
 describe('one trial per person and per client', { timeout: 90_000 }, () => {
   it('Ann+x@Example.com and then ann@example.com get one trial key', async ({ expect }) => {
     const first = await admin('keys', 'create', '--client', 'Ann', '--plan', 'trial', '--email', 'Ann+x@Example.com');
     expect(first.code, first.stderr).toBe(0);
-    const second = await admin(
-      'keys',
-      'create',
-      '--client',
-      'Ann again',
-      '--plan',
-      'trial',
-      '--email',
-      'ann@example.com',
-    );
+    const annAgain = ['keys', 'create', '--client', 'Ann again', '--plan', 'trial', '--email', 'ann@example.com'];
+    const second = await admin(...annAgain);
     expectOneLineError(
       second,
       /refused: one trial per person and client.*Ann\+x@Example\.com.*--allow-another-trial/,
@@ -72,17 +54,7 @@ describe('one trial per person and per client', { timeout: 90_000 }, () => {
       .execute();
     expect(keys).toHaveLength(1);
     // The operator's explicit override.
-    const override = await admin(
-      'keys',
-      'create',
-      '--client',
-      'Ann again',
-      '--plan',
-      'trial',
-      '--email',
-      'ann@example.com',
-      '--allow-another-trial',
-    );
+    const override = await admin(...annAgain, '--allow-another-trial');
     expect(override.code, override.stderr).toBe(0);
     // A paid plan is never limited this way.
     expect(
@@ -190,7 +162,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
     for (const issued of mine) expect(revoked.stdout).toContain(issued.id);
     expect(revoked.stdout).not.toContain(bystander.id);
 
-    const delays = await Promise.all(mine.map((issued) => untilStatus(issued.key, 403, 1000)));
+    const delays = await Promise.all(mine.map((issued) => untilStatus(server, issued.key, 403, 1000)));
     for (const delay of delays) expect(delay).toBeLessThan(1000);
     expect((await server.call('/v1/quotes-usage', { key: bystander.key })).status).toBe(200);
     expect((await admin('keys', 'revoke', '--email', 'rotator@example.test')).stdout).toContain('nothing revoked');
@@ -252,7 +224,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
     const fresh = JSON.parse(rolled.stdout) as Issued;
     expect(fresh.id).toBe(issued.id);
     expect(fresh.key).not.toBe(issued.key);
-    expect(await untilStatus(issued.key, 401, 1000)).toBeLessThan(1000);
+    expect(await untilStatus(server, issued.key, 401, 1000)).toBeLessThan(1000);
     const answer = await server.call('/v1/quotes-usage', { key: fresh.key });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ calls_this_month: 42 });

@@ -1,20 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { rules } from '@quotes/contract';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectDatabase,
-  type DatabaseHandle,
-  type EmbeddedDatabase,
-  freePort,
-  migrateToLatest,
-  startEmbeddedPostgres,
-} from '@quotes/database';
+import type { DatabaseHandle } from '@quotes/database';
 import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { OwnCluster } from '../support/ownCluster.js';
 import {
   freezeCluster,
   get,
@@ -32,15 +21,14 @@ const shutdownGraceMs = 3000;
 /** The longest a request may take while the database is frozen: the two deadlines plus scheduling slack. */
 const frozenAnswerBoundMs = statementTimeoutMs + acquireTimeoutMs + 1000;
 
-let dataDir: string;
-let cluster: EmbeddedDatabase;
+let own: OwnCluster;
 let database: DatabaseHandle;
 let operator: OperatorApi;
 let thaw: (() => void) | undefined;
 const started: ServiceProcess[] = [];
 
 const serverEnv = () => ({
-  DATABASE_URL: cluster.urlFor('quotes'),
+  DATABASE_URL: own.url,
   DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs),
   DATABASE_ACQUIRE_TIMEOUT_MS: String(acquireTimeoutMs),
   NOTIFICATION_HEARTBEAT_MS: String(heartbeatMs),
@@ -93,24 +81,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   // A cluster of this file's own: freezing it must not stall any other test file.
-  dataDir = join(await mkdtemp(join(tmpdir(), 'quotes-faults-')), 'data');
-  cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: true, fast: true });
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE quotes');
-  await admin.end();
-  database = connectDatabase(cluster.urlFor('quotes'), { poolSize: 4 });
-  await migrateToLatest(database.db);
-  await loadFixtureCorpus(database);
+  own = await OwnCluster.start('quotes-faults-', 4);
+  ({ database } = own);
   operator = createOperatorApi(database);
 });
 
 afterAll(async () => {
   thaw?.();
   for (const service of started) service.kill();
-  await database?.close();
-  await cluster?.stop();
-  if (dataDir) await rm(join(dataDir, '..'), { recursive: true, force: true });
+  await own?.remove();
 });
 
 describe('faults', () => {
@@ -138,7 +117,7 @@ describe('faults', () => {
     await sleep(1000);
     const logLinesBefore = service.stdout.length;
     const frozenAt = performance.now();
-    thaw = freezeCluster(join(dataDir));
+    thaw = freezeCluster(own.dataDir);
     await sleep(500);
     const readiness = await get(`${service.url}/readyz`, {});
     await sleep(3500);
@@ -337,7 +316,7 @@ describe('faults', () => {
     expect((await get(`${service.url}/v1/quotes-random`, headers)).status).toBe(200);
     const load = loadUntil(4, () => get(`${service.url}/v1/quotes-random`, headers));
     await sleep(300);
-    thaw = freezeCluster(dataDir);
+    thaw = freezeCluster(own.dataDir);
     await sleep(300);
     const signalledAt = performance.now();
     service.child.kill('SIGTERM');

@@ -1,44 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from '@quotes/database';
-import { migrateToLatest } from '@quotes/database';
-import { freePort } from '@quotes/database';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { OwnCluster } from '../support/ownCluster.js';
 import { problemType, startTestServer, type TestServer } from '../support/testServer.js';
 
-// A throwaway cluster of this test's own, so stopping it harms no other test file.
-let dataDir: string;
-let port: number;
-let cluster: EmbeddedDatabase | undefined;
+let own: OwnCluster;
 let database: DatabaseHandle;
 let server: TestServer;
 
-const startCluster = () => startEmbeddedPostgres({ dataDir, port, persistent: true, fast: true });
-
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'quotes-outage-')), 'data');
-  port = await freePort();
-  cluster = await startCluster();
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE quotes');
-  await admin.end();
-  database = connectDatabase(cluster.urlFor('quotes'), { poolSize: 5 });
-  await migrateToLatest(database.db);
-  await loadFixtureCorpus(database);
+  own = await OwnCluster.start('quotes-outage-', 5);
+  ({ database } = own);
   server = await startTestServer(database);
 });
 
 afterAll(async () => {
   await server?.close();
-  await database?.close();
-  await cluster?.stop();
-  if (dataDir) await rm(join(dataDir, '..'), { recursive: true, force: true });
+  await own?.remove();
 });
 
 describe('a database outage', () => {
@@ -53,8 +31,7 @@ describe('a database outage', () => {
     expect((await count('/v1/quotes-random')).status).toBe(200);
     expect((await count('/v1/quotes-filter?category=grief')).status).toBe(200);
 
-    await cluster!.stop();
-    cluster = undefined;
+    await own.stop();
     for (const path of [
       '/v1/quotes-random',
       '/v1/quotes-filter?mood=dark',
@@ -69,7 +46,7 @@ describe('a database outage', () => {
     expect((await server.call('/readyz', { unchecked: true })).status).toBe(503);
     expect((await server.call('/healthz', { unchecked: true })).status).toBe(200);
 
-    cluster = await startCluster();
+    await own.restart();
     const deadline = Date.now() + 15_000;
     let recovered = await count('/v1/quotes-random');
     while (recovered.status !== 200 && Date.now() < deadline) {

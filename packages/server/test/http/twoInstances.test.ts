@@ -1,39 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseHandle } from '@quotes/database';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { startTestServer, type TestServer } from '../support/testServer.js';
+import { type TestServer, untilStatus } from '../support/testServer.js';
+import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // Two servers on one database, each with its own pool, caches and notification connection:
 // what two processes behind a load balancer would be.
-let database: TestDatabase;
-let secondPool: DatabaseHandle;
+let servers: TwoServers;
 let first: TestServer;
 let second: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await loadFixtureCorpus(database);
-  secondPool = connectDatabase(database.url, { poolSize: 10 });
-  first = await startTestServer(database);
-  second = await startTestServer(secondPool);
+  servers = await startTwoServers();
+  ({ first, second } = servers);
 });
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
-  await secondPool?.close();
-  await database?.drop();
-});
-
-async function untilStatus(server: TestServer, key: string, status: number, withinMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const answer = await server.call('/v1/quotes-usage', { key });
-    if (answer.status === status) return Date.now() - started;
-    if (Date.now() - started > withinMs) throw new Error(`still ${answer.status} after ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+afterAll(() => servers?.close());
 
 describe('two server instances on one database', () => {
   it("share one key's allowance exactly", async () => {
@@ -58,7 +37,7 @@ describe('two server instances on one database', () => {
     expect((await second.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     // Revoked through neither server: as the CLI does, from another process.
     const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
-    await createOperatorApi(database).revokeKey(issued.id, 'compromised');
+    await createOperatorApi(servers.database).revokeKey(issued.id, 'compromised');
     const [onFirst, onSecond] = await Promise.all([
       untilStatus(first, issued.key, 403, 1000),
       untilStatus(second, issued.key, 403, 1000),
@@ -69,7 +48,7 @@ describe('two server instances on one database', () => {
 
   it('both accept a renewed key again within one second', async () => {
     const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
-    const operator = createOperatorApi(database);
+    const operator = createOperatorApi(servers.database);
     const issued = await operator.createKey({
       plan: 'starter',
       client: 'Renewal',

@@ -1,29 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseHandle } from '@quotes/database';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { startTestServer, type TestServer } from '../support/testServer.js';
+import type { TestServer } from '../support/testServer.js';
+import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // quotes-usage reads share statements within a server (monthlyUsage.ts); across two servers on
 // one database every answer must still be the exact count at the time of the call.
-let database: TestDatabase;
-let secondPool: DatabaseHandle;
+let servers: TwoServers;
 let counting: TestServer;
 let reporting: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await loadFixtureCorpus(database);
-  secondPool = connectDatabase(database.url, { poolSize: 10 });
-  counting = await startTestServer(database);
-  reporting = await startTestServer(secondPool);
+  servers = await startTwoServers();
+  ({ first: counting, second: reporting } = servers);
 });
-afterAll(async () => {
-  await counting?.close();
-  await reporting?.close();
-  await secondPool?.close();
-  await database?.drop();
-});
+afterAll(() => servers?.close());
 
 async function usageCalls(server: TestServer, key: string): Promise<number> {
   const answer = await server.call('/v1/quotes-usage', { key });

@@ -99,3 +99,14 @@ export async function startTestServer(
 
 export const problemType = (answer: ApiAnswer) =>
   (answer.body as { type?: string } | undefined)?.type?.replace('urn:quotes:problem:', '');
+
+/** Calls quotes-usage with `key` until it answers `status`; the milliseconds that took, failing after `withinMs`. */
+export async function untilStatus(server: TestServer, key: string, status: number, withinMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const answer = await server.call('/v1/quotes-usage', { key });
+    if (answer.status === status) return Date.now() - started;
+    if (Date.now() - started > withinMs) throw new Error(`still ${answer.status} after ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
