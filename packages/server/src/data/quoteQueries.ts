@@ -32,37 +32,32 @@ export async function readCorpusState(pool: pg.Pool): Promise<CorpusState> {
   return { version: row?.version ?? 0, size: row?.size ?? 0 };
 }
 
-/** Full quotes (as JSON) at any ranks, keyed by rank: one statement serves a batch of random draws. */
-export async function quotesByRank(
+const statementByColumn = { quote_json: 'quotes-by-rank', summary_json: 'summaries-by-rank' } as const;
+
+/** One column of JSON at any ranks of corpus `version`, keyed by rank (none when the corpus changed). */
+async function jsonByRank(
   pool: pg.Pool,
+  column: keyof typeof statementByColumn,
   ranks: readonly number[],
   version: number,
 ): Promise<Map<number, string>> {
-  const result = await pool.query<{ rank: number; quote: string }>({
-    name: 'quotes-by-rank',
-    text: `SELECT rank, quote_json AS quote FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
+  const result = await pool.query<{ rank: number; json: string }>({
+    name: statementByColumn[column],
+    text: `SELECT rank, ${column} AS json FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
     values: [ranks, version],
   });
-  const quotes = new Map<number, string>();
-  for (const { rank, quote } of result.rows) quotes.set(rank, quote);
-  return quotes;
+  const byRank = new Map<number, string>();
+  for (const { rank, json } of result.rows) byRank.set(rank, json);
+  return byRank;
 }
 
+/** Full quotes (as JSON) at any ranks, keyed by rank: one statement serves a batch of random draws. */
+export const quotesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
+  jsonByRank(pool, 'quote_json', ranks, version);
+
 /** QuoteSummary JSON at any ranks, keyed by rank: the misses of a page, in one statement. */
-export async function summariesByRank(
-  pool: pg.Pool,
-  ranks: readonly number[],
-  version: number,
-): Promise<Map<number, string>> {
-  const result = await pool.query<{ rank: number; summary: string }>({
-    name: 'summaries-by-rank',
-    text: `SELECT rank, summary_json AS summary FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
-    values: [ranks, version],
-  });
-  const summaries = new Map<number, string>();
-  for (const { rank, summary } of result.rows) summaries.set(rank, summary);
-  return summaries;
-}
+export const summariesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
+  jsonByRank(pool, 'summary_json', ranks, version);
 
 /** The corpus served, or the next one a loader committed and has not swapped in yet. */
 export type CorpusTable = 'quotes' | 'quotes_next';

@@ -1,9 +1,8 @@
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmUpCatalog, warmUpReads } from '../../src/data/catalogWarmUp.js';
-import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 
 let database: TestDatabase;
 
@@ -13,28 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-/** The real pool, each statement written down and, with `delayMs`, sent that much later. */
-function recordingPool(pool: pg.Pool, delayMs = 0): { pool: pg.Pool; statements: string[] } {
-  const statements: string[] = [];
-  const wrapper = {
-    query: async (...args: unknown[]) => {
-      const first = args[0] as string | { name?: string; text: string };
-      statements.push(typeof first === 'string' ? first : (first.name ?? first.text));
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
-    },
-  };
-  return { pool: wrapper as unknown as pg.Pool, statements };
-}
-
 describe('warming the catalog before answering', () => {
   it('reads pages, random picks and the filter values, then keeps none of the quotes or sets it read', async () => {
     const { pool, statements } = recordingPool(database.pool);
-    const catalog = new QuoteCatalog(pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(pool);
     await warmUpCatalog(catalog, 10_000);
     expect(statements).toContain('summaries-by-rank');
     expect(statements).toContain('quotes-by-rank');
@@ -54,11 +35,7 @@ describe('warming the catalog before answering', () => {
 
   it('stops waiting at its deadline when the database is slow', async () => {
     const { pool } = recordingPool(database.pool, 1500);
-    const catalog = new QuoteCatalog(pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(pool);
     const started = performance.now();
     await warmUpCatalog(catalog, 200);
     expect(performance.now() - started).toBeLessThan(1000);

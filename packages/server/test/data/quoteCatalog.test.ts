@@ -7,6 +7,7 @@ import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
 import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 
 let database: TestDatabase;
 
@@ -15,19 +16,6 @@ beforeAll(async () => {
   await loadFixtureCorpus(database);
 });
 afterAll(() => database?.drop());
-
-/** The real pool, with every statement it is asked to run written down. */
-function recordingPool(pool: pg.Pool): { pool: pg.Pool; statements: string[] } {
-  const statements: string[] = [];
-  const wrapper = {
-    query: (...args: unknown[]) => {
-      const first = args[0] as string | { name?: string; text: string };
-      statements.push(typeof first === 'string' ? first : (first.name ?? first.text));
-      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
-    },
-  };
-  return { pool: wrapper as unknown as pg.Pool, statements };
-}
 
 function resolved(raw: RawFilters): ResolvedFilter {
   const resolution = resolveFilters(raw);
@@ -85,11 +73,7 @@ describe('the quote catalog on the taxonomy index', () => {
 
   it('answers pages read before from memory, and never from another corpus version', async () => {
     const { pool, statements } = recordingPool(database.pool);
-    const catalog = new QuoteCatalog(pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(pool);
     const everything = resolved({});
     const stored = async () =>
       (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
@@ -119,11 +103,7 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('caches a combination match set the second time it is asked, not the first', async () => {
-    const catalog = new QuoteCatalog(database.pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(database.pool);
     const once = resolved({ category: 'a', mood: 'ing' });
     const first = await catalog.page(once, { limit: 4, offset: 1 });
     expect(catalog.cachedMatchSetBytes).toBe(0);
@@ -134,11 +114,7 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('rebuilds the index for a new corpus version once told the corpus changed', async () => {
-    const catalog = new QuoteCatalog(database.pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(database.pool);
     const before = await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 });
     expect(before.total).toBe(10);
     await loadFixtureCorpus(database, fixtureRows(4));
@@ -148,17 +124,8 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('answers the same when the index is read in many chunks', async () => {
-    const whole = new QuoteCatalog(database.pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
-    const chunked = new QuoteCatalog(database.pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-      indexChunkRanks: 37,
-    });
+    const whole = testCatalog(database.pool);
+    const chunked = testCatalog(database.pool, { indexChunkRanks: 37 });
     for (const raw of [{ category: 'e' }, { mood: 'ing', era: 'Modern' }, { length: 'Short', faith: 'Buddhist' }]) {
       const [one, many] = await Promise.all([
         whole.page(resolved(raw), { limit: 1000, offset: 0 }),
@@ -171,11 +138,7 @@ describe('the quote catalog on the taxonomy index', () => {
 
   it('uses the index built before a swap whether a read or the notification notices the swap first', async () => {
     const { pool, statements } = recordingPool(database.pool);
-    const catalog = new QuoteCatalog(pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => true,
-    });
+    const catalog = testCatalog(pool);
     const love = resolved({ category: 'love' });
     await catalog.page(love, { limit: 1, offset: 0 });
     // A server's part of a reload, as its notification connection plays it.
@@ -206,11 +169,7 @@ describe('the quote catalog on the taxonomy index', () => {
   });
 
   it('notices a new corpus version by itself when notifications are not live', async () => {
-    const catalog = new QuoteCatalog(database.pool, {
-      cacheBytes: 1 << 20,
-      quoteTextBytes: 1 << 20,
-      notificationsLive: () => false,
-    });
+    const catalog = testCatalog(database.pool, { notificationsLive: () => false });
     await loadFixtureCorpus(database, fixtureRows(6));
     expect((await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(6);
     await loadFixtureCorpus(database, fixtureRows(2));
