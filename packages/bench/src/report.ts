@@ -76,6 +76,11 @@ function verdict(m: ScenarioMeasurement): string {
   return checks.join(', ');
 }
 
+/** A blank line and a Markdown table of `items`, one row each; nothing when there are none. */
+function section<T>(items: readonly T[], header: string, alignment: string, row: (item: T) => string): string[] {
+  return items.length === 0 ? [] : ['', header, alignment, ...items.map(row)];
+}
+
 export function markdownReport(report: BenchReport): string {
   const lines = [
     `Run ${report.startedAt} on ${report.machine}; ${report.connections} connections, ${report.durationSeconds} s per target and scenario, targets interleaved; the floor answers every URL with the bytes the server answered it with.`,
@@ -88,58 +93,44 @@ export function markdownReport(report: BenchReport): string {
       `| ${size(m.corpusSize)} | ${m.keyPlan} | ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${m.server.latencyP50Ms} | ${m.server.latencyP99Ms} | ${m.server.errors} | ${ratio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${m.mock ? ratio(m.server.requestsPerSecond, m.mock.requestsPerSecond) : '-'} | ${verdict(m)} |`,
     );
   }
-  if (report.cold.length > 0) {
-    lines.push(
-      '',
+  lines.push(
+    ...section(
+      report.cold,
       '| corpus | never-seen combinations | at a time | calls | p50 ms | p99 ms | max ms | failures | target p99 |',
       '|---:|---|---:|---:|---:|---:|---:|---:|---|',
-    );
-    for (const c of report.cold) {
-      const limit = targets.coldP99Ms(c.corpusSize);
-      const target =
-        c.moment === 'the same calls again' ? '(reference)' : `< ${limit} ms ${c.p99Ms < limit ? 'ok' : 'missed'}`;
-      lines.push(
-        `| ${size(c.corpusSize)} | ${c.moment} | ${c.clients} | ${c.count} | ${c.p50Ms} | ${c.p99Ms} | ${c.maxMs} | ${c.failures} | ${target} |`,
-      );
-    }
-  }
-  if (report.bystander.length > 0) {
-    lines.push(
-      '',
+      (c) => {
+        const limit = targets.coldP99Ms(c.corpusSize);
+        const target =
+          c.moment === 'the same calls again' ? '(reference)' : `< ${limit} ms ${c.p99Ms < limit ? 'ok' : 'missed'}`;
+        return `| ${size(c.corpusSize)} | ${c.moment} | ${c.clients} | ${c.count} | ${c.p50Ms} | ${c.p99Ms} | ${c.maxMs} | ${c.failures} | ${target} |`;
+      },
+    ),
+    ...section(
+      report.bystander,
       '| corpus | bystander p99 alone | p99 beside the flood | ratio | flood req/s | flood errors | target |',
       '|---:|---:|---:|---:|---:|---:|---|',
-    );
-    for (const b of report.bystander) {
-      const factor = b.alone.latencyP99Ms > 0 ? b.beside.latencyP99Ms / b.alone.latencyP99Ms : Number.NaN;
-      lines.push(
-        `| ${size(b.corpusSize)} | ${b.alone.latencyP99Ms} ms | ${b.beside.latencyP99Ms} ms | ${factor.toFixed(2)} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${factor <= targets.bystanderFactor ? 'ok' : 'missed'} |`,
-      );
-    }
-  }
-  if (report.counting.length > 0) {
-    lines.push(
-      '',
+      (b) => {
+        const factor = b.alone.latencyP99Ms > 0 ? b.beside.latencyP99Ms / b.alone.latencyP99Ms : Number.NaN;
+        return `| ${size(b.corpusSize)} | ${b.alone.latencyP99Ms} ms | ${b.beside.latencyP99Ms} ms | ${factor.toFixed(2)} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${factor <= targets.bystanderFactor ? 'ok' : 'missed'} |`;
+      },
+    ),
+    ...section(
+      report.counting,
       '| corpus | counted calls sent | not 200 | quotes-usage says | target |',
       '|---:|---:|---:|---:|---|',
-    );
-    for (const c of report.counting) {
-      const exact = c.errors === 0 && c.usageSays === c.sent;
-      lines.push(
-        `| ${size(c.corpusSize)} | ${rps(c.sent)} | ${c.errors} | ${c.usageSays === null ? '-' : rps(c.usageSays)} | exact ${exact ? 'ok' : 'missed'} |`,
-      );
-    }
-  }
-  if (report.index.length > 0) {
-    lines.push(
-      '',
+      (c) => {
+        const exact = c.errors === 0 && c.usageSays === c.sent;
+        return `| ${size(c.corpusSize)} | ${rps(c.sent)} | ${c.errors} | ${c.usageSays === null ? '-' : rps(c.usageSays)} | exact ${exact ? 'ok' : 'missed'} |`;
+      },
+    ),
+    ...section(
+      report.index,
       '| corpus | one filter on Uint32Array bitsets | on Roaring (roaring-wasm) | bitsets | Roaring | bitset build |',
       '|---:|---:|---:|---:|---:|---:|',
-    );
-    for (const i of report.index)
-      lines.push(
+      (i) =>
         `| ${size(i.size)} | ${i.bitsetMicros} µs | ${i.roaringMicros} µs | ${mb(i.bitsetBytes)} | ${mb(i.roaringBytes)} | ${i.bitsetBuildMs} ms |`,
-      );
-  }
+    ),
+  );
   lines.push('', '| corpus | server peak RSS | target |', '|---:|---:|---|');
   for (const [corpusSize, bytes] of Object.entries(report.peakRss))
     lines.push(
