@@ -6,7 +6,7 @@ import { registerCorpusCommands } from '../src/cli/corpusCommands.js';
 import { CorpusError } from '../src/index.js';
 import type { OpenedDatabase } from '@quotes/database';
 import type { TestDatabase } from '@quotes/database/testing';
-import { databaseAndFolder } from './support/databaseAndFolder.js';
+import { databaseAndFolder, fileOfLines } from './support/databaseAndFolder.js';
 
 let database: TestDatabase;
 let directory: string;
@@ -61,15 +61,11 @@ describe('quotes-admin corpus', () => {
   });
 
   it('import prints the end report; --dry-run counts against the corpus and writes nothing', async () => {
-    const file = join(directory, 'few.jsonl');
-    await writeFile(
-      file,
-      [
-        JSON.stringify({ text: 'The river keeps its appointments.', author: 'Ilse Marrowby', tags: 'nature, rivers' }),
-        '{broken',
-        JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
-      ].join('\n'),
-    );
+    const file = await fileOfLines(directory, 'few.jsonl', [
+      JSON.stringify({ text: 'The river keeps its appointments.', author: 'Ilse Marrowby', tags: 'nature, rivers' }),
+      '{broken',
+      JSON.stringify({ text: 'Grief keeps its own calendar.', author: 'Odalys Fenwright', tags: ['grief'] }),
+    ]);
     const dry = await run(
       'corpus',
       'import',
@@ -132,16 +128,12 @@ describe('quotes-admin corpus', () => {
   });
 
   it('import takes --authors, --language and --review, and says what it guessed', async () => {
-    const file = join(directory, 'curation.csv');
-    await writeFile(
-      file,
-      [
-        'quote,author,tags',
-        '"Caminante, no hay camino, se hace camino al andar.",Antonio Machado,vida',
-        '"The river keeps its appointments, and so should you.","Ilse Marrowby, River Notes",nature',
-        '"We suffer more often in imagination than in reality.",Seneca,',
-      ].join('\n'),
-    );
+    const file = await fileOfLines(directory, 'curation.csv', [
+      'quote,author,tags',
+      '"Caminante, no hay camino, se hace camino al andar.",Antonio Machado,vida',
+      '"The river keeps its appointments, and so should you.","Ilse Marrowby, River Notes",nature',
+      '"We suffer more often in imagination than in reality.",Seneca,',
+    ]);
     const authors = join(directory, 'authors.csv');
     await writeFile(authors, 'author,era\nIlse Marrowby,Modern\n');
     const review = join(directory, 'review.csv');

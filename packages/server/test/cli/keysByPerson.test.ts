@@ -36,6 +36,13 @@ async function create(...args: string[]): Promise<Issued> {
 
 const month = new Date().toISOString().slice(0, 7);
 
+/** Sets a key's calls this month straight in the database. */
+const setCallsThisMonth = (keyId: string, calls: number) =>
+  database.db
+    .insertInto('monthly_usage')
+    .values({ key_id: keyId, month: `${month}-01`, calls })
+    .execute();
+
 describe('one trial per person and per client', { timeout: 90_000 }, () => {
   it('Ann+x@Example.com and then ann@example.com get one trial key', async ({ expect }) => {
     const first = await admin('keys', 'create', '--client', 'Ann', '--plan', 'trial', '--email', 'Ann+x@Example.com');
@@ -116,10 +123,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
       'Filter.Person+b@Example.test',
     );
     const c = await create('--client', 'Elsewhere', '--plan', 'starter', '--email', 'elsewhere@example.test');
-    await database.db
-      .insertInto('monthly_usage')
-      .values({ key_id: a.id, month: `${month}-01`, calls: 1234 })
-      .execute();
+    await setCallsThisMonth(a.id, 1234);
     await admin('keys', 'revoke', c.id);
 
     const byEmail = await admin('keys', 'list', '--email', 'FILTER.PERSON@example.test');
@@ -181,10 +185,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
 
   it('change-plan keeps the secret and the usage; leaving trial drops its expiry', async ({ expect }) => {
     const trial = await create('--client', 'Upgrader', '--plan', 'trial', '--email', 'upgrader@example.test');
-    await database.db
-      .insertInto('monthly_usage')
-      .values({ key_id: trial.id, month: `${month}-01`, calls: 999 })
-      .execute();
+    await setCallsThisMonth(trial.id, 999);
     const changed = await admin('keys', 'change-plan', trial.id, '--plan', 'starter');
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stdout).toContain(`${trial.id} (Upgrader) is now on starter: 10,000 calls a month, pages up to 25.`);
@@ -214,10 +215,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
 
   it('roll gives the same key record a new secret; the old one is refused at once', async ({ expect }) => {
     const issued = await create('--client', 'Leaky', '--plan', 'starter', '--email', 'leaky@example.test');
-    await database.db
-      .insertInto('monthly_usage')
-      .values({ key_id: issued.id, month: `${month}-01`, calls: 42 })
-      .execute();
+    await setCallsThisMonth(issued.id, 42);
     expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     const rolled = await admin('keys', 'roll', issued.id, '--json');
     expect(rolled.code, rolled.stderr).toBe(0);

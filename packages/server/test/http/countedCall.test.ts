@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
 import type { ApiCall } from '../../src/http/apiCall.js';
 import { countedCall } from '../../src/http/countedCall.js';
@@ -7,11 +7,9 @@ import { createOperatorApi } from '../../src/operator/operatorApi.js';
 import type { Problem } from '../../src/problems.js';
 import type { ServiceRuntime } from '../../src/serviceRuntime.js';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.drop());
+// A database of this file's own, made as the file loads.
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.drop());
 
 describe('a counted call', () => {
   it('reads while it is counted, except for a key whose allowance was found used up', async () => {

@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
 import { problemType } from '../support/testServer.js';
 
-let fixture: HttpFixture;
-let key: string;
-
+let fixture: HttpFixture, key: string;
 beforeAll(async () => ({ fixture, key } = await httpFixtureWithKey('platform')));
 afterAll(() => fixture?.close());
 
