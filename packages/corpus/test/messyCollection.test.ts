@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { corpusStats } from '../src/index.js';
 import { importCorpusFile } from '../src/import/importCorpus.js';
 import { quoteId } from '../src/quoteId.js';
 import type { TestDatabase } from '@quotes/database/testing';
-import { databaseAndFolder, fileOfLines } from './support/databaseAndFolder.js';
+import { databaseAndFolder } from './support/databaseAndFolder.js';
 import { type CollectionCounts, writeGoodreadsStyleCollection } from './support/goodreadsStyleCollection.js';
 
 let database: TestDatabase;
@@ -68,14 +69,8 @@ describe('a 30,000-row Goodreads-style collection with no eras', () => {
 
 describe('the review file', () => {
   it('lists the guessed rows; corrected and re-imported with --mode append they keep their ids', async () => {
-    const collection = await fileOfLines(directory, 'small.csv', [
-      'quote,author,tags,likes',
-      '"The river keeps its appointments, and so should you.","Ilse Marrowby, River Notes",nature,10',
-      '"Grief keeps its own calendar, and no one else can read it.",Odalys Fenwright,"grief, sad",20',
-      '"Patience is a lamp that does not go out in the wind.",Rumi,"patience, sufism, funny",30',
-      '"The river keeps its appointments, and so should you.",Someone Else,nature,5',
-      '"Nothing here names a category at all, not one word of it.",Tobias Quill,"claire-danvers, vampires",1',
-    ]);
+    // Five quotes without eras, one text under two authors.
+    const collection = fileURLToPath(new URL('./fixtures/reviewCollection.csv', import.meta.url));
     const review = join(directory, 'review.csv');
     const first = await importCorpusFile(database, collection, { reviewFile: review });
     expect(first.imported).toBe(5);
