@@ -1,11 +1,9 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { responseExample } from '@quotes/contract';
-import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
+import { browserSkipReason, type Listening, launchChromium, listen } from '@quotes/docs/testing';
 import { type RunningMock, startMock } from '@quotes/mock';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,12 +43,12 @@ describe('the client bundled by Vite for the browser', () => {
 
   describe.skipIf(browserSkipReason !== undefined)('in Chromium', () => {
     let mock: RunningMock;
-    let page: Server;
+    let page: Listening;
     let pageUrl: string;
 
     beforeAll(async () => {
       mock = await startMock();
-      page = createServer((request, response) => {
+      page = await listen((request, response) => {
         if (request.url === '/client.js') {
           response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
           return;
@@ -59,14 +57,13 @@ describe('the client bundled by Vite for the browser', () => {
           .writeHead(200, { 'Content-Type': 'text/html' })
           .end('<!doctype html><title>client</title><script type="module" src="/client.js"></script>');
       });
-      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
       // Another origin than the mock's (localhost vs 127.0.0.1), so the calls are cross-origin.
-      pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
+      pageUrl = `${page.url.replace('127.0.0.1', 'localhost')}/`;
     });
 
     afterAll(async () => {
       await mock?.stop();
-      await new Promise((resolve) => page?.close(resolve));
+      await page?.close();
     });
 
     it('calls the mock and gets the typed quote and problem', async () => {
