@@ -201,7 +201,9 @@ describe('installed from the tarballs into a fresh project', () => {
     const result = await inProject(bin('quotes-conformance'), ['--base-url', mockUrl!, '--target', 'mock']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/\n\d+ passed, 0 failed\n?$/);
-    expect(result.stdout).toContain('SKIP counting and the allowance headers of real calls: the mock counts each key value in its own memory');
+    expect(result.stdout).toContain(
+      'SKIP counting and the allowance headers of real calls: the mock counts each key value in its own memory',
+    );
   });
 
   describe('against the real server', () => {
