@@ -1,14 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  connectDatabase,
-  type DatabaseHandle,
-  type EmbeddedDatabase,
-  freePort,
-  migrateToLatest,
-  startEmbeddedPostgres,
-} from '@quotes/database';
+import type { DatabaseHandle, EmbeddedDatabase } from '@quotes/database';
+import { connectDatabase, freePort, migrateToLatest, startEmbeddedPostgres } from '@quotes/database';
 import pg from 'pg';
 import { loadFixtureCorpus } from './fixtureCorpus.js';
 
