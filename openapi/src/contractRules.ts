@@ -21,6 +21,8 @@ export interface PlanRules {
   readonly perKeyLimits: boolean;
   /** Burst limit of one key, calls per second (token bucket); null: no burst limit. */
   readonly requestsPerSecond: number | null;
+  /** A confirmed key request for this plan is granted at once when its checks pass (absent: the operator decides). */
+  readonly selfService?: boolean;
 }
 
 /** One filter parameter, from its `x-filter`. */
@@ -95,6 +97,7 @@ function readPlans(document: ContractDocument): PlanRules[] {
       validityDays: wholeNumber(entry.validity_days, where('validity_days'), true),
       perKeyLimits: flag(entry.per_key_limits, where('per_key_limits')),
       requestsPerSecond: wholeNumber(entry.requests_per_second, where('requests_per_second'), true),
+      selfService: entry.self_service === undefined ? false : flag(entry.self_service, where('self_service')),
     });
   });
   const ids = plans.map((plan) => plan.id);

@@ -57,6 +57,34 @@ export interface UsageAlertsTable {
   sent_at: Date;
 }
 
+export type KeyRequestStatus = 'unconfirmed' | 'pending' | 'approved' | 'rejected' | 'expired';
+
+/** A request for a key from the public form (migration 20261126T0600). */
+export interface KeyRequestsTable {
+  /** Public id used by the operator CLI (`r_...`). */
+  id: string;
+  email: string;
+  email_canonical: ColumnType<string, never, never>;
+  name: string;
+  application: string;
+  plan_id: string;
+  use: string;
+  /** inet and cidr, as text. */
+  client_address: string;
+  client_network: string;
+  status: KeyRequestStatus;
+  /** Why the request waits for the operator, in words. */
+  reasons: ColumnType<string[], string[] | undefined, string[]>;
+  /** SHA-256 of the confirmation token; null once used or expired. */
+  token_hash: Buffer | null;
+  token_expires_at: Date;
+  created_at: Date;
+  confirmed_at: Date | null;
+  decided_at: Date | null;
+  key_id: string | null;
+  rejection_reason: string | null;
+}
+
 export interface QuotesTable {
   id: string;
   /** Dense 0-based position in the list order (score desc, id asc), recomputed on every load. */
@@ -94,6 +122,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;
   usage_alerts: UsageAlertsTable;
+  key_requests: KeyRequestsTable;
   quotes: QuotesTable;
   corpus_state: CorpusStateTable;
 }

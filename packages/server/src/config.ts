@@ -1,5 +1,6 @@
 import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus/defaults';
 import { fileURLToPath } from 'node:url';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 /** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
@@ -69,6 +70,37 @@ const environmentSchema = z
         .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without query or fragment')
         .optional(),
     ),
+    // Key requests (the public form). The proxies whose X-Forwarded-For is believed, as addresses
+    // or CIDRs separated by commas (`loopback`, `uniquelocal` and `linklocal` name those ranges);
+    // unset: the client address is the socket's, whatever the header says.
+    TRUST_PROXY: unsetWhenEmpty(
+      z
+        .string()
+        .transform((text) =>
+          text
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== ''),
+        )
+        .refine((list) => {
+          try {
+            proxyAddr.compile(list);
+            return list.length > 0;
+          } catch {
+            return false;
+          }
+        }, 'must be addresses or CIDRs separated by commas (e.g. 10.0.0.1,192.168.0.0/16)')
+        .optional(),
+    ),
+    // Where `requests digest --send` mails the pending requests.
+    OPERATOR_EMAIL: unsetWhenEmpty(z.string().min(3).max(254).optional()),
+    // Requests recorded per hour: from one client address (a few people may share one office
+    // address), for one person, from everyone; and the unconfirmed and pending requests kept at
+    // most (the oldest unconfirmed make room).
+    KEY_REQUESTS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+    KEY_REQUESTS_PER_EMAIL_HOUR: z.coerce.number().int().min(1).max(10_000).default(3),
+    KEY_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    KEY_REQUESTS_MAX_OPEN: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   })
   .superRefine((environment, context) => {
     if (environment.DATABASE_POOL_MODE !== 'transaction') return;
@@ -113,4 +145,14 @@ export function logFormat(config: Config, stdoutIsTerminal: boolean): 'json' | '
 /** Where clients reach the service (links in mail): PUBLIC_BASE_URL, else the address the server listens on. */
 export function publicBaseUrl(config: Config): string {
   return (config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** The bounds on key requests (KEY_REQUESTS_*). */
+export function keyRequestBounds(config: Config) {
+  return {
+    perAddressPerHour: config.KEY_REQUESTS_PER_ADDRESS_HOUR,
+    perEmailPerHour: config.KEY_REQUESTS_PER_EMAIL_HOUR,
+    perHour: config.KEY_REQUESTS_PER_HOUR,
+    maxOpen: config.KEY_REQUESTS_MAX_OPEN,
+  } as const;
 }

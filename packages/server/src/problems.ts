@@ -29,6 +29,9 @@ const problemKinds = {
   'allowance-exhausted': { status: 429, title: 'Monthly allowance used up' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
+  'cross-site-request': { status: 403, title: 'Cross-site request refused' },
+  'request-too-large': { status: 413, title: 'Request too large' },
+  'too-many-key-requests': { status: 429, title: 'Too many key requests' },
 } as const satisfies Record<ContractProblemKind, { status: number; title: string }>;
 
 export type ProblemKind = keyof typeof problemKinds;

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, keyRequestBounds, parseConfig, publicBaseUrl } from './config.js';
 import type { DatabaseHandle } from '@quotes/database';
 import { migrateToLatest } from '@quotes/database';
 import { openDatabase } from '@quotes/database';
@@ -11,6 +13,10 @@ import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.js';
 import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
+import { keyRequestValidator } from './keyRequests/keyRequestInput.js';
+import { keyRequestRouter } from './keyRequests/keyRequestRoutes.js';
+import { createKeyRequestService, type KeyRequestSettings } from './keyRequests/keyRequestService.js';
+import { createMailer } from './mail/mailer.js';
 import { createServiceRuntime } from './serviceRuntime.js';
 
 export interface StartServerOptions {
@@ -42,6 +48,12 @@ export interface StartServerOptions {
   metricsPort?: number;
   /** Default config.METRICS_HOST, else 127.0.0.1. */
   metricsHost?: string;
+  /**
+   * Asking for a key: each setting defaults to the config's (SMTP_URL or DATA_DIR/outbox,
+   * PUBLIC_BASE_URL, TRUST_PROXY, OPERATOR_EMAIL, KEY_REQUESTS_*); without a config, mail goes to
+   * an outbox under the system's temporary directory and links to the listening address.
+   */
+  keyRequests?: Partial<KeyRequestSettings>;
 }
 
 export interface RunningServer {
@@ -83,6 +95,35 @@ function stopAccepting(server: Server, graceMs: number): Promise<void> {
   });
 }
 
+function urlOf(address: AddressInfo): string {
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
+/** The key-request settings: the options', else the config's, else local defaults (see StartServerOptions). */
+function keyRequestSettings(options: StartServerOptions, listeningUrl: () => string): KeyRequestSettings {
+  const { config } = options;
+  const given = options.keyRequests ?? {};
+  // Without a config, the configuration's defaults.
+  const limits = config ?? parseConfig({});
+  const mailer =
+    given.mailer ??
+    createMailer({
+      smtpUrl: config?.SMTP_URL,
+      from: limits.MAIL_FROM,
+      outboxDir: join(config?.DATA_DIR ?? tmpdir(), config ? 'outbox' : 'quotes-outbox'),
+    });
+  const base = given.publicBaseUrl ?? (config ? publicBaseUrl(config) : undefined);
+  return {
+    mailer,
+    get publicBaseUrl() {
+      return base ?? listeningUrl();
+    },
+    bounds: given.bounds ?? keyRequestBounds(limits),
+    trustProxy: given.trustProxy ?? config?.TRUST_PROXY,
+    operatorEmail: given.operatorEmail ?? config?.OPERATOR_EMAIL,
+  };
+}
+
 /** Starts the Quote Retrieval Service; used by `npm start` (main.ts), the tests and the conformance suite. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const log = options.logger ?? silentLogger;
@@ -116,8 +157,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       warmUpMs: options.warmUpMs,
     });
     const server = createServer();
-    let address: AddressInfo;
+    let address: AddressInfo | undefined;
     let metricsServer: MetricsServer | undefined;
+    const keyRequests = keyRequestSettings(options, () => {
+      if (!address) throw new Error('the server is not listening yet');
+      return urlOf(address);
+    });
+    const keyRequestService = createKeyRequestService(
+      database,
+      createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
+      keyRequests,
+      clock,
+      log,
+    );
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? options.config?.METRICS_PORT;
@@ -130,7 +182,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           options.metricsHost ?? options.config?.METRICS_HOST ?? '127.0.0.1',
         );
       }
-      server.on('request', createApp(runtime, routing, metrics?.observeCalls));
+      const pages = keyRequestRouter(keyRequestService, await keyRequestValidator());
+      server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,
@@ -140,13 +193,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // The runtime holds the notification connection open: left running, the process would
       // never exit after reporting, say, a port already in use.
       await metricsServer?.close();
+      keyRequests.mailer.close();
       await runtime.close().catch(() => undefined);
       throw error;
     }
-    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     let closing: Promise<void> | undefined;
     return {
-      url: `http://${urlHost}:${address.port}`,
+      url: urlOf(address),
       port: address.port,
       database,
       metricsUrl: metricsServer?.url,
@@ -157,6 +210,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
           await metricsServer?.close();
+          keyRequests.mailer.close();
           await ownedDatabase?.close();
         })();
         return closing;

@@ -6,6 +6,7 @@ import * as quoteJson from './20261123T1100_quote_json.js';
 import * as keyOwners from './20261123T1600_key_owners.js';
 import * as quoteTagCode from './20261123T1800_quote_tag_code.js';
 import * as keyAllowedOrigins from './20261123T1900_key_allowed_origins.js';
+import * as keyRequests from './20261126T0600_key_requests.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T1600_key_owners': keyOwners,
   '20261123T1800_quote_tag_code': quoteTagCode,
   '20261123T1900_key_allowed_origins': keyAllowedOrigins,
+  '20261126T0600_key_requests': keyRequests,
 };

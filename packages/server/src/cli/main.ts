@@ -11,6 +11,7 @@ import { commanderErrorLine, isCommanderError } from './commanderErrors.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerNotifyCommands } from './notifyCommands.js';
+import { registerRequestCommands } from './requestCommands.js';
 import { registerUsageCommands } from './usageCommands.js';
 
 let config: Config | undefined;
@@ -39,9 +40,10 @@ registerKeyCommands(program, context);
 registerUsageCommands(program, context);
 registerDbCommands(program, context);
 registerNotifyCommands(program, context);
+registerRequestCommands(program, context);
 // The corpus commands load the generator and its data (half a second on these machines): only
 // when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
-if (!['keys', 'usage', 'db', 'notify'].includes(process.argv[2] ?? '')) {
+if (!['keys', 'usage', 'db', 'notify', 'requests'].includes(process.argv[2] ?? '')) {
   const { registerCorpusCommands } = await import('@quotes/corpus');
   registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
 }

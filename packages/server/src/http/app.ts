@@ -24,6 +24,8 @@ export function createApp(
   routing: ContractRouting,
   /** Sees every request first (the metrics' call counts and latencies); none when metrics are off. */
   observeCalls?: RequestHandler,
+  /** Pages outside /v1 and their posts (asking for a key), mounted beside the reference page. */
+  pages?: RequestHandler,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -62,6 +64,7 @@ export function createApp(
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.
   app.use('/v1', apiAnswerHeaders, handleApiCall);
   app.use(healthRoutes(runtime.database, runtime.outage, runtime.lifecycle));
+  if (pages) app.use(pages);
   app.use(apiReferenceRouter());
   // Everything else gets the contract routing's 404 or 405, as problem details.
   app.use(handleApiCall);

@@ -87,6 +87,8 @@ export async function loadContractRouting(): Promise<ContractRouting> {
   const byPath = new Map<string, Map<string, ContractRoute>>();
   const routes: ContractRoute[] = [];
   for (const operation of api.getOperations()) {
+    // The API is under /v1; the contract's other operations (key requests) have routers of their own.
+    if (!operation.path.startsWith('/v1/')) continue;
     const operationId = operation.operationId ?? `${operation.method} ${operation.path}`;
     const unsupported = unsupportedPart(operation);
     if (unsupported) {

@@ -3,11 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
-/** One plain-text message to one address; the sender comes from MAIL_FROM. */
+/** One message to one address, plain text with an optional HTML alternative; the sender comes from MAIL_FROM. */
 export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  readonly html?: string;
 }
 
 export type Delivery =
@@ -61,7 +62,13 @@ function smtpMailer(settings: MailSettings & { smtpUrl: string }, deadlineMs: nu
     async send(message) {
       try {
         const info = await withDeadline(
-          transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text }),
+          transport.sendMail({
+            from: settings.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            ...(message.html === undefined ? {} : { html: message.html }),
+          }),
           deadlineMs,
           `mail to ${message.to}`,
         );
@@ -86,6 +93,7 @@ function outboxMailer(settings: MailSettings): Mailer {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        ...(message.html === undefined ? {} : { html: message.html }),
       });
       // Messages may carry a key: the folder and the files are the operator's only.
       await mkdir(settings.outboxDir, { recursive: true, mode: 0o700 });

@@ -211,12 +211,23 @@ function usageOf(record: ApiKeyRecord, month: CalendarMonth, calls: number, now:
   };
 }
 
-function trialTaken(earlier: ApiKeyRecord, plan: string): OperatorError {
+/** A trial refused because the person or client had one: the earlier key, for whoever reports it. */
+export class TrialTakenError extends OperatorError {
+  constructor(
+    message: string,
+    readonly earlier: ApiKeyRecord,
+  ) {
+    super(message);
+  }
+}
+
+function trialTaken(earlier: ApiKeyRecord, plan: string): TrialTakenError {
   const who = earlier.email
     ? `${earlier.email} / client ${quoted(earlier.client)}`
     : `client ${quoted(earlier.client)}`;
-  return new OperatorError(
+  return new TrialTakenError(
     `refused: one ${plan} per person and client, and ${who} already had ${earlier.id} (issued ${isoSeconds(earlier.createdAt)}); override with --allow-another-trial`,
+    earlier,
   );
 }
 

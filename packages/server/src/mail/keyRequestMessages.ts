@@ -1,0 +1,88 @@
+import escapeHtml from 'escape-html';
+import type { MailMessage } from './mailer.js';
+
+/**
+ * The messages of a key request: the confirmation link, "received, waiting for the operator",
+ * the rejection, the operator's digest. Plain text and HTML, every value escaped in the HTML
+ * (names and texts come from a public form).
+ */
+
+export interface RequestSummary {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly application: string;
+  readonly plan: string;
+}
+
+/** The same paragraphs as text and as HTML; a link is a paragraph of its own. */
+type Paragraph = string | { readonly link: string };
+
+function message(to: string, subject: string, paragraphs: readonly Paragraph[]): MailMessage {
+  const text = paragraphs.map((part) => (typeof part === 'string' ? part : part.link)).join('\n\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">',
+    ...paragraphs.map((part) =>
+      typeof part === 'string'
+        ? `<p>${escapeHtml(part).replaceAll('\n', '<br>')}</p>`
+        : `<p><a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a></p>`,
+    ),
+    '</body></html>',
+  ].join('\n');
+  return { to, subject, text, html };
+}
+
+export function confirmationMessage(request: RequestSummary, link: string, validHours: number): MailMessage {
+  return message(request.email, 'Confirm your request for a Quote Retrieval Service API key', [
+    `Hello ${request.name},`,
+    `We received a request for an API key on the ${request.plan} plan for "${request.application}". To confirm that this address is yours, open the link below and press "Confirm" (the link works once, for ${validHours} hours):`,
+    { link },
+    request.plan === 'trial'
+      ? 'Once confirmed, a trial key is mailed to you within a minute when the checks pass (one trial per person and per network); otherwise the operator answers within a few hours.'
+      : 'Once confirmed, the operator reviews the request and answers within a few hours.',
+    'If you did not ask for a key, ignore this message: nothing happens without the confirmation.',
+  ]);
+}
+
+export function receivedMessage(request: RequestSummary): MailMessage {
+  return message(request.email, 'Your request for a Quote Retrieval Service API key is with the operator', [
+    `Hello ${request.name},`,
+    `Thank you for confirming your address. Your request ${request.id} for a key on the ${request.plan} plan for "${request.application}" is now with the operator, who answers within a few hours, by mail to this address.`,
+  ]);
+}
+
+export function rejectionMessage(request: RequestSummary, reason: string): MailMessage {
+  return message(request.email, 'Your request for a Quote Retrieval Service API key', [
+    `Hello ${request.name},`,
+    `We cannot grant your request ${request.id} for a key on the ${request.plan} plan for "${request.application}":`,
+    reason,
+    'Reply to this message if you think this is a mistake.',
+  ]);
+}
+
+export interface DigestEntry extends RequestSummary {
+  readonly createdAt: string;
+  readonly reasons: readonly string[];
+}
+
+export function digestMessage(to: string, pending: readonly DigestEntry[]): MailMessage {
+  return message(
+    to,
+    `Quote Retrieval Service: ${pending.length} key request${pending.length === 1 ? '' : 's'} waiting`,
+    [
+      pending.length === 0
+        ? 'No key request is waiting.'
+        : `${pending.length} confirmed key request(s) wait for a decision:`,
+      ...pending.map(
+        (entry) =>
+          `${entry.id}  ${entry.createdAt}  ${entry.plan}\n${entry.name} <${entry.email}>, "${entry.application}"\n${entry.reasons.length > 0 ? `Waiting because: ${entry.reasons.join('; ')}` : 'Waiting for the operator'}`,
+      ),
+      'Decide with: quotes-admin requests approve ID --send | requests reject ID --reason TEXT',
+    ],
+  );
+}
+
+/** A plain-text message (the key's) with the same text as its HTML alternative, escaped. */
+export function withHtml(plain: MailMessage): MailMessage {
+  return message(plain.to, plain.subject, plain.text.split('\n\n'));
+}
