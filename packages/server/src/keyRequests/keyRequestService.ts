@@ -140,7 +140,8 @@ export function createKeyRequestService(
   log: Logger,
 ): KeyRequestService {
   const { db } = database;
-  const base = settings.publicBaseUrl.replace(/\/+$/, '');
+  // Read when used: without PUBLIC_BASE_URL it is the listening address, known once listening.
+  const baseUrl = () => settings.publicBaseUrl.replace(/\/+$/, '');
 
   async function existing(id: string): Promise<KeyRequestRow> {
     const row = await findKeyRequest(db, id);
@@ -158,7 +159,7 @@ export function createKeyRequestService(
   /** Mails the key of an approved request (HTML alternative included). */
   async function mailKey(issued: IssuedKey): Promise<Delivery> {
     const view = await operator.showKey(issued.id);
-    return settings.mailer.send(withHtml(keyMessage(issued, view, base, false)));
+    return settings.mailer.send(withHtml(keyMessage(issued, view, baseUrl(), false)));
   }
 
   /** Creates the key; a trial the person or client already had leaves the request pending, with that reason. */
@@ -215,7 +216,7 @@ export function createKeyRequestService(
         now,
       );
       if (!admission.admitted) return admission;
-      const link = `${base}/keys/confirm?token=${token}`;
+      const link = `${baseUrl()}/keys/confirm?token=${token}`;
       try {
         await settings.mailer.send(
           confirmationMessage(
