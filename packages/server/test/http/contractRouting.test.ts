@@ -35,10 +35,11 @@ const requests: Array<[string, string]> = [
 ];
 
 describe('contract routing', () => {
-  it('knows every operation of the contract', () => {
+  it('knows every /v1 operation of the contract', () => {
     expect(routing.routes.map((route) => route.operationId).sort()).toEqual(
       library
         .getOperations()
+        .filter((operation) => operation.path.startsWith('/v1/'))
         .map((operation) => operation.operationId)
         .sort(),
     );

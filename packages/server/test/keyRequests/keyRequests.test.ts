@@ -39,7 +39,11 @@ const requestsOf = (email: string) =>
 
 /** Asks for a key from a client address and returns the confirmation link mailed for it. */
 async function ask(email: string, from: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const answer = await post(`${server.url}/keys/requests`, requestBody({ email, application: `App of ${email}`, ...fields }), { localAddress: from });
+  const answer = await post(
+    `${server.url}/keys/requests`,
+    requestBody({ email, application: `App of ${email}`, ...fields }),
+    { localAddress: from },
+  );
   expect(answer.status, answer.text).toBe(202);
   const link = confirmationLinkIn(await mailTo(inbox, email, /^Confirm your request/));
   expect(link).toBeDefined();
@@ -54,9 +58,13 @@ const confirm = (token: string, from = '127.0.0.1') =>
 
 describe('asking for a key', { timeout: 60_000 }, () => {
   it('mails a link whose GET confirms nothing; its POST grants a trial key that works', async () => {
-    const answer = await post(`${server.url}/keys/requests`, requestBody({ email: 'bo@example.org', application: 'Bo app' }), {
-      localAddress: '127.1.0.1',
-    });
+    const answer = await post(
+      `${server.url}/keys/requests`,
+      requestBody({ email: 'bo@example.org', application: 'Bo app' }),
+      {
+        localAddress: '127.1.0.1',
+      },
+    );
     expect(answer.status).toBe(202);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(answer.text)).toEqual({ status: 'received', detail: expect.stringMatching(/Check your mail/) });
