@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lengthOfText, loadContract, problemTypePrefix, taxonomy } from '../src/index.js';
 
 describe('the contract', () => {
-  it('declares the four operations with their operationIds', () => {
+  it('declares the four read-only /v1 operations and the key request, with their operationIds', () => {
     const operations = Object.entries(loadContract().paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
@@ -11,6 +11,7 @@ describe('the contract', () => {
       'GET /v1/quotes-filter listQuotes',
       'GET /v1/quotes-random getRandomQuote',
       'GET /v1/quotes-usage getUsage',
+      'POST /keys/requests requestKey',
     ]);
   });
 

@@ -25,7 +25,9 @@ describe('the rules in the contract', () => {
       validityDays: 30,
       perKeyLimits: false,
       requestsPerSecond: 10,
+      selfService: true,
     });
+    expect(rules.plans.filter((plan) => plan.selfService).map((plan) => plan.id)).toEqual(['trial']);
     expect(rules.planById.get('enterprise')?.requestsPerSecond).toBeNull();
     expect(rules.pageCeiling).toBe(1000);
   });
@@ -41,6 +43,7 @@ describe('the rules in the contract', () => {
       listQuotes: [200],
       listFilterValues: [200, 304],
       getUsage: [],
+      requestKey: [],
     });
     expect(rules.filters.map((filter) => `${filter.name}:${filter.match}`)).toEqual([
       'category:substring',
