@@ -2,7 +2,7 @@ import { type Client, createClient, createConfig } from './generated/client/inde
 import type { Auth } from './generated/core/auth.gen.js';
 import * as sdk from './generated/sdk.gen.js';
 import type { ListQuotesQuery, RandomQuoteQuery } from './filterQuery.js';
-import type { FilterValues, Quote, QuotePage, Usage } from './generated/types.gen.js';
+import type { FilterValues, KeyRequest, KeyRequestReceived, Quote, QuotePage, Usage } from './generated/types.gen.js';
 import { describeFailure, QuotesNetworkError } from './networkError.js';
 import { QuotesProblemError } from './problemError.js';
 import { parseRateLimit, type RateLimit } from './rateLimit.js';
@@ -56,6 +56,8 @@ interface Operations<R extends 'data' | 'result'> {
   listQuotes(query?: ListQuotesQuery, options?: CallOptions): Promise<Out<R, QuotePage>>;
   listFilterValues(options?: CallOptions): Promise<R extends 'data' ? FilterValues : FilterValuesResult>;
   getUsage(options?: CallOptions): Promise<Out<R, Usage>>;
+  /** Asks for a key (no key needed): the server mails a confirmation link to `request.email`. */
+  requestKey(request: KeyRequest, options?: CallOptions): Promise<Out<R, KeyRequestReceived>>;
 }
 type Out<R extends 'data' | 'result', T> = R extends 'data' ? T : QuotesResult<T>;
 
@@ -159,6 +161,7 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
     listQuotes: (query, call) => settle<QuotePage>(sdk.listQuotes({ ...request(call), ...(query ? { query } : {}) })),
     listFilterValues,
     getUsage: (call) => settle<Usage>(sdk.getUsage(request(call))),
+    requestKey: (body, call) => settle<KeyRequestReceived>(sdk.requestKey({ ...request(call), body })),
   };
 
   return {
@@ -167,5 +170,6 @@ export function createQuotesClient(options: QuotesClientOptions): QuotesClient {
     listQuotes: async (query, call) => (await withMeta.listQuotes(query, call)).data,
     listFilterValues: async (call) => (await withMeta.listFilterValues(call)).data,
     getUsage: async (call) => (await withMeta.getUsage(call)).data,
+    requestKey: async (body, call) => (await withMeta.requestKey(body, call)).data,
   };
 }

@@ -13,6 +13,8 @@ export {
   Era,
   FaithTradition,
   type FilterValues,
+  type KeyRequest,
+  type KeyRequestReceived,
   Length,
   Mood,
   type ParameterError,

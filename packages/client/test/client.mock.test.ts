@@ -79,6 +79,18 @@ describe('every operation against the Prism mock', () => {
     expect(await client.getUsage()).toEqual(responseExample('/v1/quotes-usage', '200'));
   });
 
+  it('requestKey sends the request as JSON, without a key, and resolves to the documented answer', async () => {
+    const client = createQuotesClient({ baseUrl: mock.url });
+    const answer = await client.requestKey({
+      email: 'ann@example.com',
+      name: 'Ann Lee',
+      application: 'Quote widget',
+      use: 'A quote of the day',
+      accept_terms: true,
+    });
+    expect(answer).toEqual({ status: 'received', detail: expect.stringMatching(/Check your mail/) });
+  });
+
   it('withMeta exposes the allowance headers of counted calls, and none for quotes-usage', async () => {
     const client = createQuotesClient({ baseUrl: mock.url, apiKey: 'qk_test' });
     const random = await client.withMeta.getRandomQuote();

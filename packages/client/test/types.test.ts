@@ -75,6 +75,9 @@ describe('types follow the contract', () => {
       | 'allowance-exhausted'
       | 'internal-error'
       | 'service-unavailable'
+      | 'cross-site-request'
+      | 'request-too-large'
+      | 'too-many-key-requests'
       | 'unknown'
     >();
   });
