@@ -37,13 +37,13 @@ interface ResponseObject {
 }
 
 /**
- * The example the contract documents for one response of a GET operation (following a
+ * The example the contract documents for one response of an operation (GET unless named; following a
  * `#/components/responses/...` reference): what the mock serves, and what a floor or a test
  * compares against.
  */
-export function responseExample(path: string, status: string): unknown {
+export function responseExample(path: string, status: string, method: 'get' | 'post' = 'get'): unknown {
   const contract = loadContract();
-  const operation = contract.paths[path]?.get as unknown as { responses: Record<string, ResponseObject> } | undefined;
+  const operation = contract.paths[path]?.[method] as unknown as { responses: Record<string, ResponseObject> } | undefined;
   let response = operation?.responses[status];
   if (response?.$ref) {
     const name = response.$ref.replace('#/components/responses/', '');

@@ -31,6 +31,34 @@ describe('startMock', () => {
     },
   );
 
+  it('answers a key request without a key, as JSON and as a form, and refuses an incomplete one', async () => {
+    const request = {
+      email: 'ann@example.com',
+      name: 'Ann Lee',
+      application: 'Quote widget',
+      plan: 'trial',
+      use: 'A quote of the day',
+      accept_terms: 'true',
+    };
+    const json = await fetch(`${mock.url}/keys/requests`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...request, accept_terms: true }),
+    });
+    expect(json.status).toBe(202);
+    expect(await json.json()).toEqual(responseExample('/keys/requests', '202', 'post'));
+    const form = await fetch(`${mock.url}/keys/requests`, { method: 'POST', body: new URLSearchParams(request) });
+    expect(form.status).toBe(202);
+    await form.body?.cancel();
+    const incomplete = await fetch(`${mock.url}/keys/requests`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'ann@example.com' }),
+    });
+    expect(incomplete.status).toBe(400);
+    await incomplete.body?.cancel();
+  });
+
   it('accepts the key as a Bearer token too', async () => {
     const response = await fetch(`${mock.url}/v1/quotes-random`, { headers: { Authorization: 'Bearer qk_x' } });
     expect(response.status).toBe(200);
