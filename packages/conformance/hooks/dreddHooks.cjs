@@ -34,6 +34,23 @@ function control(action, done, transaction) {
     .finally(() => done());
 }
 
+// The same request sent beforehand, one after another (a bound reached before the transaction).
+function repeat(times, done, transaction) {
+  const { method, headers, body } = transaction.request;
+  const url = `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath}`;
+  const send = (left) => {
+    if (left === 0) return Promise.resolve();
+    return fetch(url, { method, headers, body, signal: AbortSignal.timeout(10000) })
+      .then((response) => response.arrayBuffer())
+      .then(() => send(left - 1));
+  };
+  send(times)
+    .catch((error) => {
+      transaction.fail = `sending the request beforehand failed: ${error.message}`;
+    })
+    .finally(() => done());
+}
+
 hooks.beforeAll((transactions, done) => {
   const names = new Set(transactions.map((transaction) => transaction.name));
   state.unshaped = [...names].filter((name) => !Object.hasOwn(shapes, name));
@@ -65,6 +82,19 @@ hooks.beforeEach((transaction, done) => {
     }
   }
   Object.assign(transaction.request.headers, shape.headers || {});
+  const contentType = Object.entries(transaction.request.headers).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  );
+  const form = contentType && /x-www-form-urlencoded/i.test(contentType[1]);
+  const body = form && typeof shape.formBody === 'string' ? shape.formBody : shape.body;
+  if (typeof body === 'string') {
+    transaction.request.body = body;
+    for (const existing of Object.keys(transaction.request.headers)) {
+      if (existing.toLowerCase() === 'content-length') delete transaction.request.headers[existing];
+    }
+    transaction.request.headers['Content-Length'] = String(Buffer.byteLength(body));
+  }
+  if (shape.repeatBefore) return repeat(shape.repeatBefore, done, transaction);
   if (shape.outage) {
     if (!fixture.controlUrl) {
       transaction.fail = 'this transaction needs a database outage but no control endpoint was given';

@@ -30,6 +30,8 @@ export interface OperationSpec {
   readonly summary: string;
   readonly description: string;
   readonly parameters: readonly ParameterSpec[];
+  /** The media types of the request body (empty: no body). */
+  readonly requestMediaTypes: readonly string[];
   readonly responses: ReadonlyMap<number, ResponseSpec>;
   /** The statuses at which a call counts against the allowance (`x-counted-statuses`). */
   readonly countedStatuses: readonly number[];
@@ -94,10 +96,12 @@ function readOperations(document: ContractDocument): OperationSpec[] {
         const spec = readResponse(document, status, response);
         responses.set(spec.status, spec);
       }
+      const requestBody = operation.requestBody ? resolve(document, operation.requestBody) : undefined;
       operations.push({
         operationId: String(operation.operationId),
         method: method.toUpperCase(),
         path,
+        requestMediaTypes: Object.keys((requestBody?.content ?? {}) as Json),
         summary: String(operation.summary ?? ''),
         description: String(operation.description ?? ''),
         parameters,
@@ -145,11 +149,14 @@ export function documentedResponses(operations = contractOperations()): Document
   const list: DocumentedResponse[] = [];
   for (const operation of operations) {
     for (const [status, response] of operation.responses) {
-      // Dredd makes one transaction per media type; a body-less response still makes one.
+      // Dredd makes one transaction per response media type, a body-less response still one, and
+      // that again for each request media type (under the same name).
       const mediaTypes = response.content.size > 0 ? [...response.content.keys()] : [''];
-      for (const mediaType of mediaTypes) {
-        const name = [operation.path, operation.summary, String(status), mediaType].filter(Boolean).join(' > ');
-        list.push({ operation, status, mediaType, transactionName: name });
+      for (const _requestMediaType of operation.requestMediaTypes.length > 0 ? operation.requestMediaTypes : ['']) {
+        for (const mediaType of mediaTypes) {
+          const name = [operation.path, operation.summary, String(status), mediaType].filter(Boolean).join(' > ');
+          list.push({ operation, status, mediaType, transactionName: name });
+        }
       }
     }
   }

@@ -10,6 +10,12 @@ export interface TransactionShape {
   readonly uri?: string;
   /** Headers to set on the request (credentials, `Prefer` for the mock). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Body to send instead of the contract's example request body (operations with one), as JSON ... */
+  readonly body?: string;
+  /** ... and as a form, for the transaction whose example request is form-encoded. */
+  readonly formBody?: string;
+  /** Send the same request this many times before the transaction (to reach a bound such as an hourly limit). */
+  readonly repeatBefore?: number;
   /** Headers to remove from the contract's example request. */
   readonly removeHeaders?: readonly string[];
   /** The problem `type` the response must carry, when the status alone is ambiguous (403: revoked / expired / plan-limit). */

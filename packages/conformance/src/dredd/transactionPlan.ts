@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { problemTypePrefix, rules } from '@quotes/contract';
 import type { DocumentedResponse } from '../contract/operations.js';
 import type { TransactionShape } from './fixture.js';
@@ -239,13 +240,77 @@ function serverReachers(options: ServerPlanOptions): Record<number, Reacher> {
   };
 }
 
+/**
+ * A request for a key, as JSON and as a form (Dredd sends one transaction per request media
+ * type); complete unless `fields` say otherwise; a fresh address per run, at example.com
+ * (RFC 2606: mail to it goes nowhere).
+ */
+function keyRequestBodies(fields: Record<string, string | boolean> = {}): { body: string; formBody: string } {
+  const request: Record<string, string | boolean> = {
+    email: `conformance-${randomBytes(6).toString('hex')}@example.com`,
+    name: 'Conformance suite',
+    application: `Conformance run ${randomBytes(6).toString('hex')}`,
+    plan: 'trial',
+    use: 'Checks that the service keeps its contract.',
+    accept_terms: true,
+    ...fields,
+  };
+  const form = new URLSearchParams(
+    Object.entries(request).map(([name, value]): [string, string] => [name, String(value)]),
+  );
+  return { body: JSON.stringify(request), formBody: form.toString() };
+}
+
+/** The key request (POST /keys/requests): no key; each status reached by its body or headers. */
+function keyRequestReachers(options: ServerPlanOptions): Record<number, Reacher> {
+  return {
+    202: () => ({ purpose: 'a complete request -> received', ...keyRequestBodies() }),
+    400: () => ({
+      purpose: 'only an e-mail address -> invalid-request naming the missing fields',
+      body: JSON.stringify({ email: 'conformance@example.com' }),
+      formBody: 'email=conformance%40example.com',
+      expectProblemType: problem('invalid-request'),
+      expectErrorParameters: ['name', 'application', 'use', 'accept_terms'],
+    }),
+    403: () => ({
+      purpose: 'posted from another site -> cross-site-request',
+      headers: { Origin: 'https://conformance.invalid', 'Sec-Fetch-Site': 'cross-site' },
+      ...keyRequestBodies(),
+      expectProblemType: problem('cross-site-request'),
+    }),
+    413: () => ({
+      purpose: 'a body over 16 KB -> request-too-large',
+      ...keyRequestBodies({ use: 'x'.repeat(17_000) }),
+      expectProblemType: problem('request-too-large'),
+    }),
+    429: () => ({
+      // The hourly bound per e-mail address (3 by default) is reached before the one per client
+      // address (5), so the form's own 202 after it is still admitted.
+      purpose: 'the same e-mail address asking again and again -> too-many-key-requests',
+      ...keyRequestBodies(),
+      repeatBefore: 3,
+      expectProblemType: problem('too-many-key-requests'),
+    }),
+    503: () => {
+      const purpose = 'database stopped for this request -> service-unavailable';
+      if (!options.canCauseOutage)
+        return {
+          purpose,
+          skip: 'needs control of the target database: only checked on a server this suite starts itself',
+        };
+      return { purpose, ...keyRequestBodies(), outage: true, expectProblemType: problem('service-unavailable') };
+    },
+  };
+}
+
 function plan(
   expected: readonly DocumentedResponse[],
   reachers: Record<number, Reacher>,
+  keyRequests: Record<number, Reacher> = reachers,
 ): Record<string, TransactionShape> {
   const shapes: Record<string, TransactionShape> = {};
   for (const response of expected) {
-    const reach = reachers[response.status];
+    const reach = (response.operation.operationId === 'requestKey' ? keyRequests : reachers)[response.status];
     if (reach) shapes[response.transactionName] = reach(response);
   }
   return shapes;
@@ -256,7 +321,7 @@ export function planServerTransactions(
   expected: readonly DocumentedResponse[],
   options: ServerPlanOptions,
 ): Record<string, TransactionShape> {
-  return plan(expected, serverReachers(options));
+  return plan(expected, serverReachers(options), keyRequestReachers(options));
 }
 
 /**
@@ -267,6 +332,15 @@ export function planMockTransactions(expected: readonly DocumentedResponse[]): R
   const shapes: Record<string, TransactionShape> = {};
   for (const response of expected) {
     const prefer = { Prefer: `code=${response.status}` };
+    // Prism validates the body before it picks the response: the key request sends a valid one.
+    if (response.operation.operationId === 'requestKey') {
+      shapes[response.transactionName] = {
+        purpose: `a complete key request, Prefer: code=${response.status}`,
+        headers: prefer,
+        ...keyRequestBodies(),
+      };
+      continue;
+    }
     shapes[response.transactionName] =
       response.status === 401
         ? { purpose: 'no key, Prefer: code=401', headers: prefer }

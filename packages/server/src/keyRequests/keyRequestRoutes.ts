@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import { sendApiResponse } from '../http/apiResponse.js';
 import { invalidRequest, Problem } from '../problems.js';
 import { clientAddressReader } from './clientAddress.js';
 import type { BodyValidator } from './keyRequestInput.js';
@@ -20,8 +21,9 @@ import type { KeyRequestService } from './keyRequestService.js';
 /** The largest body of a key request (the form's fields at their limits fit several times over). */
 export const maxBodyBytes = 16 * 1024;
 
-const isForm = (request: IncomingMessage) =>
-  /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '');
+/** A browser (its Accept prefers HTML) is answered with pages; scripts with JSON and problem details. */
+const wantsPage = (request: Request) =>
+  request.accepts(['application/json', 'application/problem+json', 'text/html']) === 'text/html';
 
 /**
  * Posts come from this service's own pages or from scripts, never from another site's page (a
@@ -102,14 +104,17 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
           { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
         );
       }
-      if (isForm(request)) {
+      if (wantsPage(request)) {
         sendPage(response, 202, checkYourMailPage());
         return;
       }
-      response.status(202).setHeader('Cache-Control', 'no-store');
-      response.json({
-        status: 'received',
-        detail: 'Check your mail for a link to confirm the address (valid 24 hours).',
+      sendApiResponse(response, {
+        status: 202,
+        body: JSON.stringify({
+          status: 'received',
+          detail: 'Check your mail for a link to confirm the address (valid 24 hours).',
+        }),
+        headers: { 'Cache-Control': 'no-store' },
       });
     },
   );
@@ -143,7 +148,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     },
   );
 
-  // Form posts are answered as pages; scripts get problem details from the app's responder.
+  // Browsers get their refusals as pages; scripts get problem details from the app's responder.
   const formErrors: ErrorRequestHandler = (error, request, response, next) => {
     const problem =
       error instanceof Problem
@@ -157,7 +162,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
       next(error);
       return;
     }
-    if (!isForm(request)) {
+    if (!wantsPage(request)) {
       next(problem);
       return;
     }
