@@ -66,8 +66,14 @@ export function sampleArguments(
  * A counted operation goes through `withMeta`, which adds the allowance read from the headers;
  * one that is never counted (its `x-counted-statuses` is empty) sends none, so it is called plainly.
  */
-export function clientSample(operationId: string, args: Record<string, unknown>, counted = true): string {
-  const entries = Object.entries(args).map(([name, value]) => {
+export function clientSample(
+  operationId: string,
+  args: Record<string, unknown>,
+  counted = true,
+  /** An operation with a request body (the key request) is called with the body's example, and needs no key. */
+  body?: Record<string, unknown>,
+): string {
+  const entries = Object.entries(body ?? args).map(([name, value]) => {
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`parameter ${name} is not a plain identifier`);
     return `${name}: ${literal(value)}`;
   });
@@ -75,7 +81,9 @@ export function clientSample(operationId: string, args: Record<string, unknown>,
   const setup = [
     "import { createQuotesClient } from '@quotes/client';",
     '',
-    `const quotes = createQuotesClient({ baseUrl: '${sampleOriginPlaceholder}', apiKey: '${sampleApiKey}' });`,
+    body
+      ? `const quotes = createQuotesClient({ baseUrl: '${sampleOriginPlaceholder}' });`
+      : `const quotes = createQuotesClient({ baseUrl: '${sampleOriginPlaceholder}', apiKey: '${sampleApiKey}' });`,
     '',
   ];
   const use = counted

@@ -11,6 +11,7 @@ interface OperationObject {
   operationId?: string;
   'x-counted-statuses'?: number[];
   parameters?: ParameterObject[];
+  requestBody?: { content?: Record<string, { example?: Record<string, unknown> }> };
   'x-codeSamples'?: CodeSample[];
 }
 
@@ -42,7 +43,12 @@ export function referenceDocument(contract: ContractDocument): ContractDocument 
       {
         lang: 'js',
         label: '@quotes/client',
-        source: clientSample(operation.operationId as string, args, (operation['x-counted-statuses'] ?? []).length > 0),
+        source: clientSample(
+          operation.operationId as string,
+          args,
+          (operation['x-counted-statuses'] ?? []).length > 0,
+          operation.requestBody?.content?.['application/json']?.example,
+        ),
       },
     ];
   }

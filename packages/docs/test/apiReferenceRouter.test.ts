@@ -147,7 +147,7 @@ describe('apiReferenceRouter at the root', () => {
     const served = (await response.json()) as ReturnType<typeof loadContract>;
     expect(served).toEqual({ ...describedContract(), servers: [{ url: app.url, description: servedBy }] });
     const operationIds = Object.values(served.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    expect(operationIds).toEqual(['getRandomQuote', 'listQuotes', 'listFilterValues', 'getUsage']);
+    expect(operationIds).toEqual(['getRandomQuote', 'listQuotes', 'listFilterValues', 'getUsage', 'requestKey']);
   });
 
   it('takes the origin from the Host the request was sent to, and the socket when Host is not a host', async () => {
@@ -169,7 +169,9 @@ describe('apiReferenceRouter at the root', () => {
     expect({ ...rendered.info, description: undefined }).toEqual({ ...contract.info, description: undefined });
     expect(rendered.components.schemas).toEqual(contract.components.schemas);
     for (const pathItem of Object.values(rendered.paths)) {
-      const operation = pathItem.get as { 'x-codeSamples'?: Array<{ label: string; source: string }> };
+      const operation = (pathItem.get ?? pathItem.post) as {
+        'x-codeSamples'?: Array<{ label: string; source: string }>;
+      };
       expect(operation['x-codeSamples']?.map((sample) => sample.label)).toEqual(['@quotes/client']);
     }
   });

@@ -16,6 +16,7 @@ interface Parameter {
 interface Operation {
   operationId: string;
   parameters?: Parameter[];
+  requestBody?: { content: Record<string, { example?: Record<string, unknown> }> };
   'x-codeSamples'?: Array<{ lang: string; label: string; source: string }>;
 }
 
@@ -47,7 +48,7 @@ function callIn(source: string): { operationId: string; args: Record<string, unk
 
 describe('the reference document', () => {
   it('gives every operation one client sample, links the contract files, and changes nothing else but parameter examples', () => {
-    expect(operations(rendered).map((operation) => operation['x-codeSamples']?.length)).toEqual([1, 1, 1, 1]);
+    expect(operations(rendered).map((operation) => operation['x-codeSamples']?.length)).toEqual([1, 1, 1, 1, 1]);
     expect(descriptionOf(rendered)).toBe(`${descriptionOf(describedContract()).trimEnd()}\n\n${contractLinks}`);
     const stripped = structuredClone(rendered);
     Object.assign(stripped.info, { description: descriptionOf(describedContract()) });
@@ -69,6 +70,13 @@ describe('the reference document', () => {
       const { source } = operation['x-codeSamples']![0]!;
       const { operationId, args } = callIn(source);
       expect(operationId).toBe(operation.operationId);
+      // The key request is called with its body's example, and without a key.
+      const body = operation.requestBody?.content['application/json']?.example;
+      if (body) {
+        expect(args).toEqual(body);
+        expect(source).toContain(`createQuotesClient({ baseUrl: '${sampleOriginPlaceholder}' })`);
+        continue;
+      }
       const parameters = parametersOf(contract, operation);
       for (const [name, value] of Object.entries(args)) {
         const parameter = parameters.find((candidate) => candidate.name === name);
@@ -107,6 +115,9 @@ describe('the reference document', () => {
       listQuotes: { category: 'grief', limit: 10, offset: 0 },
       listFilterValues: {},
       getUsage: {},
+      requestKey: (contract.paths['/keys/requests']!.post as unknown as Operation).requestBody!.content[
+        'application/json'
+      ]!.example,
     });
   });
 
