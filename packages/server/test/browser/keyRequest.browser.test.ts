@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { createMailer } from '../../src/mail/mailer.js';
+import { type RunningServer, startServer } from '../../src/startServer.js';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { confirmationLinkIn, keyIn, mailTo } from '../support/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
+
+const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+// A person asking for a key as they would: the form in Chromium at a phone's width, the link
+// from the mail a real SMTP server received, the button, the key from the next mail, a call.
+describe.skipIf(browserSkipReason !== undefined)('asking for a key in Chromium', { timeout: 90_000 }, () => {
+  let database: TestDatabase;
+  let inbox: SmtpInbox;
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [database, inbox, browser] = await Promise.all([createTestDatabase(), startSmtpInbox(), launchChromium()]);
+    await loadFixtureCorpus(database);
+    server = await startServer({
+      database,
+      port: 0,
+      shutdownGraceMs: 2000,
+      keyRequests: {
+        mailer: createMailer({
+          smtpUrl: inbox.url,
+          from: 'Keys <keys@quotes.example.test>',
+          outboxDir: '/nonexistent',
+        }),
+      },
+    });
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, javaScriptEnabled: false });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await inbox?.close();
+    await database?.drop();
+  });
+
+  /** The page fits the viewport: nothing to scroll sideways. */
+  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+
+  it('shows the form without JavaScript at 320 px, trial first, linking the terms', async () => {
+    await page.goto(`${server.url}/keys/request`);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Ask for an API key');
+    expect(await fitsWidth()).toBe(true);
+    const plans = await page
+      .locator('#plan option')
+      .evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+    expect(plans).toEqual(['trial', 'starter', 'professional', 'platform', 'enterprise']);
+    // The field only robots fill is off the screen for people.
+    expect((await page.locator('#homepage').boundingBox())!.x).toBeLessThan(-1000);
+    await page.getByRole('link', { name: 'terms of use' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Terms of use');
+    expect(await page.locator('main').innerText()).toContain('Share or publish a key');
+    expect(await fitsWidth()).toBe(true);
+  });
+
+  it('submits, confirms from the mailed link, and the mailed key answers 200', async () => {
+    await page.goto(`${server.url}/keys/request`);
+    await page.getByLabel('E-mail address').fill('reader@example.com');
+    await page.getByLabel('Your name').fill('Rea <b>Der</b>');
+    await page.getByLabel('Application').fill('Reading nook');
+    await page.getByLabel('What the key is for').fill('A quote beside each chapter.');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Ask for a key' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Check your mail');
+
+    const confirmation = await mailTo(inbox, 'reader@example.com', /^Confirm your request/);
+    // The name typed into the form arrives escaped in the HTML part.
+    expect(confirmation.html).toContain('Rea &lt;b&gt;Der&lt;/b&gt;');
+    await page.goto(confirmationLinkIn(confirmation)!);
+    expect(await fitsWidth()).toBe(true);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Address confirmed');
+    expect(await page.locator('main').innerText()).toContain('Your key is on its way to reader@example.com');
+
+    const key = keyIn(await mailTo(inbox, 'reader@example.com', /API key \(trial plan\)/))!;
+    const call = await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } });
+    expect(call.status).toBe(200);
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: `${outputDir}key-request-confirmed.png` });
+  });
+
+  it('shows the same link, used, as not working', async () => {
+    const confirmation = await mailTo(inbox, 'reader@example.com', /^Confirm your request/);
+    await page.goto(confirmationLinkIn(confirmation)!);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('This link does not work');
+  });
+
+  it('shows what to correct on the form itself', async () => {
+    await page.goto(`${server.url}/keys/request`);
+    // The browser's own checks would stop an empty form: a value only the server refuses.
+    await page.getByLabel('E-mail address').fill('someone@example.com');
+    await page.getByLabel('Your name').fill('Some One');
+    await page.getByLabel('Application').fill('App');
+    await page.getByLabel('What the key is for').fill('Testing');
+    await page.locator('#plan').evaluate((select) => {
+      const option = (select as unknown as { options: { value: string }[] }).options[0]!;
+      option.value = 'gold';
+    });
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Ask for a key' }).click();
+    expect(await page.getByRole('alert').innerText()).toContain('plan: must be one of trial');
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Some One');
+    expect(pageErrors).toEqual([]);
+  });
+});
