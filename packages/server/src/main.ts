@@ -108,6 +108,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     server = await startServer({
       database,
+      // The rest of the configuration (mail and key requests, per-key bounds, memory) from the environment.
+      config,
       port: config.PORT,
       host: config.HOST,
       logger: log,
