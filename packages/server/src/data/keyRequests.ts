@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, KeyRequestStatus, KeyRequestsTable } from '@quotes/database';
 
 /** Requests for a key (the public form) and the bounds that keep a flood from filling the table. */
@@ -140,19 +140,17 @@ export async function expireUnconfirmed(db: Kysely<Database>, now: Date): Promis
     .execute();
 }
 
+/** A token that still confirms: its request unconfirmed, its 24 hours not over. */
+const liveToken = (tokenHash: Buffer, now: Date) => (eb: ExpressionBuilder<Database, 'key_requests'>) =>
+  eb.and([eb('token_hash', '=', tokenHash), eb('status', '=', 'unconfirmed'), eb('token_expires_at', '>', now)]);
+
 /** The unconfirmed request a live token belongs to (the confirmation page), without using the token. */
 export async function findByLiveToken(
   db: Kysely<Database>,
   tokenHash: Buffer,
   now: Date,
 ): Promise<KeyRequestRow | undefined> {
-  return db
-    .selectFrom('key_requests')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('status', '=', 'unconfirmed')
-    .where('token_expires_at', '>', now)
-    .executeTakeFirst();
+  return db.selectFrom('key_requests').selectAll().where(liveToken(tokenHash, now)).executeTakeFirst();
 }
 
 /**
@@ -167,9 +165,7 @@ export async function claimToken(
   return db
     .updateTable('key_requests')
     .set({ status: 'pending', token_hash: null, confirmed_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('status', '=', 'unconfirmed')
-    .where('token_expires_at', '>', now)
+    .where(liveToken(tokenHash, now))
     .returningAll()
     .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendApiResponse } from '../http/apiResponse.js';
 import { invalidRequest, Problem } from '../problems.js';
 import { clientAddressReader } from './clientAddress.js';
@@ -61,11 +61,13 @@ const tokenOf = (value: unknown) => (typeof value === 'string' && /^[A-Za-z0-9]{
 export function keyRequestRouter(service: KeyRequestService, validate: BodyValidator): Router {
   const router = Router();
   const clientAddress = clientAddressReader(service.settings.trustProxy);
-  const ownSiteOnly = (request: Request) => {
-    if (!fromOwnSite(request, new URL(service.settings.publicBaseUrl).origin))
-      throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
-  };
-  const bodies = [
+  // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
+  const ownSitePosts: RequestHandler[] = [
+    (request, _response, next) => {
+      if (!fromOwnSite(request, new URL(service.settings.publicBaseUrl).origin))
+        throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
+      next();
+    },
     express.json({ limit: maxBodyBytes, type: 'application/json' }),
     express.urlencoded({ limit: maxBodyBytes, extended: false, parameterLimit: 20 }),
   ];
@@ -78,46 +80,38 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   router.get('/keys/request', (_request, response) => sendPage(response, 200, requestFormPage()));
   router.get('/terms', (_request, response) => sendPage(response, 200, termsPage()));
 
-  router.post(
-    '/keys/requests',
-    (request, _response, next) => {
-      ownSiteOnly(request);
-      next();
-    },
-    ...bodies,
-    async (request, response) => {
-      const checked = validate(request.body ?? null);
-      if ('errors' in checked) throw invalidRequest(checked.errors);
-      const admission = await service.submit(checked.input, clientAddress(request));
-      if (!admission.admitted) {
-        const who =
-          admission.by === 'address'
-            ? 'from this address'
-            : admission.by === 'email'
-              ? 'for this e-mail address'
-              : admission.by === 'queue'
-                ? 'waiting: the queue is full'
-                : 'from everyone';
-        throw new Problem(
-          'too-many-key-requests',
-          `Too many key requests ${who} in the last hour; try again in ${admission.retryAfterSeconds} seconds.`,
-          { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
-        );
-      }
-      if (wantsPage(request)) {
-        sendPage(response, 202, checkYourMailPage());
-        return;
-      }
-      sendApiResponse(response, {
-        status: 202,
-        body: JSON.stringify({
-          status: 'received',
-          detail: 'Check your mail for a link to confirm the address (valid 24 hours).',
-        }),
-        headers: { 'Cache-Control': 'no-store' },
-      });
-    },
-  );
+  router.post('/keys/requests', ...ownSitePosts, async (request, response) => {
+    const checked = validate(request.body ?? null);
+    if ('errors' in checked) throw invalidRequest(checked.errors);
+    const admission = await service.submit(checked.input, clientAddress(request));
+    if (!admission.admitted) {
+      const who =
+        admission.by === 'address'
+          ? 'from this address'
+          : admission.by === 'email'
+            ? 'for this e-mail address'
+            : admission.by === 'queue'
+              ? 'waiting: the queue is full'
+              : 'from everyone';
+      throw new Problem(
+        'too-many-key-requests',
+        `Too many key requests ${who} in the last hour; try again in ${admission.retryAfterSeconds} seconds.`,
+        { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
+      );
+    }
+    if (wantsPage(request)) {
+      sendPage(response, 202, checkYourMailPage());
+      return;
+    }
+    sendApiResponse(response, {
+      status: 202,
+      body: JSON.stringify({
+        status: 'received',
+        detail: 'Check your mail for a link to confirm the address (valid 24 hours).',
+      }),
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  });
 
   // A link opened (or fetched by a mail scanner): a page with a button; nothing is confirmed here.
   router.get('/keys/confirm', async (request, response) => {
@@ -130,23 +124,15 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     sendPage(response, 200, confirmPage(token, waiting));
   });
 
-  router.post(
-    '/keys/confirm',
-    (request, _response, next) => {
-      ownSiteOnly(request);
-      next();
-    },
-    ...bodies,
-    async (request, response) => {
-      const token = tokenOf((request.body as Record<string, unknown> | undefined)?.token);
-      const confirmation = token === '' ? { outcome: 'invalid' as const } : await service.confirm(token);
-      if (confirmation.outcome === 'invalid') {
-        sendPage(response, 404, invalidLinkPage());
-        return;
-      }
-      sendPage(response, 200, confirmedPage(confirmation.outcome, confirmation.request.email));
-    },
-  );
+  router.post('/keys/confirm', ...ownSitePosts, async (request, response) => {
+    const token = tokenOf((request.body as Record<string, unknown> | undefined)?.token);
+    const confirmation = token === '' ? { outcome: 'invalid' as const } : await service.confirm(token);
+    if (confirmation.outcome === 'invalid') {
+      sendPage(response, 404, invalidLinkPage());
+      return;
+    }
+    sendPage(response, 200, confirmedPage(confirmation.outcome, confirmation.request.email));
+  });
 
   // Browsers get their refusals as pages; scripts get problem details from the app's responder.
   const formErrors: ErrorRequestHandler = (error, request, response, next) => {

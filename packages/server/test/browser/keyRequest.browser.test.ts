@@ -4,10 +4,9 @@ import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createMailer } from '../../src/mail/mailer.js';
-import { type RunningServer, startServer } from '../../src/startServer.js';
+import type { RunningServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { confirmationLinkIn, keyIn, mailTo } from '../support/keyRequestClient.js';
+import { confirmationLinkIn, keyIn, mailTo, startServerMailingTo } from '../support/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
@@ -25,18 +24,7 @@ describe.skipIf(browserSkipReason !== undefined)('asking for a key in Chromium',
   beforeAll(async () => {
     [database, inbox, browser] = await Promise.all([createTestDatabase(), startSmtpInbox(), launchChromium()]);
     await loadFixtureCorpus(database);
-    server = await startServer({
-      database,
-      port: 0,
-      shutdownGraceMs: 2000,
-      keyRequests: {
-        mailer: createMailer({
-          smtpUrl: inbox.url,
-          from: 'Keys <keys@quotes.example.test>',
-          outboxDir: '/nonexistent',
-        }),
-      },
-    });
+    server = await startServerMailingTo(database, inbox);
     const context = await browser.newContext({ viewport: { width: 320, height: 640 }, javaScriptEnabled: false });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));

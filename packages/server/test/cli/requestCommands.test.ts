@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createMailer } from '../../src/mail/mailer.js';
-import { type RunningServer, startServer } from '../../src/startServer.js';
+import type { RunningServer } from '../../src/startServer.js';
 import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { confirmationLinkIn, keyIn, mailTo, post, requestBody, tokenOfLink } from '../support/keyRequestClient.js';
+import {
+  confirmationLinkIn,
+  keyIn,
+  mailTo,
+  post,
+  requestBody,
+  tokenOfLink,
+  startServerMailingTo,
+} from '../support/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 
 // The operator's queue through the CLI in its own process, on the database a real server fills
@@ -17,14 +24,7 @@ let server: RunningServer;
 beforeAll(async () => {
   [cli, database, inbox] = await Promise.all([buildAdminCli(), createTestDatabase(), startSmtpInbox()]);
   await loadFixtureCorpus(database);
-  server = await startServer({
-    database,
-    port: 0,
-    shutdownGraceMs: 2000,
-    keyRequests: {
-      mailer: createMailer({ smtpUrl: inbox.url, from: 'Keys <keys@quotes.example.test>', outboxDir: '/nonexistent' }),
-    },
-  });
+  server = await startServerMailingTo(database, inbox);
 });
 afterAll(async () => {
   await server?.close();

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createMailer } from '../../src/mail/mailer.js';
-import { type RunningServer, startServer } from '../../src/startServer.js';
+import type { RunningServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { confirmationLinkIn, keyIn, mailTo, post, requestBody, tokenOfLink } from '../support/keyRequestClient.js';
+import {
+  confirmationLinkIn,
+  keyIn,
+  mailTo,
+  post,
+  requestBody,
+  tokenOfLink,
+  startServerMailingTo,
+} from '../support/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 import { manualClock } from '../support/testServer.js';
 
@@ -18,15 +25,7 @@ const clock = manualClock('2026-11-26T09:00:00Z');
 beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
   await loadFixtureCorpus(database);
-  server = await startServer({
-    database,
-    port: 0,
-    clock: clock.clock,
-    shutdownGraceMs: 2000,
-    keyRequests: {
-      mailer: createMailer({ smtpUrl: inbox.url, from: 'Keys <keys@quotes.example.test>', outboxDir: '/nonexistent' }),
-    },
-  });
+  server = await startServerMailingTo(database, inbox, { clock: clock.clock });
 });
 afterAll(async () => {
   await server?.close();
@@ -296,19 +295,7 @@ describe('bad requests', { timeout: 30_000 }, () => {
       headers: { 'X-Forwarded-For': '203.0.113.7' },
     });
     expect((await requestsOf('kim@example.com'))[0]!.client_address).toBe('127.14.0.1');
-    const proxied = await startServer({
-      database,
-      port: 0,
-      shutdownGraceMs: 2000,
-      keyRequests: {
-        trustProxy: ['127.15.0.1'],
-        mailer: createMailer({
-          smtpUrl: inbox.url,
-          from: 'Keys <keys@quotes.example.test>',
-          outboxDir: '/nonexistent',
-        }),
-      },
-    });
+    const proxied = await startServerMailingTo(database, inbox, { keyRequests: { trustProxy: ['127.15.0.1'] } });
     try {
       await post(`${proxied.url}/keys/requests`, requestBody({ email: 'lou@example.com' }), {
         localAddress: '127.15.0.1',

@@ -1,6 +1,27 @@
 import { request } from 'node:http';
+import type { DatabaseHandle } from '@quotes/database';
 import type { ParsedMail } from 'mailparser';
+import { createMailer } from '../../src/mail/mailer.js';
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/startServer.js';
 import type { SmtpInbox } from './smtpInbox.js';
+
+/** A real server whose key-request mail goes to a real SMTP server. */
+export function startServerMailingTo(
+  database: DatabaseHandle,
+  inbox: SmtpInbox,
+  options: Partial<StartServerOptions> = {},
+): Promise<RunningServer> {
+  return startServer({
+    database,
+    port: 0,
+    shutdownGraceMs: 2000,
+    ...options,
+    keyRequests: {
+      mailer: createMailer({ smtpUrl: inbox.url, from: 'Keys <keys@quotes.example.test>', outboxDir: '/nonexistent' }),
+      ...options.keyRequests,
+    },
+  });
+}
 
 export interface PostAnswer {
   readonly status: number;
