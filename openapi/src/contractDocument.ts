@@ -43,7 +43,9 @@ interface ResponseObject {
  */
 export function responseExample(path: string, status: string, method: 'get' | 'post' = 'get'): unknown {
   const contract = loadContract();
-  const operation = contract.paths[path]?.[method] as unknown as { responses: Record<string, ResponseObject> } | undefined;
+  const operation = contract.paths[path]?.[method] as unknown as
+    | { responses: Record<string, ResponseObject> }
+    | undefined;
   let response = operation?.responses[status];
   if (response?.$ref) {
     const name = response.$ref.replace('#/components/responses/', '');
