@@ -25,17 +25,19 @@ function exampleResponse(operationId: string, status: number): ObservedResponse 
     return current;
   };
   const paths = contract.paths as Record<string, Record<string, Json>>;
-  const raw = resolve((paths[response.operation.path]!.get!.responses as Record<string, Json>)[String(status)]!);
+  const method = response.operation.method;
+  const operation = paths[response.operation.path]![method.toLowerCase()]!;
+  const raw = resolve((operation.responses as Record<string, Json>)[String(status)]!);
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries((raw.headers ?? {}) as Record<string, Json>)) {
     headers[name.toLowerCase()] = String(resolve(header).example);
   }
   // A response documented without content (304) is an empty body with no Content-Type.
-  if (!raw.content) return { method: 'GET', path: response.operation.path, status, headers, body: '' };
+  if (!raw.content) return { method, path: response.operation.path, status, headers, body: '' };
   const media = (raw.content as Record<string, Json>)[response.mediaType]!;
   const example = media.example ?? Object.values((media.examples ?? {}) as Record<string, Json>)[0]?.value;
   headers['content-type'] = response.mediaType;
-  return { method: 'GET', path: response.operation.path, status, headers, body: JSON.stringify(example) };
+  return { method, path: response.operation.path, status, headers, body: JSON.stringify(example) };
 }
 
 function issuesOf(response: ObservedResponse): string[] {
