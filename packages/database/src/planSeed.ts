@@ -37,8 +37,9 @@ export async function seedPlans(db: Kysely<Database>, plans: readonly PlanRules[
 }
 
 /**
- * A row of the plans table as the rules it holds. The burst limit is not stored (the seed leaves
- * it open): it is the contract's for that plan, none for a plan the contract no longer lists.
+ * A row of the plans table as the rules it holds. The burst limit and self service are not stored
+ * (the seed leaves them open): they are the contract's for that plan, none for a plan the
+ * contract no longer lists.
  */
 export function planRulesOfRow(row: Plan): PlanRules {
   return {
@@ -50,5 +51,6 @@ export function planRulesOfRow(row: Plan): PlanRules {
     validityDays: row.validity_days,
     perKeyLimits: row.per_key_limits,
     requestsPerSecond: rules.planById.get(row.id)?.requestsPerSecond ?? null,
+    selfService: rules.planById.get(row.id)?.selfService ?? false,
   };
 }
