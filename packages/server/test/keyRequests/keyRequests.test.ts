@@ -196,6 +196,38 @@ describe('asking for a key', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the cap on open requests', { timeout: 60_000 }, () => {
+  it('drops the oldest unconfirmed request to make room, and keeps the pending ones', async () => {
+    // A database of its own: the cap counts every open request.
+    const own = await createTestDatabase();
+    const capped = await startServerMailingTo(own, inbox, {
+      keyRequests: { bounds: { perAddressPerHour: 100, perEmailPerHour: 100, perHour: 100, maxOpen: 3 } },
+    });
+    try {
+      const send = (email: string, plan = 'trial') =>
+        post(`${capped.url}/keys/requests`, requestBody({ email, plan, application: email }), {
+          localAddress: '127.30.0.1',
+        });
+      await send('cap0@example.com', 'starter');
+      const link = confirmationLinkIn(await mailTo(inbox, 'cap0@example.com', /^Confirm your request/))!;
+      await post(`${capped.url}/keys/confirm`, `token=${tokenOfLink(link)}`, {
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      for (let index = 1; index <= 5; index++) expect((await send(`cap${index}@example.com`)).status).toBe(202);
+      const rows = await own.db.selectFrom('key_requests').select(['email', 'status']).orderBy('created_at').execute();
+      // The pending request counts and stays; of cap1 to cap5 the two newest fit beside it.
+      expect(rows.map((row) => `${row.email} ${row.status}`)).toEqual([
+        'cap0@example.com pending',
+        'cap4@example.com unconfirmed',
+        'cap5@example.com unconfirmed',
+      ]);
+    } finally {
+      await capped.close();
+      await own.drop();
+    }
+  });
+});
+
 describe('bad requests', { timeout: 30_000 }, () => {
   const from = '127.11.0.1';
   const problemOf = (text: string) => JSON.parse(text) as { type: string; errors?: { parameter: string }[] };
