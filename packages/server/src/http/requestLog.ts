@@ -32,7 +32,8 @@ export function requestLog(log: Logger): RequestHandler {
             reqId: id,
             req: {
               method: request.method,
-              url: request.originalUrl,
+              // A confirmation link's token confirms a key request: never written to the log.
+              url: request.originalUrl.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
               remoteAddress: request.socket.remoteAddress,
               userAgent: request.headers['user-agent'],
             },

@@ -12,7 +12,7 @@ import {
   startServerMailingTo,
 } from '../support/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
-import { manualClock } from '../support/testServer.js';
+import { capturedLogger, manualClock } from '../support/testServer.js';
 
 // The whole flow on a real server, a real PostgreSQL and a real SMTP server: each test sends
 // from its own 127.x address (its own client and network) so the hourly bounds of one do not
@@ -21,11 +21,12 @@ let database: TestDatabase;
 let inbox: SmtpInbox;
 let server: RunningServer;
 const clock = manualClock('2026-11-26T09:00:00Z');
+const logged = capturedLogger();
 
 beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
   await loadFixtureCorpus(database);
-  server = await startServerMailingTo(database, inbox, { clock: clock.clock });
+  server = await startServerMailingTo(database, inbox, { clock: clock.clock, logger: logged.logger });
 });
 afterAll(async () => {
   await server?.close();
@@ -99,6 +100,10 @@ describe('asking for a key', { timeout: 60_000 }, () => {
     // The link works once.
     expect((await confirm(tokenOfLink(link))).status).toBe(404);
     expect((await fetch(link)).status).toBe(404);
+    // The request log shows the link without its token.
+    const lines = logged.lines.join('');
+    expect(lines).toContain('/keys/confirm?token=[redacted]');
+    expect(lines).not.toContain(tokenOfLink(link));
   });
 
   it('queues a second trial of the same person (case and +tag ignored) with the reason in words', async () => {
