@@ -152,9 +152,23 @@ export async function unreachableResponseTabs(page: Page, operationId: string): 
   const section = await showOperation(page, operationId);
   const tabs = section.getByRole('tab', { name: /^Status: / });
   await tabs.first().waitFor();
-  await tabs.first().evaluate((tab) => tab.parentElement.scrollIntoView({ block: 'center', inline: 'nearest' }));
   const problems: string[] = [];
   for (const tab of await tabs.all()) {
+    // Again for each tab, until the tabs stay put: the page renders sections lazily as it
+    // scrolls (content above moves them), and selecting a tab changes the height of the example
+    // below it, which moves the tabs of the page's last operation when the page is at its end.
+    await tab.evaluate(async (element) => {
+      const window = element.ownerDocument.defaultView;
+      const pause = () => new Promise((resolve) => window.setTimeout(resolve, 100));
+      // At rest: the same place after 100 ms twice in a row (at most 6 s).
+      for (let rounds = 0, steady = 0, last = Number.NaN; rounds < 60 && steady < 2; rounds++) {
+        element.parentElement.scrollIntoView({ block: 'center', inline: 'nearest' });
+        await pause();
+        const top = element.getBoundingClientRect().top;
+        steady = top === last ? steady + 1 : 0;
+        last = top;
+      }
+    });
     const status = (await tab.innerText()).replace(/\D+/g, '');
     const seen = await tab.evaluate((element) => {
       const document = element.ownerDocument;
