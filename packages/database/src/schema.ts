@@ -117,8 +117,36 @@ export interface CorpusStateTable {
   loaded_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** Calls per key, period and outcome (migration 20261126T0700), added to by each server's flush. */
+export interface UsageHistoryTable {
+  /** A key id, or `unknown` for every call whose key was missing or not recognised. */
+  key_id: string;
+  span: 'hour' | 'day';
+  period_start: Date;
+  /** `served`, or the problem type the call was refused with (`rate-limited`, ...). */
+  outcome: string;
+  /** bigint, read as text by pg. */
+  calls: ColumnType<string, number | bigint, number | bigint>;
+}
+
+/** The operator's actions, append-only (migration 20261126T0701: a trigger refuses UPDATE and DELETE). */
+export interface OperatorAuditTable {
+  id: Generated<string>;
+  at: ColumnType<Date, Date | undefined, never>;
+  /** Who: `os:USER` for the CLI, `console:SESSION` for a console session. */
+  actor: string;
+  action: string;
+  target: string;
+  key_id: string | null;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+}
+
 export interface Database {
   plans: PlansTable;
+  usage_history: UsageHistoryTable;
+  operator_audit: OperatorAuditTable;
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;
   usage_alerts: UsageAlertsTable;

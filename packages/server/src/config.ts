@@ -47,6 +47,11 @@ const environmentSchema = z
     KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
     KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
     KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+    // Usage history: how often each server adds what it counted (a kill loses at most this much),
+    // how long rows stay hourly before they are folded into days, and how long they are kept.
+    USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
+    USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
     // SIGTERM to exit, whatever the database does.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
@@ -155,4 +160,9 @@ export function keyRequestBounds(config: Config) {
     perHour: config.KEY_REQUESTS_PER_HOUR,
     maxOpen: config.KEY_REQUESTS_MAX_OPEN,
   } as const;
+}
+
+/** How long the usage history stays hourly and how long it is kept. */
+export function historyRetentionOf(config: Config): { keepDays: number; hourlyDays: number } {
+  return { keepDays: config.USAGE_HISTORY_DAYS, hourlyDays: config.USAGE_HISTORY_HOURLY_DAYS };
 }

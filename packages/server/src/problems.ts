@@ -53,11 +53,13 @@ export class Problem extends Error {
   readonly errors: ParameterError[] | undefined;
   /** Response headers the problem carries (Allow on 405, allowance headers on 429 and 404). */
   readonly headers: Record<string, string>;
+  /** The key the refused call presented, when it was recognised (its usage history counts the refusal). */
+  keyId: string | undefined;
 
   constructor(
     kind: ProblemKind,
     detail: string,
-    options: { errors?: ParameterError[]; headers?: Record<string, string> } = {},
+    options: { errors?: ParameterError[]; headers?: Record<string, string>; keyId?: string } = {},
   ) {
     super(detail);
     this.name = 'Problem';
@@ -66,6 +68,7 @@ export class Problem extends Error {
     this.title = problemKinds[kind].title;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.keyId = options.keyId;
     if (this.status === 401) this.headers['WWW-Authenticate'] = authenticateChallenge(kind);
   }
 

@@ -7,6 +7,8 @@ import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyCache } from './keys/keyCache.js';
+import { UsageHistory } from './data/usageHistory.js';
+import { foldAndPruneHistory, type HistoryRetention } from './data/usageHistoryQueries.js';
 import type { Logger } from './log.js';
 
 /** What every request handler works with; created once per server. */
@@ -21,6 +23,8 @@ export interface ServiceRuntime {
   readonly outage: DatabaseOutage;
   /** Each key's burst limit and calls at once, in this process. */
   readonly fairness: KeyFairness;
+  /** Each key's calls per hour and outcome, counted in memory and flushed periodically. */
+  readonly history: UsageHistory;
   /** Set when shutdown begins: /readyz fails from then on. */
   readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
@@ -40,7 +44,14 @@ export interface RuntimeOptions {
   warmUpMs?: number;
   /** How often the notification connection is checked (default 5 s). */
   notificationHeartbeatMs?: number;
+  /** How often the usage history is written (default 10 s). */
+  historyFlushMs?: number;
+  /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
+  historyRetention?: HistoryRetention;
 }
+
+/** How often each server folds old hourly history into days and drops what is past retention. */
+const historyUpkeepMs = 3_600_000;
 
 export async function createServiceRuntime(database: DatabaseHandle, options: RuntimeOptions): Promise<ServiceRuntime> {
   const { log } = options;
@@ -88,6 +99,17 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
   ]);
   if (options.warmUpMs !== undefined && options.warmUpMs > 0) await warmUpCatalog(catalog, options.warmUpMs);
+  const history = new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, (error) =>
+    log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
+  );
+  const retention = options.historyRetention ?? { keepDays: 400, hourlyDays: 31 };
+  const upkeep = () =>
+    void foldAndPruneHistory(database.db, options.clock(), retention).catch((error: unknown) =>
+      log.warn({ cause: outageCause(error) }, 'usage history not folded; tried again within the hour'),
+    );
+  upkeep();
+  const upkeepTimer = setInterval(upkeep, historyUpkeepMs);
+  upkeepTimer.unref();
   return {
     database,
     clock: options.clock,
@@ -98,8 +120,11 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     notifications,
     outage,
     fairness: new KeyFairness(options.fairness),
+    history,
     lifecycle: { draining: false },
     async close() {
+      clearInterval(upkeepTimer);
+      await history.close();
       await notifications.close();
       await counter.settleDebts().catch(() => undefined);
       counter.close();

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, keyRequestBounds, parseConfig, publicBaseUrl } from './config.js';
+import { type Config, historyRetentionOf, keyRequestBounds, parseConfig, publicBaseUrl } from './config.js';
+import type { HistoryRetention } from './data/usageHistoryQueries.js';
 import type { DatabaseHandle } from '@quotes/database';
 import { migrateToLatest } from '@quotes/database';
 import { openDatabase } from '@quotes/database';
@@ -44,6 +45,10 @@ export interface StartServerOptions {
   notificationHeartbeatMs?: number;
   /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default none. */
   warmUpMs?: number;
+  /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS, else 10 s. */
+  historyFlushMs?: number;
+  /** How long the usage history stays hourly and is kept; default from the config, else 31 and 400 days. */
+  historyRetention?: HistoryRetention;
   /** Port of the Prometheus metrics (0: a free one); default config.METRICS_PORT; unset, no metrics. */
   metricsPort?: number;
   /** Default config.METRICS_HOST, else 127.0.0.1. */
@@ -155,6 +160,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
       warmUpMs: options.warmUpMs,
+      historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
+      historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
     });
     const server = createServer();
     let address: AddressInfo | undefined;

@@ -7,6 +7,8 @@ import * as keyOwners from './20261123T1600_key_owners.js';
 import * as quoteTagCode from './20261123T1800_quote_tag_code.js';
 import * as keyAllowedOrigins from './20261123T1900_key_allowed_origins.js';
 import * as keyRequests from './20261126T0600_key_requests.js';
+import * as usageHistory from './20261126T0700_usage_history.js';
+import * as operatorAudit from './20261126T0701_operator_audit.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T1800_quote_tag_code': quoteTagCode,
   '20261123T1900_key_allowed_origins': keyAllowedOrigins,
   '20261126T0600_key_requests': keyRequests,
+  '20261126T0700_usage_history': usageHistory,
+  '20261126T0701_operator_audit': operatorAudit,
 };

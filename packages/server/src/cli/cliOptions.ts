@@ -38,3 +38,20 @@ export function yearMonth(option: string) {
     return text;
   };
 }
+
+/**
+ * A bound of a range of days: a date alone is 00:00 UTC of that day (`start`) or of the next one
+ * (`end`, so `--to 2026-11-30` includes the 30th); a date-time is taken as it is (UTC unless an
+ * offset is given).
+ */
+export function dayBound(option: string, edge: 'start' | 'end') {
+  const instant = isoInstant(option);
+  return (text: string): Date => {
+    const trimmed = text.trim();
+    if (trimmed.length !== 10) return instant(trimmed);
+    const day = new Date(`${trimmed}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(trimmed) || Number.isNaN(day.getTime()))
+      throw new InvalidArgumentError(`${option} must be a date (YYYY-MM-DD) or an ISO 8601 date-time`);
+    return edge === 'start' ? day : new Date(day.getTime() + 86_400_000);
+  };
+}

@@ -1,11 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { counted } from '@quotes/corpus/terminal-text';
 import { publicBaseUrl } from '../config.js';
 import { usageAlertMessage } from '../mail/operatorMessages.js';
-import { createOperatorApi, type UsageView } from '../operator/operatorApi.js';
+import { createOperatorApi, OperatorError, type UsageView } from '../operator/operatorApi.js';
 import { deliveryLine, withMailer } from './cliMail.js';
-import { yearMonth } from './cliOptions.js';
+import { dayBound, yearMonth } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
 import { textTable } from './textTable.js';
 
@@ -115,6 +115,49 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
       `${month}: ${counted(total, 'call')} by ${counted(views.length, 'key')}\n${textTable(header, views.map(usageCells))}`,
     );
   });
+
+  usage
+    .command('history')
+    .description(
+      "One key's calls per hour or day (UTC) and outcome: served (what the monthly counter counts) or the refusal's problem type",
+    )
+    .argument('<id>', 'key id (k_...), or unknown: the calls whose key was missing or not recognised')
+    .option(
+      '--from <date>',
+      'first day (YYYY-MM-DD) or instant (default: the 1st of this month)',
+      dayBound('--from', 'start'),
+    )
+    .option(
+      '--to <date>',
+      'last day, included (YYYY-MM-DD), or an instant, excluded (default: now)',
+      dayBound('--to', 'end'),
+    )
+    .addOption(
+      new Option('--by <period>', 'one row per hour or per day and outcome').choices(['hour', 'day']).default('day'),
+    )
+    .option('--json', 'print JSON: [{"start","outcome","calls"}]')
+    .option('--csv', 'print CSV: a header row (start,outcome,calls), then one row per period and outcome')
+    .action(
+      async (id: string, options: { from?: Date; to?: Date; by: 'hour' | 'day'; json?: boolean; csv?: boolean }) => {
+        if (options.json && options.csv) throw new OperatorError('give --json or --csv, not both');
+        const rows = await cli.run((database) =>
+          createOperatorApi(database).usageHistory(id, { from: options.from, to: options.to, by: options.by }),
+        );
+        if (options.json) cli.out(JSON.stringify(rows, null, 2));
+        else if (options.csv)
+          process.stdout.write(
+            stringify(rows, { header: true, columns: ['start', 'outcome', 'calls'], escape_formulas: true }),
+          );
+        else if (rows.length === 0) cli.out(`No calls of ${id} in that range.`);
+        else
+          cli.out(
+            textTable(
+              ['START', 'OUTCOME', 'CALLS'],
+              rows.map((row) => [row.start, row.outcome, row.calls.toLocaleString('en-US')]),
+            ),
+          );
+      },
+    );
 
   usageCommand(
     usage,

@@ -111,8 +111,15 @@ export async function parseCall(
   const route = routeOf(request, routing);
   const caller = await authorizeCaller(request.headers, keys, now);
 
-  const { query, filter } = parseQuery(route, request.url);
-  withinPlan(caller.key.plan, filter);
+  let parsed: ReturnType<typeof parseQuery>;
+  try {
+    parsed = parseQuery(route, request.url);
+    withinPlan(caller.key.plan, parsed.filter);
+  } catch (error) {
+    if (error instanceof Problem) error.keyId = caller.key.id;
+    throw error;
+  }
+  const { query, filter } = parsed;
 
   const ifNoneMatch = request.headers['if-none-match'];
   return Object.freeze({

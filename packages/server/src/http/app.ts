@@ -2,15 +2,16 @@ import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ServiceRuntime } from '../serviceRuntime.js';
-import { parseCall } from './apiCall.js';
+import { servedOutcome, unknownKeyBucket } from '../data/usageHistory.js';
+import { type ApiCall, parseCall } from './apiCall.js';
 import { sendApiResponse } from './apiResponse.js';
 import type { ContractRouting } from './contractRouting.js';
-import { countedCall } from './countedCall.js';
+import { countedCall, isCountedAnswer } from './countedCall.js';
 import { crossOrigin } from './crossOrigin.js';
 import { drainAwareResponses } from './drainAwareResponse.js';
 import { healthRoutes } from './healthRoutes.js';
 import { createOperationHandlers, handle } from './operationHandlers.js';
-import { problemResponder } from './problemResponder.js';
+import { asProblem, problemResponder } from './problemResponder.js';
 import { requestLog } from './requestLog.js';
 
 /**
@@ -35,20 +36,40 @@ export function createApp(
   drainAwareResponses(app, runtime.lifecycle);
 
   const handlers = createOperationHandlers(runtime);
+  const { history } = runtime;
   const handleApiCall: RequestHandler = async (request, response) => {
-    const call = await parseCall(
-      // Mounted under /v1, Express strips the prefix from url: the call is routed on the original.
-      { method: request.method, url: request.originalUrl ?? request.url, headers: request.headers },
-      routing,
-      runtime.keys,
-      runtime.clock(),
-    );
-    const run = () => countedCall(runtime, call, () => handle(handlers, call));
-    // Step 5: the burst limit and calls at once bound the operations that count (the contract's).
-    const limited = (rules.countedStatuses.get(call.operationId) ?? []).length > 0;
-    const { key } = call.caller;
-    sendApiResponse(response, await (limited ? runtime.fairness.run(key.id, key.plan.requestsPerSecond, run) : run()));
-    runtime.outage.succeeded();
+    let call: ApiCall | undefined;
+    try {
+      call = await parseCall(
+        // Mounted under /v1, Express strips the prefix from url: the call is routed on the original.
+        { method: request.method, url: request.originalUrl ?? request.url, headers: request.headers },
+        routing,
+        runtime.keys,
+        runtime.clock(),
+      );
+      const parsed = call;
+      const run = () => countedCall(runtime, parsed, () => handle(handlers, parsed));
+      // Step 5: the burst limit and calls at once bound the operations that count (the contract's).
+      const limited = (rules.countedStatuses.get(call.operationId) ?? []).length > 0;
+      const { key } = call.caller;
+      const answer = await (limited ? runtime.fairness.run(key.id, key.plan.requestsPerSecond, run) : run());
+      // The history's `served` is what the monthly counter keeps; a free call (quotes-usage) is neither.
+      if (isCountedAnswer(call.operationId, answer.status))
+        history.record(key.id, servedOutcome, runtime.clock().getTime());
+      sendApiResponse(response, answer);
+      runtime.outage.succeeded();
+    } catch (error) {
+      const problem = asProblem(error);
+      if (call !== undefined && isCountedAnswer(call.operationId, problem.status))
+        history.record(call.caller.key.id, servedOutcome, runtime.clock().getTime());
+      else
+        history.record(
+          call?.caller.key.id ?? problem.keyId ?? unknownKeyBucket,
+          problem.kind,
+          runtime.clock().getTime(),
+        );
+      throw error;
+    }
   };
   // Answers for one key: never stored by a shared cache, never sniffed into another type. An
   // operation with its own caching rule (quotes-categories revalidates) sets Cache-Control itself.

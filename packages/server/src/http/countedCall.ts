@@ -5,6 +5,11 @@ import { Problem } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiCall } from './apiCall.js';
 
+/** Whether an answer at `status` keeps the call counted (the contract's `x-counted-statuses`). */
+export function isCountedAnswer(operationId: string, status: number): boolean {
+  return (rules.countedStatuses.get(operationId) ?? []).includes(status);
+}
+
 /**
  * Step 5 of the order of checks and the counting rules, as the contract's `x-counted-statuses`
  * give them per operation: a counted operation's call is counted (atomically, against the
@@ -33,14 +38,14 @@ export async function countedCall<
   try {
     answer = unwrap(await (early ?? settled(operation())));
   } catch (error) {
-    if (error instanceof Problem && counted.includes(error.status)) {
+    if (error instanceof Problem && isCountedAnswer(call.operationId, error.status)) {
       Object.assign(error.headers, headers);
     } else {
       void runtime.counter.giveBack(key.id, month.key);
     }
     throw error;
   }
-  if (!counted.includes(answer.status)) {
+  if (!isCountedAnswer(call.operationId, answer.status)) {
     void runtime.counter.giveBack(key.id, month.key);
     return answer;
   }

@@ -28,10 +28,12 @@ export async function authorizeCaller(headers: IncomingHttpHeaders, keys: KeyCac
   const standing = keyStanding(key, now);
   if (standing === 'revoked') {
     const when = key.revokedAt ? ` on ${isoSeconds(key.revokedAt)}` : '';
-    throw new Problem('revoked-api-key', `This API key was revoked${when}.`);
+    throw new Problem('revoked-api-key', `This API key was revoked${when}.`, { keyId: key.id });
   }
   if (standing === 'expired') {
-    throw new Problem('expired-api-key', `This API key expired on ${isoSeconds(key.expiresAt!)}.`);
+    throw new Problem('expired-api-key', `This API key expired on ${isoSeconds(key.expiresAt!)}.`, {
+      keyId: key.id,
+    });
   }
   // A browser names the page's origin; server-side callers send none and are not restricted.
   const origin = originOf(headers);
@@ -39,6 +41,7 @@ export async function authorizeCaller(headers: IncomingHttpHeaders, keys: KeyCac
     throw new Problem(
       'origin-not-allowed',
       `This API key may not be used from pages on ${origin.slice(0, 200)}; the operator can allow that origin on the key (keys set-origins).`,
+      { keyId: key.id },
     );
   }
   return { key, limits: effectiveLimits(key.plan, key.overrides) };

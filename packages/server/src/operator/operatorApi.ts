@@ -21,6 +21,8 @@ import {
   revokeKeysOf,
 } from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
+import { unknownKeyBucket } from '../data/usageHistory.js';
+import { type HistoryRow, historyOf } from '../data/usageHistoryQueries.js';
 import type { Database } from '@quotes/database';
 import { type CalendarMonth, calendarMonthOf, isoSeconds, parseMonth } from '../domain/calendarMonth.js';
 import { type Clock, systemClock } from '../domain/clock.js';
@@ -150,8 +152,20 @@ export interface OperatorApi {
   renewKey(id: string, until: Date): Promise<KeyView>;
   usage(id: string, month?: string): Promise<UsageView>;
   usageReport(month?: string): Promise<UsageView[]>;
+  /**
+   * A key's calls per hour or UTC day and outcome in [from, to) (default: this month so far);
+   * the id `unknown` gives the calls whose key was missing or not recognised.
+   */
+  usageHistory(id: string, range: { from?: Date; to?: Date; by: 'hour' | 'day' }): Promise<HistoryEntry[]>;
   /** Sets a key's count for a month (e.g. to use an allowance up for a test of the 429). */
   setUsage(id: string, calls: number, month?: string): Promise<UsageView>;
+}
+
+/** One row of a key's usage history: the period's start (ISO, UTC), an outcome and its calls. */
+export interface HistoryEntry {
+  start: string;
+  outcome: HistoryRow['outcome'];
+  calls: number;
 }
 
 const dayMs = 86_400_000;
@@ -538,6 +552,17 @@ export function createOperatorApi(
       const [records, calls] = await Promise.all([listKeys(db), usageInMonth(db, calendarMonth.key)]);
       const now = clock();
       return records.map((record) => usageOf(record, calendarMonth, calls.get(record.id) ?? 0, now));
+    },
+
+    async usageHistory(id, range) {
+      if (id !== unknownKeyBucket) await existing(id);
+      const now = clock();
+      const from = range.from ? requireDate(range.from, 'from') : calendarMonthOf(now).start;
+      const to = range.to ? requireDate(range.to, 'to') : new Date(now.getTime() + 1);
+      if (from.getTime() >= to.getTime())
+        throw new OperatorError(`from must be before to, got ${isoSeconds(from)} and ${isoSeconds(to)}`);
+      const rows = await historyOf(db, id, { from, to }, range.by);
+      return rows.map((row) => ({ start: isoSeconds(row.start), outcome: row.outcome, calls: row.calls }));
     },
 
     async setUsage(id, calls, month) {

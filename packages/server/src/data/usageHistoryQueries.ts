@@ -1,0 +1,69 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '@quotes/database';
+
+/** How long history is kept and how long it stays hourly (the config's USAGE_HISTORY_*). */
+export interface HistoryRetention {
+  keepDays: number;
+  hourlyDays: number;
+}
+
+export interface HistoryRow {
+  /** Start of the hour or UTC day. */
+  start: Date;
+  outcome: string;
+  calls: number;
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * Folds hourly rows older than `hourlyDays` into their UTC day and deletes rows older than
+ * `keepDays`. One statement moves the rows (DELETE ... RETURNING into the upsert), so two
+ * servers folding at once cannot count a row twice: the second one's DELETE skips what the
+ * first removed. Returns how many hourly rows were folded and how many rows were dropped.
+ */
+export async function foldAndPruneHistory(
+  db: Kysely<Database>,
+  now: Date,
+  retention: HistoryRetention,
+): Promise<{ folded: number; dropped: number }> {
+  const foldBefore = new Date(now.getTime() - retention.hourlyDays * dayMs);
+  const dropBefore = new Date(now.getTime() - retention.keepDays * dayMs);
+  const folded = await sql<{ folded: string }>`
+    WITH moved AS (
+      DELETE FROM usage_history WHERE span = 'hour' AND period_start < ${foldBefore}
+      RETURNING key_id, period_start, outcome, calls
+    ), days AS (
+      INSERT INTO usage_history AS h (key_id, span, period_start, outcome, calls)
+      SELECT key_id, 'day', date_trunc('day', period_start, 'UTC'), outcome, sum(calls) FROM moved
+      GROUP BY 1, 3, 4 ORDER BY 1, 3, 4
+      ON CONFLICT (key_id, span, period_start, outcome) DO UPDATE SET calls = h.calls + excluded.calls
+    )
+    SELECT count(*)::text AS folded FROM moved`.execute(db);
+  const dropped = await db.deleteFrom('usage_history').where('period_start', '<', dropBefore).executeTakeFirst();
+  return { folded: Number(folded.rows[0]?.folded ?? 0), dropped: Number(dropped.numDeletedRows) };
+}
+
+/**
+ * One key's (or the unknown bucket's) calls per hour or UTC day and outcome in [from, to).
+ * By hour, periods already folded into days come as their day's row (starting 00:00 UTC).
+ */
+export async function historyOf(
+  db: Kysely<Database>,
+  keyId: string,
+  range: { from: Date; to: Date },
+  by: 'hour' | 'day',
+): Promise<HistoryRow[]> {
+  const start = by === 'day' ? sql<Date>`date_trunc('day', period_start, 'UTC')` : sql<Date>`period_start`;
+  const rows = await db
+    .selectFrom('usage_history')
+    .select([start.as('start'), 'outcome', sql<string>`sum(calls)::text`.as('calls')])
+    .where('key_id', '=', keyId)
+    .where('period_start', '>=', range.from)
+    .where('period_start', '<', range.to)
+    .groupBy([sql`1`, 'outcome'])
+    .orderBy(sql`1`)
+    .orderBy('outcome')
+    .execute();
+  return rows.map((row) => ({ start: new Date(row.start), outcome: row.outcome, calls: Number(row.calls) }));
+}

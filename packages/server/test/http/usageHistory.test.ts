@@ -1,0 +1,183 @@
+import { Agent } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
+import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
+import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { get, type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
+
+// Two real server processes on one database, the history read back through the real CLI: each
+// key's `served` history must equal its monthly counter, and each refusal appear under its
+// problem type.
+let database: TestDatabase;
+let cli: AdminCli;
+let operator: OperatorApi;
+const flushMs = 1000;
+
+beforeAll(async () => {
+  [database, cli] = await Promise.all([createTestDatabase(), buildAdminCli()]);
+  await loadFixtureCorpus(database);
+  operator = createOperatorApi(database);
+}, 120_000);
+afterAll(async () => {
+  await cli?.remove();
+  await database?.drop();
+});
+
+const serverEnv = () => ({ DATABASE_URL: database.url, USAGE_HISTORY_FLUSH_MS: String(flushMs), LOG_LEVEL: 'warn' });
+const admin = (...args: string[]) => cli.run({ DATABASE_URL: database.url }, ...args);
+
+interface HistoryRow {
+  start: string;
+  outcome: string;
+  calls: number;
+}
+
+async function history(id: string, ...options: string[]): Promise<HistoryRow[]> {
+  const run = await admin('usage', 'history', id, '--json', ...options);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as HistoryRow[];
+}
+
+function byOutcome(rows: HistoryRow[]): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const row of rows) totals[row.outcome] = (totals[row.outcome] ?? 0) + row.calls;
+  return totals;
+}
+
+/** `served` for an answer the counter keeps (2xx, 304, 404 no-match), else the problem type. */
+function outcomeOf(status: number, body: string): string {
+  if (status < 300 || status === 304) return 'served';
+  const type = (JSON.parse(body) as { type: string }).type;
+  const kind = type.slice(type.lastIndexOf(':') + 1);
+  // A filter matching nothing is still a counted call.
+  return kind === 'no-match' ? 'served' : kind;
+}
+
+async function stop(service: ServiceProcess): Promise<void> {
+  service.child.kill('SIGTERM');
+  const { code } = await service.exited;
+  expect(code).toBe(0);
+}
+
+describe('usage history on two servers sharing one database', () => {
+  it("equals each key's monthly counter after mixed traffic, refusals by problem type", async () => {
+    const [first, second] = await Promise.all([startServiceProcess(serverEnv()), startServiceProcess(serverEnv())]);
+    const trial = await operator.createKey({ client: 'Burst', plan: 'trial' });
+    const starter = await operator.createKey({
+      client: 'Browser',
+      plan: 'starter',
+      allowedOrigins: ['https://app.example'],
+    });
+    const capped = await operator.createKey({ client: 'Capped', plan: 'enterprise', monthlyCalls: 7 });
+    const professional = await operator.createKey({ client: 'Steady', plan: 'professional' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const expected = new Map<string, Record<string, number>>();
+    const call = async (server: ServiceProcess, path: string, headers: Record<string, string>, bucket: string) => {
+      const answer = await get(`${server.url}${path}`, headers, { agent });
+      const outcome = outcomeOf(answer.status, answer.body);
+      const totals = expected.get(bucket) ?? {};
+      totals[outcome] = (totals[outcome] ?? 0) + 1;
+      expected.set(bucket, totals);
+      return outcome;
+    };
+    const servers = [first, second];
+    const on = (index: number) => servers[index % 2]!;
+    try {
+      await Promise.all([
+        // A trial key's burst beyond its 10 calls a second: 429 rate-limited on both servers.
+        ...Array.from({ length: 40 }, (_, i) => call(on(i), '/v1/quotes-random', { 'X-API-Key': trial.key }, trial.id)),
+        // A browser key from its own page and from another: 403 origin-not-allowed.
+        ...Array.from({ length: 12 }, (_, i) =>
+          call(
+            on(i),
+            '/v1/quotes-random',
+            { 'X-API-Key': starter.key, Origin: i % 3 === 0 ? 'https://evil.example' : 'https://app.example' },
+            starter.id,
+          ),
+        ),
+        // Beyond a monthly allowance of 7: 429 allowance-exhausted.
+        ...Array.from({ length: 11 }, (_, i) =>
+          call(on(i), '/v1/quotes-categories', { 'X-API-Key': capped.key }, capped.id),
+        ),
+        // Served, a no-match 404 (counted), a 400 and a free quotes-usage (in no bucket).
+        ...Array.from({ length: 9 }, (_, i) =>
+          call(
+            on(i),
+            ['/v1/quotes-random?category=a', '/v1/quotes-filter?category=zzzz', '/v1/quotes-random?limit=x'][i % 3]!,
+            { 'X-API-Key': professional.key },
+            professional.id,
+          ),
+        ),
+        // Unknown and missing keys: 401, together in the unknown bucket.
+        ...Array.from({ length: 6 }, (_, i) =>
+          call(on(i), '/v1/quotes-random', i % 2 ? { 'X-API-Key': `qk_${'x'.repeat(24)}` } : {}, 'unknown'),
+        ),
+      ]);
+      await get(`${first.url}/v1/quotes-usage`, { 'X-API-Key': professional.key }, { agent });
+    } finally {
+      agent.destroy();
+      // SIGTERM: each server writes what it counted before it exits.
+      await Promise.all(servers.map(stop));
+    }
+
+    expect(expected.get(trial.id)?.['rate-limited']).toBeGreaterThan(0);
+    expect(expected.get(starter.id)?.['origin-not-allowed']).toBe(4);
+    expect(expected.get(capped.id)).toEqual({ served: 7, 'allowance-exhausted': 4 });
+    for (const key of [trial, starter, capped, professional]) {
+      const rows = await history(key.id);
+      const counter = (await operator.usage(key.id)).calls;
+      expect(byOutcome(rows)).toEqual(expected.get(key.id));
+      expect(byOutcome(rows).served ?? 0).toBe(counter);
+      // By hour the same calls, each row the start of an hour.
+      const hourly = await history(key.id, '--by', 'hour');
+      expect(byOutcome(hourly)).toEqual(expected.get(key.id));
+      for (const row of hourly) expect(row.start).toMatch(/T\d{2}:00:00Z$/);
+    }
+    expect(byOutcome(await history('unknown'))).toEqual(expected.get('unknown'));
+
+    const csv = await admin('usage', 'history', capped.id, '--csv');
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toBe('start,outcome,calls');
+    expect(csv.stdout).toMatch(/T00:00:00Z,allowance-exhausted,4\n/);
+  }, 120_000);
+
+  it('loses at most one flush interval of history when a server is killed', async () => {
+    const service = await startServiceProcess(serverEnv());
+    const issued = await operator.createKey({ client: 'Killed', plan: 'professional' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    const answeredAt: number[] = [];
+    let running = true;
+    const loop = async () => {
+      while (running) {
+        const answer = await get(`${service.url}/v1/quotes-categories`, { 'X-API-Key': issued.key }, { agent }).catch(
+          () => undefined,
+        );
+        if (answer?.status === 200) answeredAt.push(performance.now());
+        else if (answer === undefined) return;
+      }
+    };
+    const loops = Array.from({ length: 4 }, loop);
+    // Past at least two flushes, then killed at a moment unrelated to them.
+    await new Promise((resolve) => setTimeout(resolve, 2.5 * flushMs + Math.random() * flushMs));
+    const killedAt = performance.now();
+    service.kill();
+    running = false;
+    await Promise.all(loops);
+    await service.exited;
+    agent.destroy();
+
+    const counter = (await operator.usage(issued.id)).calls;
+    const served = byOutcome(await history(issued.id)).served ?? 0;
+    const lost = counter - served;
+    const inLastInterval = answeredAt.filter((at) => at > killedAt - flushMs).length;
+    console.log(
+      `SIGKILL: ${counter} calls counted, ${served} in the history, ${lost} lost; ${inLastInterval} answered in the last ${flushMs} ms`,
+    );
+    expect(counter).toBeGreaterThanOrEqual(answeredAt.length);
+    expect(lost).toBeGreaterThanOrEqual(0);
+    // What was counted since the last flush: at most one interval's calls (plus those in flight at the kill).
+    expect(lost).toBeLessThanOrEqual(inLastInterval + 4);
+  }, 120_000);
+});
