@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { UsageHistory } from '../../src/data/usageHistory.js';
+import { foldAndPruneHistory, historyOf } from '../../src/data/usageHistoryQueries.js';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.drop());
+
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+
+describe('the usage history in memory and in the table', () => {
+  it('writes one statement per flush, adding to the rows already there, hours kept apart', async () => {
+    let statements = 0;
+    const pool = {
+      query: (...args: unknown[]) => {
+        statements += 1;
+        return (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args);
+      },
+    } as unknown as pg.Pool;
+    const history = new UsageHistory(pool, 60_000);
+    const at = Date.parse('2026-03-04T10:15:00Z');
+    for (let call = 0; call < 1000; call++) history.record('k_flush', 'served', at);
+    history.record('k_flush', 'rate-limited', at);
+    history.record('k_flush', 'served', at + hourMs);
+    expect(history.pendingCalls()).toBe(1002);
+    await history.flush();
+    for (let call = 0; call < 5; call++) history.record('k_flush', 'served', at);
+    await history.close();
+    expect(statements).toBe(2);
+    expect(history.pendingCalls()).toBe(0);
+    const rows = await historyOf(
+      database.db,
+      'k_flush',
+      { from: new Date('2026-03-04T00:00:00Z'), to: new Date('2026-03-05T00:00:00Z') },
+      'hour',
+    );
+    expect(rows).toEqual([
+      { start: new Date('2026-03-04T10:00:00Z'), outcome: 'rate-limited', calls: 1 },
+      { start: new Date('2026-03-04T10:00:00Z'), outcome: 'served', calls: 1005 },
+      { start: new Date('2026-03-04T11:00:00Z'), outcome: 'served', calls: 1 },
+    ]);
+  });
+
+  it('keeps what a failed flush counted for the next one', async () => {
+    let fail = true;
+    const errors: unknown[] = [];
+    const pool = {
+      query: (...args: unknown[]) =>
+        fail
+          ? Promise.reject(new Error('connection refused'))
+          : (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args),
+    } as unknown as pg.Pool;
+    const history = new UsageHistory(pool, 60_000, (error) => errors.push(error));
+    const at = Date.parse('2026-03-05T08:00:00Z');
+    history.record('k_retry', 'served', at);
+    history.record('k_retry', 'served', at);
+    await history.flush();
+    expect(errors).toHaveLength(1);
+    history.record('k_retry', 'served', at);
+    fail = false;
+    await history.close();
+    const rows = await historyOf(database.db, 'k_retry', { from: new Date(at), to: new Date(at + hourMs) }, 'day');
+    expect(rows).toEqual([{ start: new Date('2026-03-05T00:00:00Z'), outcome: 'served', calls: 3 }]);
+  });
+
+  it('folds old hours into their UTC day once, even when two servers fold at once, and drops what is past retention', async () => {
+    // A database of its own: the fold's counts are of every row.
+    const own = await createTestDatabase();
+    onTestFinished(() => own.drop());
+    const now = new Date('2026-06-15T12:00:00Z');
+    const history = new UsageHistory(own.pool, 60_000);
+    const old = Date.parse('2026-04-10T00:00:00Z');
+    // 24 hours of an old day (3 calls an hour), one recent hour, and one row past retention.
+    for (let hour = 0; hour < 24; hour++)
+      for (let call = 0; call < 3; call++) history.record('k_fold', 'served', old + hour * hourMs);
+    history.record('k_fold', 'origin-not-allowed', old + 5 * hourMs);
+    history.record('k_fold', 'served', now.getTime() - hourMs);
+    history.record('k_fold', 'served', now.getTime() - 500 * dayMs);
+    await history.close();
+
+    const retention = { keepDays: 400, hourlyDays: 31 };
+    const [first, second] = await Promise.all([
+      foldAndPruneHistory(own.db, now, retention),
+      foldAndPruneHistory(own.db, now, retention),
+    ]);
+    expect(first.folded + second.folded).toBe(25 + 1);
+    expect(first.dropped + second.dropped).toBe(1);
+    const all = { from: new Date(now.getTime() - 600 * dayMs), to: now };
+    expect(await historyOf(own.db, 'k_fold', all, 'day')).toEqual([
+      { start: new Date('2026-04-10T00:00:00Z'), outcome: 'origin-not-allowed', calls: 1 },
+      { start: new Date('2026-04-10T00:00:00Z'), outcome: 'served', calls: 72 },
+      { start: new Date('2026-06-15T00:00:00Z'), outcome: 'served', calls: 1 },
+    ]);
+    const { rows } = await own.pool.query<{ span: string; count: number }>(
+      "SELECT span, count(*)::int AS count FROM usage_history WHERE key_id = 'k_fold' GROUP BY span ORDER BY span",
+    );
+    expect(rows).toEqual([
+      { span: 'day', count: 2 },
+      { span: 'hour', count: 1 },
+    ]);
+  });
+});
