@@ -140,9 +140,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     )
     .option('--send', 'mail the key, its plan, limits, expiry and the reference page to --email')
     .option('--allow-another-trial', 'issue a trial even though this person or client had one in the last 365 days')
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
     .action(
       async (options: {
+        reason?: string;
         client: string;
         plan: string;
         email?: string;
@@ -159,7 +161,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           throw new OperatorError('--send needs --email: the address to mail the key to');
         requireAllowanceChoice(options.plan, options);
         const { issued, view } = await cli.run(async (database) => {
-          const operator = createOperatorApi(database);
+          const operator = createOperatorApi(database, { reason: options.reason });
           const issued = await operator.createKey({
             client: options.client,
             plan: options.plan,
@@ -195,10 +197,13 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .argument('<id>', 'the key id (k_...)')
     .argument('[origins...]', 'scheme://host[:port], or scheme://host:* for any port of that host')
     .option('--none', 'allow no browser origin (server-side calls only)')
-    .action(async (id: string, origins: string[], options: { none?: boolean }) => {
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(async (id: string, origins: string[], options: { none?: boolean; reason?: string }) => {
       if (options.none ? origins.length > 0 : origins.length === 0)
         throw new OperatorError('give the origins to allow, or --none to allow none (not both)');
-      const view = await cli.run((database) => createOperatorApi(database).setAllowedOrigins(id, origins));
+      const view = await cli.run((database) =>
+        createOperatorApi(database, { reason: options.reason }).setAllowedOrigins(id, origins),
+      );
       cli.out(keyLines(view).join('\n'));
     });
 
@@ -320,8 +325,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     )
     .argument('<id>', 'key id (k_...)')
     .requiredOption('--until <iso>', 'new expiry, in the future', isoInstant('--until'))
-    .action(async (id: string, options: { until: Date }) => {
-      const view = await cli.run((database) => createOperatorApi(database).renewKey(id, options.until));
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(async (id: string, options: { until: Date; reason?: string }) => {
+      const view = await cli.run((database) =>
+        createOperatorApi(database, { reason: options.reason }).renewKey(id, options.until),
+      );
       cli.out(
         `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
       );
@@ -336,6 +344,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option(...unlimitedOption())
     .option(...maxLimitOption())
     .option('--allow-another-trial', 'move to trial even though this person or client had one in the last 365 days')
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
     .action(
       async (
         id: string,
@@ -345,11 +354,12 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           unlimited?: boolean;
           maxLimit?: number;
           allowAnotherTrial?: boolean;
+          reason?: string;
         },
       ) => {
         requireAllowanceChoice(options.plan, options);
         const view = await cli.run((database) =>
-          createOperatorApi(database).changePlan(id, {
+          createOperatorApi(database, { reason: options.reason }).changePlan(id, {
             plan: options.plan,
             monthlyCalls: options.monthlyCalls,
             maxLimit: options.maxLimit,
@@ -367,10 +377,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .description('Give a key a new secret (same id, plan and usage); the old secret is refused at once')
     .argument('<id>', 'key id (k_...)')
     .option('--send', "mail the new secret to the key's e-mail address")
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
-    .action(async (id: string, options: { send?: boolean; json?: boolean }) => {
+    .action(async (id: string, options: { send?: boolean; json?: boolean; reason?: string }) => {
       const { issued, view } = await cli.run(async (database) => {
-        const operator = createOperatorApi(database);
+        const operator = createOperatorApi(database, { reason: options.reason });
         const owner = await operator.showKey(id);
         if (options.send && !owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
         return { issued: await operator.rollKey(id), view: owner };

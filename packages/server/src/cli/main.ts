@@ -8,6 +8,8 @@ import { MailError } from '../mail/mailer.js';
 import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { commanderErrorLine, isCommanderError } from './commanderErrors.js';
+import { registerAuditCommands } from './auditCommands.js';
+import { auditCorpusLoads } from './corpusAudit.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerNotifyCommands } from './notifyCommands.js';
@@ -41,11 +43,13 @@ registerUsageCommands(program, context);
 registerDbCommands(program, context);
 registerNotifyCommands(program, context);
 registerRequestCommands(program, context);
+registerAuditCommands(program, context);
 // The corpus commands load the generator and its data (half a second on these machines): only
 // when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
-if (!['keys', 'usage', 'db', 'notify', 'requests'].includes(process.argv[2] ?? '')) {
+if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit'].includes(process.argv[2] ?? '')) {
   const { registerCorpusCommands } = await import('@quotes/corpus');
   registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
+  auditCorpusLoads(program, context);
 }
 
 /** The first line of a message: errors are one line, never a stack trace. */

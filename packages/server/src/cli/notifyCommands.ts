@@ -36,7 +36,8 @@ export function registerNotifyCommands(program: Command, cli: CliContext): void 
     .requiredOption('--subject <text>', 'the subject line (1-200 characters)')
     .requiredOption('--file <path>', 'the message, plain UTF-8 text')
     .option('--dry-run', 'list who would get it, send nothing')
-    .action(async (options: { subject: string; file: string; dryRun?: boolean }) => {
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(async (options: { subject: string; file: string; dryRun?: boolean; reason?: string }) => {
       const subject = requireText(options.subject, '--subject', 200);
       const text = await noticeText(options.file);
       const owners = await cli.run((database) => createOperatorApi(database).activeOwners());
@@ -59,7 +60,23 @@ export function registerNotifyCommands(program: Command, cli: CliContext): void 
         cli.out(
           `Sending ${JSON.stringify(subject)} to ${counted(owners.length, 'address', 'addresses')} through ${mailer.destination}:`,
         );
-        for (const owner of owners) cli.out(deliveryLine(await mailer.send({ to: owner.email, subject, text })));
+        const sentTo: string[] = [];
+        try {
+          for (const owner of owners) {
+            cli.out(deliveryLine(await mailer.send({ to: owner.email, subject, text })));
+            sentTo.push(owner.email);
+          }
+        } finally {
+          // Recorded whatever happened: who got it is what the audit must say.
+          await cli.run((database) =>
+            createOperatorApi(database, { reason: options.reason }).recordAction({
+              action: 'notify terms',
+              target: `${owners.length} active key owners`,
+              before: null,
+              after: { subject, sent: sentTo.length, of: owners.length, to: sentTo },
+            }),
+          );
+        }
       });
     });
 }

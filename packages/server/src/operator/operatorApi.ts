@@ -29,7 +29,9 @@ import { type Clock, systemClock } from '../domain/clock.js';
 import { keyStanding } from '../domain/keyStanding.js';
 import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
+import { appendAuditEntries, type AuditEntry, listAuditEntries } from '../data/operatorAudit.js';
 import { OperatorError } from './operatorError.js';
+import { osActor } from './operatorActor.js';
 import { optionalText, quoted, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
 
 export { OperatorError } from './operatorError.js';
@@ -157,8 +159,20 @@ export interface OperatorApi {
    * the id `unknown` gives the calls whose key was missing or not recognised.
    */
   usageHistory(id: string, range: { from?: Date; to?: Date; by: 'hour' | 'day' }): Promise<HistoryEntry[]>;
+  /** Records an action taken outside this API (corpus loads, announcements) in the audit, as this operator. */
+  recordAction(action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null }): Promise<void>;
+  /** The audit, oldest first: every key, corpus and mail action with its actor, target, before, after and reason. */
+  auditTrail(filter?: { keyId?: string; since?: Date; limit?: number }): Promise<AuditView[]>;
   /** Sets a key's count for a month (e.g. to use an allowance up for a test of the 429). */
   setUsage(id: string, calls: number, month?: string): Promise<UsageView>;
+}
+
+/** One entry of the audit as shown to the operator. */
+export interface AuditView extends Omit<AuditEntry, 'before' | 'after'> {
+  id: string;
+  at: string;
+  before: unknown;
+  after: unknown;
 }
 
 /** One row of a key's usage history: the period's start (ISO, UTC), an outcome and its calls. */
@@ -255,11 +269,44 @@ export function createOperatorApi(
     clock?: Clock;
     /** Called after a change to a key commits: a server in this process forgets it at once rather than at the NOTIFY. */
     onKeyChanged?: (keyId: string) => void;
+    /** Who acts, as the audit records it: `os:USER` by default; a console session would be `console:SESSION`. */
+    actor?: string;
+    /** Why, recorded with every action this API takes (an explicit revocation reason wins). */
+    reason?: string | null;
   } = {},
 ): OperatorApi {
   const { db } = database;
   const clock = options.clock ?? systemClock;
   const changed = options.onKeyChanged ?? (() => undefined);
+  const actor = options.actor ?? osActor();
+  const givenReason = optionalText(options.reason, 'reason', 2000);
+
+  /**
+   * Every change goes through here once it has committed: the audit row follows in its own
+   * statement, and when that fails the command says so rather than reporting success.
+   */
+  async function audit(
+    entries: readonly (Omit<AuditEntry, 'actor' | 'reason'> & { reason?: string | null })[],
+  ): Promise<void> {
+    try {
+      await appendAuditEntries(
+        db,
+        entries.map((entry) => ({ ...entry, actor, reason: entry.reason ?? givenReason })),
+      );
+    } catch (error) {
+      const first = entries[0]!;
+      throw new OperatorError(
+        `${first.action} ${first.target} was done but not recorded in the audit: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** A change to one key: recorded with the key as it was and as it is now; returns the latter. */
+  async function auditedChange(action: string, before: ApiKeyRecord, now: Date, reason?: string | null) {
+    const after = viewOf(await existing(before.id), clock());
+    await audit([{ action, target: before.id, keyId: before.id, before: viewOf(before, now), after, reason }]);
+    return after;
+  }
 
   async function existing(id: string): Promise<ApiKeyRecord> {
     const record = await findKeyById(db, id);
@@ -358,6 +405,9 @@ export function createOperatorApi(
             },
       );
       if (earlier) throw trialTaken(earlier, plan.id);
+      await audit([
+        { action: 'keys create', target: id, keyId: id, before: null, after: viewOf(await existing(id), clock()) },
+      ]);
       return {
         id,
         key,
@@ -396,7 +446,18 @@ export function createOperatorApi(
       const ids = await revokeKeysOf(db, { email, client }, text, clock());
       for (const id of ids) changed(id);
       const now = clock();
-      return Promise.all(ids.map(async (id) => viewOf(await existing(id), now)));
+      const views = await Promise.all(ids.map(async (id) => viewOf(await existing(id), now)));
+      await audit(
+        views.map((view) => ({
+          action: 'keys revoke',
+          target: view.id,
+          keyId: view.id,
+          before: { state: 'active', by: email === undefined ? { client } : { email, client } },
+          after: view,
+          reason: text,
+        })),
+      );
+      return views;
     },
 
     async changePlan(id, change) {
@@ -438,7 +499,7 @@ export function createOperatorApi(
       });
       if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
       changed(id);
-      return viewOf(await existing(id), clock());
+      return auditedChange('keys change-plan', record, now);
     },
 
     async setAllowedOrigins(id, origins) {
@@ -448,7 +509,7 @@ export function createOperatorApi(
       const updated = await updateActiveKey(db, id, { allowed_origins: allowedOrigins });
       if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
       changed(id);
-      return viewOf(await existing(id), clock());
+      return auditedChange('keys set-origins', record, clock());
     },
 
     async rollKey(id) {
@@ -462,6 +523,7 @@ export function createOperatorApi(
       });
       if (!rolled) throw new OperatorError(`key ${id} could not be rolled (revoked meanwhile?)`);
       changed(id);
+      await auditedChange('keys roll', record, clock());
       return {
         id,
         key,
@@ -497,6 +559,15 @@ export function createOperatorApi(
         for (const lower of alertThresholds)
           if (lower < alert.threshold) await claimUsageAlert(db, alert.keyId, calendarMonth.key, lower, clock());
         sent.push({ ...alert, sent: true });
+        await audit([
+          {
+            action: 'usage alerts send',
+            target: alert.keyId,
+            keyId: alert.keyId,
+            before: null,
+            after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
+          },
+        ]);
       }
       return sent;
     },
@@ -516,7 +587,7 @@ export function createOperatorApi(
       if (!(await revokeKey(db, id, text, clock())))
         throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
       changed(id);
-      return viewOf(await existing(id), clock());
+      return auditedChange('keys revoke', record, clock(), text);
     },
 
     async renewKey(id, until) {
@@ -538,7 +609,7 @@ export function createOperatorApi(
       if (!(await renewKey(db, id, until)))
         throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
       changed(id);
-      return viewOf(await existing(id), clock());
+      return auditedChange('keys renew', record, now);
     },
 
     async usage(id, month) {
@@ -569,8 +640,29 @@ export function createOperatorApi(
       requireWholeNumber(calls, 'calls', 0, 2_147_483_647);
       const calendarMonth = monthOf(month, clock());
       const record = await existing(id);
+      const before = await callsInMonth(db, id, calendarMonth.key);
       await setCallsInMonth(db, id, calendarMonth.key, calls);
+      await audit([
+        {
+          action: 'usage set',
+          target: id,
+          keyId: id,
+          before: { month: calendarMonth.key.slice(0, 7), calls: before },
+          after: { month: calendarMonth.key.slice(0, 7), calls },
+        },
+      ]);
       return usageOf(record, calendarMonth, calls, clock());
+    },
+
+    async recordAction(action) {
+      await audit([{ ...action, keyId: action.keyId ?? null }]);
+    },
+
+    async auditTrail(filter = {}) {
+      if (filter.since !== undefined) requireDate(filter.since, 'since');
+      const limit = filter.limit === undefined ? 1000 : requireWholeNumber(filter.limit, 'limit', 1, 100_000);
+      const entries = await listAuditEntries(db, { keyId: filter.keyId, since: filter.since, limit });
+      return entries.map((entry) => ({ ...entry, at: isoSeconds(entry.at) }));
     },
   };
 }

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { createOperatorApi } from '../operator/operatorApi.js';
+import { dayBound, wholeNumber } from './cliOptions.js';
+import type { CliContext } from './keyCommands.js';
+import { textTable } from './textTable.js';
+
+/** What changed between two JSON views, as `field: old -> new` (the whole view when one side is missing). */
+function changeText(before: unknown, after: unknown): string {
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(before) || !isObject(after)) return JSON.stringify(after ?? before ?? null);
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return fields
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => `${field}: ${JSON.stringify(before[field] ?? null)} -> ${JSON.stringify(after[field] ?? null)}`)
+    .join('; ');
+}
+
+export function registerAuditCommands(program: Command, cli: CliContext): void {
+  const audit = program
+    .command('audit')
+    .description("The operator's actions (keys, corpus, mail): who, when, on what, before and after, why; append-only");
+
+  audit
+    .command('list')
+    .description('Actions oldest first, the last --limit of them')
+    .option('--key <id>', 'only actions on this key (k_...)')
+    .option(
+      '--since <date>',
+      'only actions from this day (YYYY-MM-DD, UTC) or instant on',
+      dayBound('--since', 'start'),
+    )
+    .option('--limit <n>', 'at most this many, the latest (default 1000)', wholeNumber('--limit', 1, 100_000))
+    .option('--json', 'print JSON: [{"id","at","actor","action","target","keyId","before","after","reason"}]')
+    .action(async (options: { key?: string; since?: Date; limit?: number; json?: boolean }) => {
+      const entries = await cli.run((database) =>
+        createOperatorApi(database).auditTrail({ keyId: options.key, since: options.since, limit: options.limit }),
+      );
+      if (options.json) {
+        cli.out(JSON.stringify(entries, null, 2));
+        return;
+      }
+      if (entries.length === 0) {
+        cli.out('No recorded action matches.');
+        return;
+      }
+      cli.out(
+        textTable(
+          ['AT', 'ACTOR', 'ACTION', 'TARGET', 'CHANGE', 'REASON'],
+          entries.map((entry) => [
+            entry.at,
+            entry.actor,
+            entry.action,
+            entry.target,
+            changeText(entry.before, entry.after).slice(0, 200),
+            entry.reason ?? '-',
+          ]),
+        ),
+      );
+    });
+}
