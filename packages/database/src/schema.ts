@@ -129,6 +129,15 @@ export interface UsageHistoryTable {
   calls: ColumnType<string, number | bigint, number | bigint>;
 }
 
+/** Distinct networks, origins and filter pages a key's served calls were seen with, per UTC day (migration 20261126T0702). */
+export interface UsageSightingsTable {
+  key_id: string;
+  /** YYYY-MM-DD (DATE is read as text). */
+  day: string;
+  kind: 'network' | 'origin' | 'page';
+  value: string;
+}
+
 /** The operator's actions, append-only (migration 20261126T0701: a trigger refuses UPDATE and DELETE). */
 export interface OperatorAuditTable {
   id: Generated<string>;
@@ -146,6 +155,7 @@ export interface OperatorAuditTable {
 export interface Database {
   plans: PlansTable;
   usage_history: UsageHistoryTable;
+  usage_sightings: UsageSightingsTable;
   operator_audit: OperatorAuditTable;
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;

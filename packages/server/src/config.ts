@@ -2,6 +2,7 @@ import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus/defaults';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { defaultSignalThresholds, type SignalThresholds } from './domain/usageSignals.js';
 
 /** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
 const checkoutRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -52,6 +53,12 @@ const environmentSchema = z
     USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
     USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
     USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
+    // The signs of broken terms (usage signals): what counts as unusual, and who hears of it.
+    USAGE_SIGNAL_SWEEP_PAGES: z.coerce.number().int().min(2).max(1_000_000).default(20),
+    USAGE_SIGNAL_NETWORKS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(5),
+    USAGE_SIGNAL_ORIGINS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(4),
+    USAGE_SIGNAL_TRIALS_PER_NETWORK: z.coerce.number().int().min(2).max(1000).default(3),
+    OPERATOR_EMAIL: unsetWhenEmpty(z.string().email('must be an e-mail address').max(320).optional()),
     // SIGTERM to exit, whatever the database does.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
@@ -165,4 +172,15 @@ export function keyRequestBounds(config: Config) {
 /** How long the usage history stays hourly and how long it is kept. */
 export function historyRetentionOf(config: Config): { keepDays: number; hourlyDays: number } {
   return { keepDays: config.USAGE_HISTORY_DAYS, hourlyDays: config.USAGE_HISTORY_HOURLY_DAYS };
+}
+
+/** The thresholds of the signs of broken terms. */
+export function signalThresholdsOf(config: Config): SignalThresholds {
+  return {
+    sweepPages: config.USAGE_SIGNAL_SWEEP_PAGES,
+    networksPerDay: config.USAGE_SIGNAL_NETWORKS_PER_DAY,
+    originsPerDay: config.USAGE_SIGNAL_ORIGINS_PER_DAY,
+    trialsPerNetwork: config.USAGE_SIGNAL_TRIALS_PER_NETWORK,
+    trialWindowDays: defaultSignalThresholds.trialWindowDays,
+  };
 }

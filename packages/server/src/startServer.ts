@@ -69,6 +69,8 @@ export interface RunningServer {
   readonly metricsUrl: string | undefined;
   /** The operator's key and usage operations on this server's database and clock. */
   readonly operator: OperatorApi;
+  /** Writes the usage history counted so far now rather than at the next interval. */
+  flushUsageHistory(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
   close(): Promise<void>;
 }
@@ -211,6 +213,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       database,
       metricsUrl: metricsServer?.url,
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
+      flushUsageHistory: () => runtime.history.flush(),
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;

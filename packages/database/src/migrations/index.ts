@@ -9,6 +9,7 @@ import * as keyAllowedOrigins from './20261123T1900_key_allowed_origins.js';
 import * as keyRequests from './20261126T0600_key_requests.js';
 import * as usageHistory from './20261126T0700_usage_history.js';
 import * as operatorAudit from './20261126T0701_operator_audit.js';
+import * as usageSightings from './20261126T0702_usage_sightings.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0600_key_requests': keyRequests,
   '20261126T0700_usage_history': usageHistory,
   '20261126T0701_operator_audit': operatorAudit,
+  '20261126T0702_usage_sightings': usageSightings,
 };

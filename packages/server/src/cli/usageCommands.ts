@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { type Command, Option } from 'commander';
 import { counted } from '@quotes/corpus/terminal-text';
-import { publicBaseUrl } from '../config.js';
-import { usageAlertMessage } from '../mail/operatorMessages.js';
+import { publicBaseUrl, signalThresholdsOf } from '../config.js';
+import { usageAlertMessage, usageSignalsMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, OperatorError, type UsageView } from '../operator/operatorApi.js';
 import { deliveryLine, withMailer } from './cliMail.js';
 import { dayBound, yearMonth } from './cliOptions.js';
@@ -161,6 +161,25 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
 
   usageCommand(
     usage,
+    'signals',
+    'Signs of broken terms in a month: a sweep of the corpus, a shared key, rotated trials; each with its evidence',
+    (command) => command,
+  ).action(async (options: { month?: string; json?: boolean }) => {
+    const thresholds = signalThresholdsOf(cli.config());
+    const signals = await cli.run((database) => createOperatorApi(database).usageSignals(options.month, thresholds));
+    if (options.json) cli.out(JSON.stringify(signals, null, 2));
+    else if (signals.length === 0) cli.out('No sign of broken terms.');
+    else
+      cli.out(
+        textTable(
+          ['KEY', 'SIGNAL', 'EVIDENCE'],
+          signals.map((signal) => [signal.keyId, signal.signal, signal.evidence]),
+        ),
+      );
+  });
+
+  usageCommand(
+    usage,
     'alerts',
     'Active keys at 80% or 100% of their allowance this month; --send mails each owner once per threshold',
     (command) =>
@@ -175,6 +194,17 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           }),
         );
         cli.out(`${counted(sent.length, 'alert')} sent.`);
+        // The signs of broken terms go to the operator, never to the customer.
+        const signals = await cli.run((database) =>
+          createOperatorApi(database).usageSignals(options.month, signalThresholdsOf(config)),
+        );
+        if (signals.length === 0) return;
+        if (config.OPERATOR_EMAIL === undefined) {
+          cli.out(`${counted(signals.length, 'sign')} of broken terms not mailed: OPERATOR_EMAIL is not set.`);
+          return;
+        }
+        const month = options.month ?? new Date().toISOString().slice(0, 7);
+        cli.out(deliveryLine(await mailer.send(usageSignalsMessage(signals, month, config.OPERATOR_EMAIL))));
       });
     }
     const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));

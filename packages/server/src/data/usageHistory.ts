@@ -6,9 +6,18 @@ export const servedOutcome = 'served';
 export const unknownKeyBucket = 'unknown';
 
 const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+/** Distinct values kept per key, kind and day between two flushes: a flood of new values cannot grow memory past it. */
+const maxSightingsPerFlush = 1000;
 
 /** Calls by key, then by outcome, in one hour. */
 type HourCounts = Map<string, Map<string, number>>;
+
+/** What a served call was seen with: its client network, browser origin, or filter page. */
+export type SightingKind = 'network' | 'origin' | 'page';
+
+/** Distinct values by key, then by kind, in one UTC day. */
+type DaySightings = Map<string, Map<SightingKind, Set<string>>>;
 
 // Rows are upserted in key, period and outcome order, the same in every process, so two servers'
 // flushes cannot deadlock on each other's rows.
@@ -19,16 +28,26 @@ const flushStatement = `
   ORDER BY key_id, period_start, outcome
   ON CONFLICT (key_id, span, period_start, outcome) DO UPDATE SET calls = h.calls + excluded.calls`;
 
+// Distinct values: a value already there for the key, day and kind is not news.
+const sightingsStatement = `
+  INSERT INTO usage_sightings (key_id, day, kind, value)
+  SELECT key_id, day, kind, value
+  FROM unnest($1::text[], $2::date[], $3::text[], $4::text[]) AS row(key_id, day, kind, value)
+  ORDER BY key_id, day, kind, value
+  ON CONFLICT DO NOTHING`;
+
 /**
- * Each key's calls per hour and outcome, counted in memory and added to `usage_history` by one
- * statement per flush (every `flushMs`, and at close): a call costs two Map look-ups and an
- * increment, never a database write. A flush that fails keeps its counts for the next one, so
+ * Each key's calls per hour and outcome, and the distinct networks, origins and filter pages its
+ * served calls were seen with per day, kept in memory and added to `usage_history` and
+ * `usage_sightings` by one statement each per flush (every `flushMs`, and at close): a call
+ * costs Map look-ups and an increment, never a database write. A flush that fails keeps its counts for the next one, so
  * only a killed process loses history: what it counted since its last flush.
  */
 export class UsageHistory {
   private hours = new Map<number, HourCounts>();
   private currentHourStart = Number.NaN;
   private current: HourCounts = new Map();
+  private sightings = new Map<number, DaySightings>();
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
 
@@ -37,7 +56,10 @@ export class UsageHistory {
     flushMs: number,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
-    this.timer = setInterval(() => void this.flush(), flushMs);
+    // A slow database makes flushes wait for each other, never pile up.
+    this.timer = setInterval(() => {
+      if (this.flushing === undefined) void this.flush();
+    }, flushMs);
     this.timer.unref();
   }
 
@@ -51,6 +73,27 @@ export class UsageHistory {
     addCalls(this.current, keyId, outcome, 1);
   }
 
+  /** A served call of `keyId` was seen with this network, origin or page (each distinct value is written once a day). */
+  sight(keyId: string, kind: SightingKind, value: string, nowMs: number): void {
+    const dayStart = nowMs - (nowMs % dayMs);
+    let day = this.sightings.get(dayStart);
+    if (day === undefined) {
+      day = new Map();
+      this.sightings.set(dayStart, day);
+    }
+    let kinds = day.get(keyId);
+    if (kinds === undefined) {
+      kinds = new Map();
+      day.set(keyId, kinds);
+    }
+    let values = kinds.get(kind);
+    if (values === undefined) {
+      values = new Set();
+      kinds.set(kind, values);
+    }
+    if (values.size < maxSightingsPerFlush) values.add(value);
+  }
+
   /** Calls counted and not yet written (what a kill now would lose). */
   pendingCalls(): number {
     let total = 0;
@@ -59,19 +102,49 @@ export class UsageHistory {
     return total;
   }
 
-  /** Adds what was counted to the table in one statement; one flush at a time (a call meanwhile waits for it). */
+  /** Adds what was counted so far to the tables; a flush asked for during another runs after it. */
   flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
-      this.flushing = undefined;
+    const next = (this.flushing ?? Promise.resolve()).then(() => this.write());
+    const tracked: Promise<void> = next.finally(() => {
+      if (this.flushing === tracked) this.flushing = undefined;
     });
-    return this.flushing;
+    this.flushing = tracked;
+    return tracked;
   }
 
   /** Stops the timer and writes what is left. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flushing;
     await this.flush();
+  }
+
+  private async writeSightings(): Promise<void> {
+    if (this.sightings.size === 0) return;
+    const taken = this.sightings;
+    this.sightings = new Map();
+    const columns: [string[], string[], string[], string[]] = [[], [], [], []];
+    for (const [dayStart, byKey] of taken)
+      for (const [keyId, byKind] of byKey)
+        for (const [kind, values] of byKind)
+          for (const value of values) {
+            columns[0].push(keyId);
+            columns[1].push(new Date(dayStart).toISOString().slice(0, 10));
+            columns[2].push(kind);
+            columns[3].push(value);
+          }
+    try {
+      await this.pool.query(sightingsStatement, columns);
+    } catch (error) {
+      // Kept for the next flush, as the counts are.
+      for (let index = 0; index < columns[0].length; index += 1)
+        this.sight(
+          columns[0][index]!,
+          columns[2][index] as SightingKind,
+          columns[3][index]!,
+          Date.parse(columns[1][index]!),
+        );
+      this.onError(error);
+    }
   }
 
   private hourCounts(hourStart: number): HourCounts {
@@ -84,6 +157,7 @@ export class UsageHistory {
   }
 
   private async write(): Promise<void> {
+    await this.writeSightings();
     if (this.hours.size === 0) return;
     // A new collection each round (the request path's rule for long-lived Maps: server README).
     const taken = this.hours;

@@ -41,6 +41,7 @@ export async function foldAndPruneHistory(
     )
     SELECT count(*)::text AS folded FROM moved`.execute(db);
   const dropped = await db.deleteFrom('usage_history').where('period_start', '<', dropBefore).executeTakeFirst();
+  await db.deleteFrom('usage_sightings').where('day', '<', dropBefore.toISOString().slice(0, 10)).execute();
   return { folded: Number(folded.rows[0]?.folded ?? 0), dropped: Number(dropped.numDeletedRows) };
 }
 
@@ -66,4 +67,36 @@ export async function historyOf(
     .orderBy('outcome')
     .execute();
   return rows.map((row) => ({ start: new Date(row.start), outcome: row.outcome, calls: Number(row.calls) }));
+}
+
+/** The sightings of every key in [from, to) (days), and the trial keys created in the window before `to`. */
+export async function sightingsBetween(
+  db: Kysely<Database>,
+  range: { from: string; to: string },
+): Promise<{ keyId: string; day: string; kind: 'network' | 'origin' | 'page'; value: string }[]> {
+  const rows = await db
+    .selectFrom('usage_sightings')
+    .select(['key_id', 'day', 'kind', 'value'])
+    .where('day', '>=', range.from)
+    .where('day', '<', range.to)
+    .orderBy('key_id')
+    .orderBy('day')
+    .execute();
+  return rows.map((row) => ({ keyId: row.key_id, day: row.day, kind: row.kind, value: row.value }));
+}
+
+/** Keys on plans with a validity (trials) created in [from, to). */
+export async function trialKeysCreated(
+  db: Kysely<Database>,
+  range: { from: Date; to: Date },
+): Promise<{ id: string; createdAt: Date }[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .innerJoin('plans', 'plans.id', 'api_keys.plan_id')
+    .select(['api_keys.id', 'api_keys.created_at'])
+    .where('plans.validity_days', 'is not', null)
+    .where('api_keys.created_at', '>=', range.from)
+    .where('api_keys.created_at', '<', range.to)
+    .execute();
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
 }

@@ -1,6 +1,9 @@
 import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
+import { clientNetwork, pageSighting } from '../domain/callSightings.js';
+import { applyPageLimits } from '../domain/pagination.js';
+import type { Operations } from './operations.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import { servedOutcome, unknownKeyBucket } from '../data/usageHistory.js';
 import { type ApiCall, parseCall } from './apiCall.js';
@@ -37,6 +40,19 @@ export function createApp(
 
   const handlers = createOperationHandlers(runtime);
   const { history } = runtime;
+  /** A call the counter keeps: counted in the history, with what the signs of broken terms read. */
+  const served = (call: ApiCall, request: Request, nowMs: number) => {
+    const keyId = call.caller.key.id;
+    history.record(keyId, servedOutcome, nowMs);
+    const network = clientNetwork(request.socket.remoteAddress);
+    if (network !== undefined) history.sight(keyId, 'network', network, nowMs);
+    const origin = request.headers.origin;
+    if (origin !== undefined) history.sight(keyId, 'origin', origin.slice(0, 200), nowMs);
+    if (call.operationId === 'listQuotes') {
+      const query = call.query as Operations['listQuotes']['query'];
+      history.sight(keyId, 'page', pageSighting(query, applyPageLimits(query, call.caller.limits.maxLimit)), nowMs);
+    }
+  };
   const handleApiCall: RequestHandler = async (request, response) => {
     let call: ApiCall | undefined;
     try {
@@ -54,14 +70,13 @@ export function createApp(
       const { key } = call.caller;
       const answer = await (limited ? runtime.fairness.run(key.id, key.plan.requestsPerSecond, run) : run());
       // The history's `served` is what the monthly counter keeps; a free call (quotes-usage) is neither.
-      if (isCountedAnswer(call.operationId, answer.status))
-        history.record(key.id, servedOutcome, runtime.clock().getTime());
+      if (isCountedAnswer(call.operationId, answer.status)) served(call, request, runtime.clock().getTime());
       sendApiResponse(response, answer);
       runtime.outage.succeeded();
     } catch (error) {
       const problem = asProblem(error);
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))
-        history.record(call.caller.key.id, servedOutcome, runtime.clock().getTime());
+        served(call, request, runtime.clock().getTime());
       else
         history.record(
           call?.caller.key.id ?? problem.keyId ?? unknownKeyBucket,

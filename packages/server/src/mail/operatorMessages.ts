@@ -1,4 +1,5 @@
 import { expiryText } from '../domain/keyExpiry.js';
+import type { Signal } from '../domain/usageSignals.js';
 import type { IssuedKey, KeyView, UsageAlert } from '../operator/operatorApi.js';
 import type { MailMessage } from './mailer.js';
 
@@ -65,6 +66,21 @@ export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessa
         : 'Calls beyond the allowance are refused with 429 until the month ends. Reply to this message to move to a larger plan.',
       '',
       `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
+    ].join('\n'),
+  };
+}
+
+/** The signs of broken terms of a month, to the operator (never to a customer). */
+export function usageSignalsMessage(signals: readonly Signal[], month: string, operatorEmail: string): MailMessage {
+  return {
+    to: operatorEmail,
+    subject: `Quote Retrieval Service: ${signals.length} sign${signals.length === 1 ? '' : 's'} of broken terms in ${month}`,
+    text: [
+      `Signs of broken terms in ${month} (UTC), each with its evidence:`,
+      '',
+      ...signals.map((signal) => `- ${signal.keyId} ${signal.signal}: ${signal.evidence}`),
+      '',
+      `Details: npx quotes-admin usage signals --month ${month}`,
     ].join('\n'),
   };
 }

@@ -22,7 +22,15 @@ import {
 } from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { unknownKeyBucket } from '../data/usageHistory.js';
-import { type HistoryRow, historyOf } from '../data/usageHistoryQueries.js';
+import { type HistoryRow, historyOf, sightingsBetween, trialKeysCreated } from '../data/usageHistoryQueries.js';
+import {
+  defaultSignalThresholds,
+  type Signal,
+  type SignalThresholds,
+  sharingSignals,
+  sweepSignals,
+  trialRotationSignals,
+} from '../domain/usageSignals.js';
 import type { Database } from '@quotes/database';
 import { type CalendarMonth, calendarMonthOf, isoSeconds, parseMonth } from '../domain/calendarMonth.js';
 import { type Clock, systemClock } from '../domain/clock.js';
@@ -36,6 +44,7 @@ import { optionalText, quoted, requireClientName, requireEmail, requireOrigins }
 
 export { OperatorError } from './operatorError.js';
 export type { KeyOwner, KeyState } from '../data/keyOwners.js';
+export type { Signal } from '../domain/usageSignals.js';
 
 /**
  * One trial per person and per client: a trial key issued to the same canonical address or
@@ -159,6 +168,8 @@ export interface OperatorApi {
    * the id `unknown` gives the calls whose key was missing or not recognised.
    */
   usageHistory(id: string, range: { from?: Date; to?: Date; by: 'hour' | 'day' }): Promise<HistoryEntry[]>;
+  /** Signs of broken terms in a month (default: this one): sweeps, sharing, trial rotation, each with its evidence. */
+  usageSignals(month?: string, thresholds?: SignalThresholds): Promise<Signal[]>;
   /** Records an action taken outside this API (corpus loads, announcements) in the audit, as this operator. */
   recordAction(action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null }): Promise<void>;
   /** The audit, oldest first: every key, corpus and mail action with its actor, target, before, after and reason. */
@@ -652,6 +663,23 @@ export function createOperatorApi(
         },
       ]);
       return usageOf(record, calendarMonth, calls, clock());
+    },
+
+    async usageSignals(month, thresholds = defaultSignalThresholds) {
+      const calendarMonth = monthOf(month, clock());
+      const [sightings, trials] = await Promise.all([
+        sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
+        trialKeysCreated(db, {
+          from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
+          to: calendarMonth.next,
+        }),
+      ]);
+      const order = ['sweep', 'sharing', 'trial-rotation'];
+      return [
+        ...sweepSignals(sightings, thresholds),
+        ...sharingSignals(sightings, thresholds),
+        ...trialRotationSignals(sightings, trials, thresholds),
+      ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
     },
 
     async recordAction(action) {

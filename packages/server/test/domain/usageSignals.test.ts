@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { clientNetwork, pageSighting, parsePageSighting } from '../../src/domain/callSightings.js';
+import {
+  defaultSignalThresholds,
+  type Sighting,
+  sharingSignals,
+  sweepSignals,
+  trialRotationSignals,
+} from '../../src/domain/usageSignals.js';
+
+const page = (keyId: string, value: string, day = '2026-11-02'): Sighting => ({ keyId, day, kind: 'page', value });
+
+describe('what a call is seen with', () => {
+  it('reads client networks as IPv4 /24 and IPv6 /48', () => {
+    expect(clientNetwork('203.0.113.77')).toBe('203.0.113.0/24');
+    expect(clientNetwork('::ffff:198.51.100.9')).toBe('198.51.100.0/24');
+    expect(clientNetwork('2001:DB8:1234:5678::1')).toBe('2001:db8:1234::/48');
+    expect(clientNetwork('::1')).toBe('0:0:0::/48');
+    expect(clientNetwork(undefined)).toBeUndefined();
+    expect(clientNetwork('not an address')).toBeUndefined();
+  });
+
+  it('writes a page as its filters in a fixed order, offset and limit, and reads it back', () => {
+    const value = pageSighting({ mood: 'Hopeful', category: 'grief' }, { offset: 200, limit: 100 });
+    expect(value).toBe('category=grief&mood=hopeful|200|100');
+    expect(parsePageSighting(value)).toEqual({ filters: 'category=grief&mood=hopeful', offset: 200, limit: 100 });
+  });
+});
+
+describe('signs of broken terms', () => {
+  const thresholds = { ...defaultSignalThresholds, sweepPages: 5 };
+
+  it('a sweep is the longest run of consecutive pages of one filter and page size, in any order seen', () => {
+    const walked = [3, 0, 2, 1, 4].map((n) => page('k_walk', `category=a|${n * 10}|10`));
+    const gappy = [0, 1, 2, 4, 5, 6, 8].map((n) => page('k_gaps', `category=a|${n * 10}|10`));
+    const mixedSizes = [0, 1, 2].map((n) => page('k_mixed', `category=a|${n * 10}|10`));
+    mixedSizes.push(...[3, 4].map((n) => page('k_mixed', `category=a|${n * 10}|20`)));
+    const signals = sweepSignals([...walked, ...gappy, ...mixedSizes], thresholds);
+    expect(signals.map((signal) => signal.keyId)).toEqual(['k_walk']);
+    expect(signals[0]!.figures).toMatchObject({ pages: 5, fromOffset: 0, toOffset: 40, quotes: 50 });
+  });
+
+  it('sharing counts networks and origins within one day', () => {
+    const sightings: Sighting[] = [];
+    for (let n = 0; n < 5; n++)
+      sightings.push({ keyId: 'k_spread', day: `2026-11-0${n + 1}`, kind: 'network', value: `10.0.${n}.0/24` });
+    for (let n = 0; n < 4; n++)
+      sightings.push({ keyId: 'k_origins', day: '2026-11-03', kind: 'origin', value: `https://site${n}.example` });
+    const signals = sharingSignals(sightings, defaultSignalThresholds);
+    // Five networks over five days is a moving laptop, not a shared key.
+    expect(signals.map((signal) => signal.keyId)).toEqual(['k_origins']);
+    expect(signals[0]!.figures).toMatchObject({ day: '2026-11-03', networks: 0, origins: 4 });
+  });
+
+  it('trial rotation needs enough trials from one network created within the window', () => {
+    const day = 86_400_000;
+    const at = (days: number) => new Date(Date.UTC(2026, 10, 1) + days * day);
+    const trials = [
+      { id: 'k_t1', createdAt: at(0) },
+      { id: 'k_t2', createdAt: at(10) },
+      { id: 'k_t3', createdAt: at(45) },
+      { id: 'k_t4', createdAt: at(50) },
+    ];
+    const seen = trials.map(
+      (trial): Sighting => ({ keyId: trial.id, day: '2026-11-20', kind: 'network', value: '10.9.9.0/24' }),
+    );
+    expect(trialRotationSignals(seen, trials, defaultSignalThresholds)).toEqual([]);
+    const fifth = { id: 'k_t5', createdAt: at(55) };
+    const signals = trialRotationSignals(
+      [...seen, { keyId: 'k_t5', day: '2026-11-20', kind: 'network', value: '10.9.9.0/24' }],
+      [...trials, fifth],
+      defaultSignalThresholds,
+    );
+    expect(signals.map((signal) => signal.keyId).sort()).toEqual(['k_t3', 'k_t4', 'k_t5']);
+  });
+});
