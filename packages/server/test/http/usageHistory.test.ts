@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
-import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
+import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { get, type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
 
@@ -180,4 +180,18 @@ describe('usage history on two servers sharing one database', () => {
     // What was counted since the last flush: at most one interval's calls (plus those in flight at the kill).
     expect(lost).toBeLessThanOrEqual(inLastInterval + 4);
   }, 120_000);
+
+  it('refuses a bad history request in one line', async () => {
+    const issued = await operator.createKey({ client: 'Asked', plan: 'starter' });
+    expectOneLineError(await admin('usage', 'history', 'k_nope'), /no key with id "k_nope"/, expect);
+    expectOneLineError(await admin('usage', 'history', issued.id, '--from', 'last week'), /--from/, expect);
+    expectOneLineError(
+      await admin('usage', 'history', issued.id, '--from', '2026-11-05', '--to', '2026-11-04'),
+      /from must be before to/,
+      expect,
+    );
+    expectOneLineError(await admin('usage', 'history', issued.id, '--by', 'week'), /--by/, expect);
+    expectOneLineError(await admin('usage', 'history', issued.id, '--json', '--csv'), /--json or --csv/, expect);
+    expect((await admin('usage', 'history', issued.id)).stdout).toBe(`No calls of ${issued.id} in that range.\n`);
+  }, 60_000);
 });
