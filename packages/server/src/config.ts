@@ -53,12 +53,11 @@ const environmentSchema = z
     USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
     USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
     USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
-    // The signs of broken terms (usage signals): what counts as unusual, and who hears of it.
+    // The signs of broken terms (usage signals): what counts as unusual (mailed to OPERATOR_EMAIL).
     USAGE_SIGNAL_SWEEP_PAGES: z.coerce.number().int().min(2).max(1_000_000).default(20),
     USAGE_SIGNAL_NETWORKS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(5),
     USAGE_SIGNAL_ORIGINS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(4),
     USAGE_SIGNAL_TRIALS_PER_NETWORK: z.coerce.number().int().min(2).max(1000).default(3),
-    OPERATOR_EMAIL: unsetWhenEmpty(z.string().email('must be an e-mail address').max(320).optional()),
     // SIGTERM to exit, whatever the database does.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),

@@ -1,4 +1,4 @@
-import { ConfigError, historyRetentionOf, logFormat, parseConfig } from './config.js';
+import { ConfigError, logFormat, parseConfig } from './config.js';
 import { ensureDefaultCorpus } from '@quotes/corpus';
 import { countKeys } from './data/apiKeys.js';
 import { migrateToLatest } from '@quotes/database';
@@ -115,8 +115,6 @@ async function main(): Promise<void> {
       logger: log,
       keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: config.NOTIFICATION_HEARTBEAT_MS,
-      historyFlushMs: config.USAGE_HISTORY_FLUSH_MS,
-      historyRetention: historyRetentionOf(config),
       // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
       warmUpMs: 1000,
       // Connections are cut before the exit timer fires, leaving time to close the rest.

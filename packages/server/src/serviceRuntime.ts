@@ -7,6 +7,8 @@ import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyCache } from './keys/keyCache.js';
+import { clientAddressReader } from './keyRequests/clientAddress.js';
+import type { IncomingMessage } from 'node:http';
 import { UsageHistory } from './data/usageHistory.js';
 import { foldAndPruneHistory, type HistoryRetention } from './data/usageHistoryQueries.js';
 import type { Logger } from './log.js';
@@ -25,6 +27,8 @@ export interface ServiceRuntime {
   readonly fairness: KeyFairness;
   /** Each key's calls per hour and outcome, counted in memory and flushed periodically. */
   readonly history: UsageHistory;
+  /** The client's address: the socket's, or X-Forwarded-For's behind a proxy TRUST_PROXY names. */
+  readonly clientAddress: (request: IncomingMessage) => string;
   /** Set when shutdown begins: /readyz fails from then on. */
   readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
@@ -44,6 +48,8 @@ export interface RuntimeOptions {
   warmUpMs?: number;
   /** How often the notification connection is checked (default 5 s). */
   notificationHeartbeatMs?: number;
+  /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
+  trustProxy?: readonly string[];
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
   /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
@@ -121,6 +127,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     outage,
     fairness: new KeyFairness(options.fairness),
     history,
+    clientAddress: clientAddressReader(options.trustProxy),
     lifecycle: { draining: false },
     async close() {
       clearInterval(upkeepTimer);

@@ -162,6 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
       warmUpMs: options.warmUpMs,
+      trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
     });
@@ -174,7 +175,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     const keyRequestService = createKeyRequestService(
       database,
-      createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
+      // Requests the service grants by itself (self-service plans) are its actions in the audit.
+      createOperatorApi(database, {
+        clock,
+        onKeyChanged: (keyId) => runtime.keys.invalidate(keyId),
+        actor: 'service:key-requests',
+      }),
       keyRequests,
       clock,
       log,

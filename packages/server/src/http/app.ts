@@ -1,7 +1,8 @@
 import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { clientNetwork, pageSighting } from '../domain/callSightings.js';
+import { pageSighting } from '../domain/callSightings.js';
+import { clientNetworkOf } from '../domain/clientNetwork.js';
 import { applyPageLimits } from '../domain/pagination.js';
 import type { Operations } from './operations.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
@@ -44,7 +45,7 @@ export function createApp(
   const served = (call: ApiCall, request: Request, nowMs: number) => {
     const keyId = call.caller.key.id;
     history.record(keyId, servedOutcome, nowMs);
-    const network = clientNetwork(request.socket.remoteAddress);
+    const network = networkOf(runtime.clientAddress(request));
     if (network !== undefined) history.sight(keyId, 'network', network, nowMs);
     const origin = request.headers.origin;
     if (origin !== undefined) history.sight(keyId, 'origin', origin.slice(0, 200), nowMs);
@@ -106,4 +107,14 @@ export function createApp(
   app.use(handleApiCall);
   app.use(problemResponder(runtime.log, runtime.outage));
   return app;
+}
+
+/** The client network of an address, or none for one that cannot be read (a closed socket has none). */
+function networkOf(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  try {
+    return clientNetworkOf(address).network;
+  } catch {
+    return undefined;
+  }
 }

@@ -179,6 +179,14 @@ export function createKeyRequestService(
         await operator.revokeKey(issued.id, `request ${row.id} was settled meanwhile`);
         throw new OperatorError(`request ${row.id} was settled meanwhile; key ${issued.id} revoked`);
       }
+      // The operator's approval or the service's own grant: the actor of the operator API says which.
+      await operator.recordAction({
+        action: 'requests approve',
+        target: row.id,
+        keyId: issued.id,
+        before: { status: row.status, plan: row.plan_id, email: row.email },
+        after: { status: 'approved', plan, keyId: issued.id },
+      });
       return issued;
     } catch (error) {
       if (!(error instanceof TrialTakenError)) throw error;
@@ -312,6 +320,13 @@ export function createKeyRequestService(
       if (!(await settleRequest(db, id, { status: 'rejected', reason: text }, clock())))
         throw new OperatorError(`request ${id} was settled meanwhile`);
       const request = viewOf(await existing(id));
+      await operator.recordAction({
+        action: 'requests reject',
+        target: id,
+        before: { status: row.status, plan: row.plan_id, email: row.email },
+        after: { status: request.status },
+        reason: text,
+      });
       return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), text)) };
     },
 

@@ -171,7 +171,9 @@ export interface OperatorApi {
   /** Signs of broken terms in a month (default: this one): sweeps, sharing, trial rotation, each with its evidence. */
   usageSignals(month?: string, thresholds?: SignalThresholds): Promise<Signal[]>;
   /** Records an action taken outside this API (corpus loads, announcements) in the audit, as this operator. */
-  recordAction(action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null }): Promise<void>;
+  recordAction(
+    action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null; reason?: string | null },
+  ): Promise<void>;
   /** The audit, oldest first: every key, corpus and mail action with its actor, target, before, after and reason. */
   auditTrail(filter?: { keyId?: string; since?: Date; limit?: number }): Promise<AuditView[]>;
   /** Sets a key's count for a month (e.g. to use an allowance up for a test of the 429). */

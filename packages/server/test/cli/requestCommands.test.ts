@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
@@ -16,6 +17,15 @@ import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 
 // The operator's queue through the CLI in its own process, on the database a real server fills
 // from the form, every message through a real SMTP server.
+interface AuditRow {
+  action: string;
+  target: string;
+  actor: string;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+}
+
 let cli: AdminCli;
 let database: TestDatabase;
 let inbox: SmtpInbox;
@@ -97,6 +107,14 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
     const again = await admin('requests', 'approve', id);
     expectOneLineError(again, /request r_\w+ is approved; only pending/);
+    // In the audit: the key created and the request approved, by the OS user running the CLI.
+    const keyId = /key (k_\w+)/.exec(approved.stdout)![1]!;
+    const audit = JSON.parse((await admin('audit', 'list', '--key', keyId, '--json')).stdout) as AuditRow[];
+    expect(audit.map((entry) => [entry.action, entry.target, entry.actor])).toEqual([
+      ['keys create', keyId, `os:${userInfo().username}`],
+      ['requests approve', id, `os:${userInfo().username}`],
+    ]);
+    expect(audit[1]!.after).toEqual({ status: 'approved', plan: 'starter', keyId });
   });
 
   it('rejects with a reason, mailed', async () => {
@@ -108,6 +126,13 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     expect(mail.text).toContain('We could not verify the application.');
     const listed = JSON.parse((await admin('requests', 'list', '--status', 'rejected', '--json')).stdout);
     expect(listed).toEqual([expect.objectContaining({ id, rejectionReason: 'We could not verify the application.' })]);
+    const audit = JSON.parse((await admin('audit', 'list', '--json')).stdout) as AuditRow[];
+    expect(audit.find((entry) => entry.target === id)).toMatchObject({
+      action: 'requests reject',
+      before: { status: 'pending', plan: 'professional' },
+      after: { status: 'rejected' },
+      reason: 'We could not verify the application.',
+    });
   });
 
   it('mails a digest of the pending requests to OPERATOR_EMAIL', async () => {

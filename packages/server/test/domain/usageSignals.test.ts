@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientNetwork, pageSighting, parsePageSighting } from '../../src/domain/callSightings.js';
+import { pageSighting, parsePageSighting } from '../../src/domain/callSightings.js';
 import {
   defaultSignalThresholds,
   type Sighting,
@@ -11,15 +11,6 @@ import {
 const page = (keyId: string, value: string, day = '2026-11-02'): Sighting => ({ keyId, day, kind: 'page', value });
 
 describe('what a call is seen with', () => {
-  it('reads client networks as IPv4 /24 and IPv6 /48', () => {
-    expect(clientNetwork('203.0.113.77')).toBe('203.0.113.0/24');
-    expect(clientNetwork('::ffff:198.51.100.9')).toBe('198.51.100.0/24');
-    expect(clientNetwork('2001:DB8:1234:5678::1')).toBe('2001:db8:1234::/48');
-    expect(clientNetwork('::1')).toBe('0:0:0::/48');
-    expect(clientNetwork(undefined)).toBeUndefined();
-    expect(clientNetwork('not an address')).toBeUndefined();
-  });
-
   it('writes a page as its filters in a fixed order, offset and limit, and reads it back', () => {
     const value = pageSighting({ mood: 'Hopeful', category: 'grief' }, { offset: 200, limit: 100 });
     expect(value).toBe('category=grief&mood=hopeful|200|100');

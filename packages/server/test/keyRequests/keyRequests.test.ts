@@ -96,6 +96,17 @@ describe('asking for a key', { timeout: 60_000 }, () => {
     expect(quote.status).toBe(200);
     const [approved] = await requestsOf('bo@example.org');
     expect(approved).toMatchObject({ status: 'approved', token_hash: null, client_network: '127.1.0.0/24' });
+    // Granted by the service itself, and recorded as its action.
+    const audited = await database.db
+      .selectFrom('operator_audit')
+      .select(['actor', 'action', 'target'])
+      .where('key_id', '=', approved!.key_id)
+      .orderBy('id')
+      .execute();
+    expect(audited).toEqual([
+      { actor: 'service:key-requests', action: 'keys create', target: approved!.key_id },
+      { actor: 'service:key-requests', action: 'requests approve', target: approved!.id },
+    ]);
 
     // The link works once.
     expect((await confirm(tokenOfLink(link))).status).toBe(404);
