@@ -100,3 +100,22 @@ export async function trialKeysCreated(
     .execute();
   return rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
 }
+
+/**
+ * Trials asked for through the key-request form in [from, to), with the network they were asked
+ * from: each as its key once granted, else as the request itself (`r_...`).
+ */
+export async function trialRequestsFrom(
+  db: Kysely<Database>,
+  range: { from: Date; to: Date },
+): Promise<{ id: string; createdAt: Date; network: string }[]> {
+  const rows = await db
+    .selectFrom('key_requests')
+    .innerJoin('plans', 'plans.id', 'key_requests.plan_id')
+    .select(['key_requests.id', 'key_requests.key_id', 'key_requests.created_at', 'key_requests.client_network'])
+    .where('plans.validity_days', 'is not', null)
+    .where('key_requests.created_at', '>=', range.from)
+    .where('key_requests.created_at', '<', range.to)
+    .execute();
+  return rows.map((row) => ({ id: row.key_id ?? row.id, createdAt: row.created_at, network: row.client_network }));
+}

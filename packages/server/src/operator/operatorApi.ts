@@ -22,7 +22,13 @@ import {
 } from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { unknownKeyBucket } from '../data/usageHistory.js';
-import { type HistoryRow, historyOf, sightingsBetween, trialKeysCreated } from '../data/usageHistoryQueries.js';
+import {
+  type HistoryRow,
+  historyOf,
+  sightingsBetween,
+  trialKeysCreated,
+  trialRequestsFrom,
+} from '../data/usageHistoryQueries.js';
 import {
   defaultSignalThresholds,
   type Signal,
@@ -669,13 +675,26 @@ export function createOperatorApi(
 
     async usageSignals(month, thresholds = defaultSignalThresholds) {
       const calendarMonth = monthOf(month, clock());
-      const [sightings, trials] = await Promise.all([
+      const trialWindow = {
+        from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
+        to: calendarMonth.next,
+      };
+      const [used, created, requested] = await Promise.all([
         sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
-        trialKeysCreated(db, {
-          from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
-          to: calendarMonth.next,
-        }),
+        trialKeysCreated(db, trialWindow),
+        trialRequestsFrom(db, trialWindow),
       ]);
+      // A trial asked for from a network counts as seen there, as one used from it does.
+      const sightings = [
+        ...used,
+        ...requested.map((request) => ({
+          keyId: request.id,
+          day: isoSeconds(request.createdAt).slice(0, 10),
+          kind: 'network' as const,
+          value: request.network,
+        })),
+      ];
+      const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
       const order = ['sweep', 'sharing', 'trial-rotation'];
       return [
         ...sweepSignals(sightings, thresholds),

@@ -75,6 +75,28 @@ describe('usage signals', () => {
     for (const trial of trials) expect(await callFrom('127.0.20.1', '/v1/quotes-random', trial.key)).toBe(200);
     expect(await callFrom('127.0.21.1', '/v1/quotes-random', loneTrial.key)).toBe(200);
 
+    // Three trials asked for through the form from one network (waiting for the operator).
+    const asked = ['r_asked1', 'r_asked2', 'r_asked3'];
+    await database.db
+      .insertInto('key_requests')
+      .values(
+        asked.map((id, n) => ({
+          id,
+          email: `asker${n}@example.net`,
+          name: `Asker ${n}`,
+          application: 'Quotes app',
+          plan_id: 'trial',
+          use: 'a daily quote',
+          client_address: `127.0.30.${n + 1}`,
+          client_network: '127.0.30.0/24',
+          status: 'pending' as const,
+          token_hash: null,
+          token_expires_at: new Date(Date.now() + 86_400_000),
+          created_at: new Date(),
+        })),
+      )
+      .execute();
+
     await server.flushUsageHistory();
     const run = await cli.run({ DATABASE_URL: database.url }, 'usage', 'signals', '--json');
     expect(run.stderr).toBe('');
@@ -82,7 +104,11 @@ describe('usage signals', () => {
     const signals = JSON.parse(run.stdout) as SignalRow[];
     const named = signals.map((signal) => [signal.keyId, signal.signal]).sort();
     expect(named).toEqual(
-      [[harvester.id, 'sweep'], [shared.id, 'sharing'], ...trials.map((trial) => [trial.id, 'trial-rotation'])].sort(),
+      [
+        [harvester.id, 'sweep'],
+        [shared.id, 'sharing'],
+        ...[...trials.map((trial) => trial.id), ...asked].map((id) => [id, 'trial-rotation']),
+      ].sort(),
     );
     const sweep = signals.find((signal) => signal.signal === 'sweep')!;
     expect(sweep.figures).toMatchObject({
@@ -96,8 +122,12 @@ describe('usage signals', () => {
     const sharing = signals.find((signal) => signal.signal === 'sharing')!;
     expect(sharing.figures).toMatchObject({ networks: 6, origins: 0 });
     expect(sharing.evidence).toContain('127.0.10.0/24');
-    const rotation = signals.find((signal) => signal.signal === 'trial-rotation')!;
+    const rotation = signals.find((signal) => signal.keyId === trials[0]!.id)!;
     expect(rotation.figures).toMatchObject({ network: '127.0.20.0/24', trials: 3 });
+    expect(signals.find((signal) => signal.keyId === 'r_asked1')!.figures).toMatchObject({
+      network: '127.0.30.0/24',
+      trials: 3,
+    });
 
     // Thresholds are the operator's: a higher sweep threshold leaves the harvester alone.
     const lenient = await cli.run(
@@ -119,7 +149,7 @@ describe('usage signals', () => {
     expect(sent.code).toBe(0);
     const [mail] = await inbox.waitFor(1);
     expect(mail!.to).toMatchObject({ text: 'ops@quotes.example' });
-    expect(mail!.subject).toMatch(/5 signs of broken terms/);
+    expect(mail!.subject).toMatch(/8 signs of broken terms/);
     expect(mail!.text).toContain(`${harvester.id} sweep: walked 25 consecutive pages`);
     expect(inbox.messages).toHaveLength(1);
   }, 120_000);
