@@ -60,6 +60,9 @@ const environmentSchema = z
     USAGE_SIGNAL_TRIALS_PER_NETWORK: z.coerce.number().int().min(2).max(1000).default(3),
     // SIGTERM to exit, whatever the database does.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // Of that grace, how long /readyz fails before the listener closes: a load balancer's health
+    // checks take the server out meanwhile, so no new call finds the port closed.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
     CORPUS_SEED: z.coerce
       .number()
@@ -127,6 +130,14 @@ const environmentSchema = z
         code: 'custom',
         path: ['DATABASE_LISTEN_URL'],
         message: 'required with DATABASE_POOL_MODE=transaction: a direct connection to PostgreSQL for LISTEN',
+      });
+  })
+  .superRefine((environment, context) => {
+    if (environment.SHUTDOWN_DRAIN_MS > environment.SHUTDOWN_GRACE_MS / 2)
+      context.addIssue({
+        code: 'custom',
+        path: ['SHUTDOWN_DRAIN_MS'],
+        message: 'at most half of SHUTDOWN_GRACE_MS: the rest is for the calls in flight',
       });
   });
 

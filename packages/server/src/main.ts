@@ -1,50 +1,10 @@
 import { ConfigError, logFormat, parseConfig } from './config.js';
 import { ensureDefaultCorpus } from '@quotes/corpus';
-import { countKeys } from './data/apiKeys.js';
 import { migrateToLatest } from '@quotes/database';
-import { type OpenedDatabase, openDatabase } from '@quotes/database';
-import { createLogger, type Logger } from './log.js';
-import { localDevelopmentOrigins } from './domain/allowedOrigins.js';
-import { createOperatorApi } from './operator/operatorApi.js';
+import { openDatabase } from '@quotes/database';
+import { announceKeys, createDemoKey } from './demoKey.js';
+import { createLogger } from './log.js';
 import { type RunningServer, startServer } from './startServer.js';
-
-/** The plan of the key `npm start` creates on a fresh database: limited, so the allowance headers show. */
-const demoPlan = 'professional';
-
-/** For the person at the terminal: stderr, never stdout, where the JSON log lines go (and get shipped). */
-function banner(lines: string[]): void {
-  process.stderr.write(`\n${lines.join('\n')}\n\n`);
-}
-
-/** On a database without keys, one demo key, printed once; later starts say how to make another. */
-async function announceKeys(database: OpenedDatabase, baseUrl: string, log: Logger): Promise<void> {
-  const createAnother = `npx quotes-admin keys create --client "Your name" --plan ${demoPlan}`;
-  if ((await countKeys(database.db)) > 0) {
-    banner([
-      `Quote Retrieval Service on ${baseUrl}`,
-      'Keys already exist (each is shown only once, when created). To get a new one:',
-      `  ${createAnother}`,
-    ]);
-    return;
-  }
-  const issued = await createOperatorApi(database).createKey({
-    client: 'Demo (created by npm start)',
-    plan: demoPlan,
-    allowedOrigins: localDevelopmentOrigins,
-  });
-  log.info({ keyId: issued.id, prefix: issued.prefix, plan: issued.plan }, 'created the demo key');
-  banner([
-    `Quote Retrieval Service on ${baseUrl}`,
-    `Demo key (${issued.plan} plan, id ${issued.id}), shown only this once:`,
-    `  ${issued.key}`,
-    'Try it:',
-    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`,
-    `  curl -H "Authorization: Bearer ${issued.key}" "${baseUrl}/v1/quotes-filter?category=grief&limit=3"`,
-    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-categories`,
-    `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-usage`,
-    `More keys: ${createAnother}`,
-  ]);
-}
 
 async function main(): Promise<void> {
   const config = parseConfig();
@@ -117,11 +77,17 @@ async function main(): Promise<void> {
       notificationHeartbeatMs: config.NOTIFICATION_HEARTBEAT_MS,
       // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
       warmUpMs: 1000,
+      metricsPort: config.METRICS_PORT,
+      metricsHost: config.METRICS_HOST,
+      drainMs: config.SHUTDOWN_DRAIN_MS,
       // Connections are cut before the exit timer fires, leaving time to close the rest.
-      shutdownGraceMs: Math.max(config.SHUTDOWN_GRACE_MS - 1000, config.SHUTDOWN_GRACE_MS / 2),
+      shutdownGraceMs: Math.max(
+        config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_MS - 1000,
+        (config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_MS) / 2,
+      ),
     });
     log.info({ url: server.url, metrics: server.metricsUrl, database: database.kind }, 'listening');
-    await announceKeys(database, server.url, log);
+    announceKeys(server.url, await createDemoKey(database, log));
   } catch (error) {
     if (stopping) return;
     await database.close().catch(() => undefined);

@@ -39,6 +39,8 @@ export interface StartServerOptions {
   random?: () => number;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs?: number;
+  /** How long close() fails /readyz before it stops accepting (default config.SHUTDOWN_DRAIN_MS, else 0). */
+  drainMs?: number;
   /** How long a cached key is trusted at most; default config.KEY_CACHE_TTL_MS, else 15 s. */
   keyCacheTtlMs?: number;
   /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS, else 5 s. */
@@ -223,6 +225,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;
+          const drainMs = options.drainMs ?? options.config?.SHUTDOWN_DRAIN_MS ?? 0;
+          if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
           await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
           await metricsServer?.close();

@@ -2,16 +2,12 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { findDebianTool } from '../support/debianTool.js';
+import { haproxyTool } from '../../src/cluster/debianTool.js';
+import { debianToolForTests } from '../support/debianTool.js';
 
 const haproxyConfig = fileURLToPath(new URL('../../../../deploy/haproxy/haproxy.cfg', import.meta.url));
 
-const found = findDebianTool({
-  name: 'haproxy',
-  variable: 'HAPROXY_PATH',
-  path: '/usr/sbin/haproxy',
-  tests: 'the HAProxy configuration check',
-});
+const found = debianToolForTests(haproxyTool, 'the HAProxy configuration check');
 
 describe.skipIf('skipReason' in found)("the deployment's HAProxy configuration", () => {
   it('is one HAProxy accepts', async () => {

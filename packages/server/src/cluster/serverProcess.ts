@@ -1,0 +1,62 @@
+import { fileURLToPath } from 'node:url';
+import { type Child, startChild, waitUntilReady } from './childProcess.js';
+
+/** One server of the cluster: `npm start`'s program on ports of its own. */
+export interface ServerSpec {
+  /** HAProxy's name for it: s1, s2, ... */
+  readonly name: string;
+  readonly port: number;
+  readonly metricsPort: number;
+}
+
+export interface ServerProcess extends ServerSpec {
+  readonly url: string;
+  readonly metricsUrl: string;
+  readonly child: Child;
+}
+
+/** The node flags of the server package's `npm start`. */
+const nodeFlags = ['--max-semi-space-size=8', '--max-old-space-size=192'];
+
+/**
+ * The server's entry point beside this module: the built main.js, or main.ts through tsx when
+ * this runs from source (the tests).
+ */
+function serverCommand(): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const main = fileURLToPath(new URL(`../main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  return [...nodeFlags, ...(fromSource ? ['--import', 'tsx'] : []), main];
+}
+
+async function ready(url: string): Promise<boolean> {
+  const answer = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  await answer.body?.cancel();
+  return answer.status === 200;
+}
+
+/** Starts a server with `env` (the database, the drain, ...) and waits until its /readyz answers 200. */
+export async function startServerProcess(
+  spec: ServerSpec,
+  env: Record<string, string>,
+  options: { logPath?: string; readyWithinMs?: number } = {},
+): Promise<ServerProcess> {
+  const child = startChild(process.execPath, serverCommand(), {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(spec.port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(spec.metricsPort),
+      LOG_FORMAT: 'json',
+    },
+    logPath: options.logPath,
+  });
+  const url = `http://127.0.0.1:${spec.port}`;
+  try {
+    await waitUntilReady(`server ${spec.name}`, child, () => ready(`${url}/readyz`), options.readyWithinMs ?? 60_000);
+  } catch (error) {
+    await child.stop('SIGKILL');
+    throw error;
+  }
+  return { ...spec, url, metricsUrl: `http://127.0.0.1:${spec.metricsPort}/metrics`, child };
+}
