@@ -85,6 +85,10 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Dat
     ...(pooled ? { Client: transactionPooledClient(options.statementTimeoutMs) } : {}),
   });
   pool.on('error', options.onPoolError ?? (() => undefined));
+  // pg-pool listens for errors on idle connections only: a connection lost while checked out
+  // (PgBouncer restarted between two statements of a transaction) would crash the process. The
+  // statement in flight gets the error; the pool drops the connection when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new QuotesPostgresDialect({ pool }) });
   let closed = false;
   return {
