@@ -14,6 +14,7 @@ export {
   corpusNextChannel,
   corpusPreparedChannel,
   keyChangedChannel,
+  serverPresenceChannel,
 } from './notificationChannels.js';
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
 export { planRulesOfRow, seedPlans } from './planSeed.js';

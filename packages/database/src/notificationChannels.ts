@@ -21,3 +21,9 @@ export const corpusPreparedChannel = 'quotes_corpus_prepared';
  * pg_stat_activity, the servers it waits for (a LISTEN is not visible there).
  */
 export const corpusListenerName = 'quotes-corpus-listener';
+
+/**
+ * Servers announce themselves here (payload `hello:<id>`, `here:<id>`, `bye:<id>`), so each
+ * knows how many share the per-key burst limits (the server's fairness/serverPresence.ts).
+ */
+export const serverPresenceChannel = 'quotes_server_presence';

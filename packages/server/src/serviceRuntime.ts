@@ -6,6 +6,7 @@ import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
+import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from './keyRequests/clientAddress.js';
 import type { IncomingMessage } from 'node:http';
@@ -23,12 +24,14 @@ export interface ServiceRuntime {
   readonly catalog: QuoteCatalog;
   readonly notifications: DatabaseNotifications;
   readonly outage: DatabaseOutage;
-  /** Each key's burst limit and calls at once, in this process. */
+  /** Each key's burst limit (shared by the live servers) and calls at once, in this process. */
   readonly fairness: KeyFairness;
   /** Each key's calls per hour and outcome, counted in memory and flushed periodically. */
   readonly history: UsageHistory;
   /** The client's address: the socket's, or X-Forwarded-For's behind a proxy TRUST_PROXY names. */
   readonly clientAddress: (request: IncomingMessage) => string;
+  /** The servers live on this database, this one included. */
+  readonly presence: ServerPresence;
   /** Set when shutdown begins: /readyz fails from then on. */
   readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
@@ -54,6 +57,8 @@ export interface RuntimeOptions {
   historyFlushMs?: number;
   /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
   historyRetention?: HistoryRetention;
+  /** How often this server tells the others it is live (default 2 s; see ServerPresence). */
+  presenceIntervalMs?: number;
 }
 
 /** How often each server folds old hourly history into days and drops what is past retention. */
@@ -71,6 +76,9 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     notificationsLive: live,
     random: options.random,
   });
+  const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
+    intervalMs: options.presenceIntervalMs,
+  });
   const counter = new MonthlyCounter(database.pool, (error) => outage.failed(error));
   let wasListening = false;
   notifications = new DatabaseNotifications(
@@ -81,7 +89,9 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       onCorpusNext: (next) => {
         void catalog.prepareNext(next).then(() => notifications?.prepared(next.version));
       },
+      onPresence: (payload) => presence.receive(payload),
       onListening: () => {
+        presence.listening();
         keys.clear();
         catalog.invalidate();
         if (wasListening) log.info('listening for key and corpus changes again; caches dropped');
@@ -97,6 +107,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     { heartbeatMs: options.notificationHeartbeatMs },
   );
   await notifications.start();
+  presence.start();
   // The first filtered call after start then finds the taxonomy index built, and the
   // connections the pool keeps open already open.
   await Promise.all([
@@ -125,11 +136,13 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     catalog,
     notifications,
     outage,
-    fairness: new KeyFairness(options.fairness),
+    fairness: new KeyFairness({ ...options.fairness, servers: () => presence.servers() }),
+    presence,
     history,
     clientAddress: clientAddressReader(options.trustProxy),
     lifecycle: { draining: false },
     async close() {
+      await presence.close();
       clearInterval(upkeepTimer);
       await history.close();
       await notifications.close();

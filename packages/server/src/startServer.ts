@@ -61,6 +61,8 @@ export interface StartServerOptions {
    * an outbox under the system's temporary directory and links to the listening address.
    */
   keyRequests?: Partial<KeyRequestSettings>;
+  /** How often this server tells the others it is live (default 2 s; see ServerPresence). */
+  presenceIntervalMs?: number;
 }
 
 export interface RunningServer {
@@ -73,6 +75,8 @@ export interface RunningServer {
   readonly operator: OperatorApi;
   /** Writes the usage history counted so far now rather than at the next interval. */
   flushUsageHistory(): Promise<void>;
+  /** Servers sharing the per-key burst limits now, this one included. */
+  liveServers(): number;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
   close(): Promise<void>;
 }
@@ -167,6 +171,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
+      presenceIntervalMs: options.presenceIntervalMs,
     });
     const server = createServer();
     let address: AddressInfo | undefined;
@@ -222,6 +227,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       metricsUrl: metricsServer?.url,
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
       flushUsageHistory: () => runtime.history.flush(),
+      liveServers: () => runtime.presence.servers(),
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;

@@ -5,6 +5,7 @@ import {
   corpusNextChannel,
   corpusPreparedChannel,
   keyChangedChannel,
+  serverPresenceChannel,
 } from '@quotes/database';
 
 export interface NotificationHandlers {
@@ -19,6 +20,8 @@ export interface NotificationHandlers {
    */
   onListening(): void;
   onLost(error: unknown): void;
+  /** A server's presence message (see ServerPresence), this one's own included. */
+  onPresence?(payload: string): void;
 }
 
 /** A corpus version announced by a loader, identified by its backend's process id. */
@@ -106,11 +109,14 @@ export class DatabaseNotifications {
       else if (message.channel === corpusNextChannel) {
         const next = announcement(message);
         if (next) this.handlers.onCorpusNext(next);
-      }
+      } else if (message.channel === serverPresenceChannel && message.payload)
+        this.handlers.onPresence?.(message.payload);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}`);
+      await client.query(
+        `LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}; LISTEN ${serverPresenceChannel}`,
+      );
       if (lost || this.closed) return;
       this.listening = true;
       this.lastHeardAt = Date.now();
@@ -128,7 +134,16 @@ export class DatabaseNotifications {
    * the loader found listening; lost with it, which the loader notices as well.
    */
   prepared(version: number): void {
-    this.client?.query('SELECT pg_notify($1, $2)', [corpusPreparedChannel, String(version)]).catch(() => undefined);
+    void this.notify(corpusPreparedChannel, String(version));
+  }
+
+  /** Sends a presence message (see ServerPresence) from this connection; lost with it. */
+  announce(payload: string): Promise<void> {
+    return this.notify(serverPresenceChannel, payload);
+  }
+
+  private async notify(channel: string, payload: string): Promise<void> {
+    await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => undefined);
   }
 
   private scheduleHeartbeat(client: pg.Client, onLost: (error: unknown) => void): void {

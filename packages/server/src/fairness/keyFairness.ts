@@ -11,12 +11,17 @@ export interface FairnessOptions {
   readonly maxWaitMs?: number;
   /** Milliseconds now (default Date.now). */
   readonly now?: () => number;
+  /** Servers sharing each key's burst limit (see ServerPresence); default 1. */
+  readonly servers?: () => number;
 }
 
 /**
- * Step 5 of the contract's order of checks, per key and per server process: the plan's burst
- * limit (a token bucket of `requestsPerSecond`, as many at once) and a bound on calls running at
- * once. Beyond either: 429 rate-limited with Retry-After, before the allowance is touched.
+ * Step 5 of the contract's order of checks, per key: the plan's burst limit and a bound on calls
+ * running at once in this process. Beyond either: 429 rate-limited with Retry-After, before the
+ * allowance is touched. The burst limit is shared by the live servers: each holds a token bucket
+ * of its share, `requestsPerSecond / servers` a second and as many at once (at least one), so a
+ * key whose calls are spread over the servers gets the plan's rate in all, without a database
+ * write per call.
  */
 export class KeyFairness {
   private readonly buckets = new Map<string, TokenBucket>();
@@ -25,6 +30,7 @@ export class KeyFairness {
   private readonly maxQueued: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
+  private readonly servers: () => number;
   private sweptAt: number;
 
   constructor(options: FairnessOptions = {}) {
@@ -32,6 +38,7 @@ export class KeyFairness {
     this.maxQueued = options.maxQueued ?? 256;
     this.maxWaitMs = options.maxWaitMs ?? 3000;
     this.now = options.now ?? Date.now;
+    this.servers = options.servers ?? (() => 1);
     this.sweptAt = this.now();
   }
 
@@ -40,10 +47,14 @@ export class KeyFairness {
     const now = this.now();
     this.sweep(now);
     if (requestsPerSecond !== null) {
+      const share = requestsPerSecond / Math.max(1, this.servers());
+      const capacity = Math.max(1, share);
       let bucket = this.buckets.get(keyId);
-      if (!bucket || bucket.perSecond !== requestsPerSecond) {
-        bucket = new TokenBucket(requestsPerSecond, requestsPerSecond, now);
+      if (!bucket) {
+        bucket = new TokenBucket(share, capacity, now);
         this.buckets.set(keyId, bucket);
+      } else if (bucket.perSecond !== share) {
+        bucket.retune(share, capacity, now);
       }
       const retryAfter = bucket.take(now);
       if (retryAfter > 0) {

@@ -7,8 +7,8 @@ export class TokenBucket {
   private updatedAt: number;
 
   constructor(
-    readonly perSecond: number,
-    readonly capacity: number,
+    public perSecond: number,
+    public capacity: number,
     now: number,
   ) {
     this.tokens = capacity;
@@ -23,6 +23,17 @@ export class TokenBucket {
       return 0;
     }
     return Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
+  }
+
+  /**
+   * A new rate and capacity from `now` on, keeping the tokens it has (at most the new capacity):
+   * a change of rate never refills the bucket.
+   */
+  retune(perSecond: number, capacity: number, now: number): void {
+    this.refill(now);
+    this.perSecond = perSecond;
+    this.capacity = capacity;
+    this.tokens = Math.min(this.tokens, capacity);
   }
 
   /** Full again (and so no different from a new bucket) at this time. */

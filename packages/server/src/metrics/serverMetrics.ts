@@ -120,6 +120,12 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
     });
   }
   gaugedOnScrape(registry, 'quotes_key_cache_entries', 'Keys cached in this process.', () => runtime.keys.size);
+  gaugedOnScrape(
+    registry,
+    'quotes_live_servers',
+    "Servers sharing each key's burst limit, this one included (each enforces its share).",
+    () => runtime.presence.servers(),
+  );
 
   const { notifications, outage } = runtime;
   gaugedOnScrape(

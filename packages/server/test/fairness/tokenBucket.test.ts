@@ -26,4 +26,14 @@ describe('token bucket', () => {
     expect(bucket.take(0)).toBe(0);
     expect(bucket.take(0)).toBe(4);
   });
+
+  it('changes rate without refilling: a smaller share keeps at most its capacity, a larger one starts from what is left', () => {
+    const bucket = new TokenBucket(30, 30, 0);
+    bucket.retune(10, 10, 0);
+    expect(Array.from({ length: 11 }, () => bucket.take(0))).toEqual([...Array(10).fill(0), 1]);
+    bucket.retune(30, 30, 0);
+    // Empty still; refilled at the new rate from here.
+    expect(bucket.take(0)).toBe(1);
+    expect(bucket.take(100)).toBe(0);
+  });
 });

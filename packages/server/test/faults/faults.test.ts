@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import { rules } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '@quotes/database';
+import { corpusListenerName, type DatabaseHandle } from '@quotes/database';
 import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
 import { OwnCluster } from '../support/ownCluster.js';
 import {
@@ -169,7 +169,8 @@ describe('faults', () => {
     const headers = { 'X-API-Key': issued.key };
     expect((await get(`${service.url}/v1/quotes-usage`, headers)).status).toBe(200);
     const listeners = await database.pool.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' OR query = 'SELECT 1'",
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [corpusListenerName],
     );
     const pids = listeners.rows.map((row) => row.pid);
     expect(pids.length).toBeGreaterThan(0);
