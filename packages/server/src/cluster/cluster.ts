@@ -93,6 +93,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     DATABASE_LISTEN_URL: database.directUrl,
     DATABASE_POOL_MODE: 'transaction',
     SHUTDOWN_DRAIN_MS: String(clusterDrainMs),
+    // HAProxy's X-Forwarded-For (option forwardfor) gives the client's address.
+    TRUST_PROXY: '127.0.0.1',
   };
   const stopWithin = config.SHUTDOWN_GRACE_MS + 2000;
   const specs: ServerSpec[] = options.servers.map((ports, index) => ({ name: `s${index + 1}`, ...ports }));

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log.js';
 import { requestIdFor } from './requestId.js';
@@ -15,7 +16,11 @@ export function requestIdOf(response: Response): string | undefined {
  * Headers are never logged here, so keys cannot leak through this line; the logger's redaction
  * still guards anything else.
  */
-export function requestLog(log: Logger): RequestHandler {
+export function requestLog(
+  log: Logger,
+  /** The client's address (TRUST_PROXY's rule: keyRequests/clientAddress.ts); default the socket's. */
+  clientAddress: (request: IncomingMessage) => string | undefined = (request) => request.socket.remoteAddress,
+): RequestHandler {
   return (request, response, next) => {
     const id = requestIdFor(request.headers);
     response.locals.requestId = id;
@@ -27,6 +32,9 @@ export function requestLog(log: Logger): RequestHandler {
         // A 503 is an outage, warned about once when it starts (DatabaseOutage), not per request.
         const level = status >= 500 && status !== 503 ? 'error' : 'info';
         if (!log.isLevelEnabled(level)) return;
+        const remoteAddress = clientAddress(request);
+        // Behind a trusted proxy: which one passed the call on.
+        const proxyAddress = remoteAddress === request.socket.remoteAddress ? undefined : request.socket.remoteAddress;
         log[level](
           {
             reqId: id,
@@ -34,7 +42,8 @@ export function requestLog(log: Logger): RequestHandler {
               method: request.method,
               // A confirmation link's token confirms a key request: never written to the log.
               url: request.originalUrl.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
-              remoteAddress: request.socket.remoteAddress,
+              remoteAddress,
+              proxyAddress,
               userAgent: request.headers['user-agent'],
             },
             res: { statusCode: status },

@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 
 /** A server logging into `lines`, pretty (as on a terminal) or JSON. */
-async function loggingServer(pretty: boolean): Promise<{ server: RunningServer; lines: string[] }> {
+async function loggingServer(
+  pretty: boolean,
+  environment: Record<string, string> = {},
+): Promise<{ server: RunningServer; lines: string[] }> {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -21,7 +24,10 @@ async function loggingServer(pretty: boolean): Promise<{ server: RunningServer; 
     },
   });
   const logger = createLogger({ level: 'info', pretty, destination });
-  const server = await startServer({ config: parseConfig({ DATABASE_URL: database.url, PORT: '0' }), logger });
+  const server = await startServer({
+    config: parseConfig({ DATABASE_URL: database.url, PORT: '0', ...environment }),
+    logger,
+  });
   return { server, lines };
 }
 
@@ -69,6 +75,29 @@ describe('the request log', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("writes the client's address from X-Forwarded-For only when the socket is a proxy TRUST_PROXY names", async () => {
+    const forwarded = { 'X-Forwarded-For': '203.0.113.9' };
+    const addresses = async (environment: Record<string, string>) => {
+      const { server, lines } = await loggingServer(false, environment);
+      try {
+        const before = lines.length;
+        await fetch(`${server.url}/healthz`, { headers: forwarded });
+        const [line] = await linesAfter(lines, before, 1);
+        const { remoteAddress, proxyAddress } = JSON.parse(line!).req;
+        return { remoteAddress, proxyAddress };
+      } finally {
+        await server.close();
+      }
+    };
+    expect(await addresses({ TRUST_PROXY: '127.0.0.1' })).toEqual({
+      remoteAddress: '203.0.113.9',
+      proxyAddress: '127.0.0.1',
+    });
+    // Anyone can write the header: without TRUST_PROXY, or from another address, it is not believed.
+    expect(await addresses({})).toEqual({ remoteAddress: '127.0.0.1' });
+    expect(await addresses({ TRUST_PROXY: '10.0.0.0/8' })).toEqual({ remoteAddress: '127.0.0.1' });
   });
 
   it('is pretty only on a terminal outside production, unless LOG_FORMAT says', () => {
