@@ -18,14 +18,18 @@ export const pgBouncerTool: DebianTool = {
 };
 
 /**
- * The program's path: the one in `variable` when set (it must be executable), else the
- * package's own; else one line saying what is missing and which package to install.
+ * The program's path: the one in `variable` when set, else the package's own; else one line
+ * saying what is missing and which package to install.
  */
 export function findDebianTool(tool: DebianTool): { path: string } | { missing: string } {
   const configured = process.env[tool.variable];
   if (configured) {
-    accessSync(configured, constants.X_OK);
-    return { path: configured };
+    try {
+      accessSync(configured, constants.X_OK);
+      return { path: configured };
+    } catch {
+      return { missing: `${tool.variable}=${configured} is not an executable file (apt-get install ${tool.name})` };
+    }
   }
   try {
     accessSync(tool.path, constants.X_OK);

@@ -8,23 +8,34 @@ import { startCluster } from './cluster.js';
 import { findDebianTool, haproxyTool, pgBouncerTool } from './debianTool.js';
 import { Teardown } from './teardown.js';
 
-function integer(min: number, max: number) {
+/** An option's whole-number parser; the message names the option (commanderErrorLine adds the value). */
+function integer(option: string, min: number, max: number) {
   return (value: string) => {
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed < min || parsed > max)
-      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
+      throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}`);
     return parsed;
   };
 }
 
 const program = new Command('npm run cluster --')
   .description('PostgreSQL, PgBouncer, N servers and HAProxy on loopback (deploy/README.md); Ctrl-C stops them all')
-  .option('--servers <n>', 'servers behind HAProxy', integer(1, 9), 3)
-  .option('--port <port>', "HAProxy's port for clients", integer(1, 65535), 8080)
-  .option('--server-port <port>', 'the first server: its port (the next ones follow)', integer(1, 65535), 3001)
-  .option('--metrics-port <port>', "the first server's METRICS_PORT (the next ones follow)", integer(1, 65535), 9101)
-  .option('--pgbouncer-port <port>', "PgBouncer's port", integer(1, 65535), 6432)
-  .option('--stats-port <port>', "HAProxy's own metrics and stats page", integer(1, 65535), 8404)
+  .option('--servers <n>', 'servers behind HAProxy', integer('--servers', 1, 9), 3)
+  .option('--port <port>', "HAProxy's port for clients", integer('--port', 1, 65535), 8080)
+  .option(
+    '--server-port <port>',
+    'the first server: its port (the next ones follow)',
+    integer('--server-port', 1, 65535),
+    3001,
+  )
+  .option(
+    '--metrics-port <port>',
+    "the first server's METRICS_PORT (the next ones follow)",
+    integer('--metrics-port', 1, 65535),
+    9101,
+  )
+  .option('--pgbouncer-port <port>', "PgBouncer's port", integer('--pgbouncer-port', 1, 65535), 6432)
+  .option('--stats-port <port>', "HAProxy's own metrics and stats page", integer('--stats-port', 1, 65535), 8404)
   .exitOverride()
   .configureOutput({ writeErr: () => undefined });
 

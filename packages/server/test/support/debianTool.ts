@@ -7,6 +7,8 @@ import { type DebianTool, findDebianTool } from '../../src/cluster/debianTool.js
 export function debianToolForTests(tool: DebianTool, tests: string): { path: string } | { skipReason: string } {
   const found = findDebianTool(tool);
   if ('path' in found) return found;
+  // Named but missing (CI names each tool): a failure, never a skip.
+  if (process.env[tool.variable]) throw new Error(found.missing);
   console.warn(`SKIPPED ${tests}: ${found.missing}`);
   return { skipReason: found.missing };
 }
