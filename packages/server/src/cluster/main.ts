@@ -81,11 +81,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     progress(`${signal}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
-    // Every child has a deadline of its own; this one covers them all.
+    // Every child has a deadline of its own; this one covers them all, and keeps the process
+    // alive until the stop ends, should a step wait on something that holds no handle.
     setTimeout(() => {
       progress('still stopping after the deadline: exiting');
       process.exit(1);
-    }, config.SHUTDOWN_GRACE_MS + 20_000).unref();
+    }, config.SHUTDOWN_GRACE_MS + 20_000);
     void teardown.run().then(() => {
       progress('stopped');
       process.exit(signal === 'SIGINT' ? 130 : 143);
