@@ -76,6 +76,33 @@ describe('startServer from a configuration', () => {
     expect(parseConfig({}).DATABASE_POOL_MODE).toBe('session');
   });
 
+  it('fails /readyz for SHUTDOWN_DRAIN_MS after close() begins, still answering calls, then closes its port', async () => {
+    expect(parseConfig({}).SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(() => parseConfig({ SHUTDOWN_GRACE_MS: '4000', SHUTDOWN_DRAIN_MS: '3000' })).toThrow(
+      /SHUTDOWN_DRAIN_MS: at most half of SHUTDOWN_GRACE_MS/,
+    );
+    const database = await createTestDatabase();
+    try {
+      const server = await startServer({
+        config: parseConfig({ DATABASE_URL: database.url, PORT: '0', SHUTDOWN_DRAIN_MS: '800' }),
+      });
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      const closing = server.close();
+      const started = performance.now();
+      const readiness = await fetch(`${server.url}/readyz`);
+      expect(readiness.status).toBe(503);
+      expect(readiness.headers.get('retry-after')).toBe('1');
+      const live = await fetch(`${server.url}/healthz`);
+      expect(live.status).toBe(200);
+      expect(live.headers.get('connection')).toBe('close');
+      await closing;
+      expect(performance.now() - started).toBeGreaterThanOrEqual(700);
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise', () => {
     expect(parseConfig({}).METRICS_PORT).toBeUndefined();
     expect(parseConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
