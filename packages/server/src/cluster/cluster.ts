@@ -132,7 +132,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const old = servers[index];
       if (!old) throw new Error(`no server ${index}`);
       await old.child.stop(signal, stopWithin);
-      servers[index] = await start(old);
+      const replacement = await start(old);
+      servers[index] = replacement;
+      // Started while the cluster was stopping: the servers' step may have run already.
+      if (teardown.stopping) await replacement.child.stop('SIGTERM', stopWithin);
       await haproxy.whenAllUp(15_000);
     },
   };
