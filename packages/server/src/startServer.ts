@@ -9,7 +9,6 @@ import { migrateToLatest } from '@quotes/database';
 import { openDatabase } from '@quotes/database';
 import { type Clock, systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
-import { clientAddressReader } from './keyRequests/clientAddress.js';
 import { loadContractRouting } from './http/contractRouting.js';
 import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
@@ -206,10 +205,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         );
       }
       const pages = keyRequestRouter(keyRequestService, await keyRequestValidator());
-      server.on(
-        'request',
-        createApp(runtime, routing, metrics?.observeCalls, pages, clientAddressReader(keyRequests.trustProxy)),
-      );
+      server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
       address = await listen(
         server,
         options.port ?? options.config?.PORT ?? 0,

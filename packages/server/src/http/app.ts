@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
 import express, { type Express, type Request, type RequestHandler } from 'express';
@@ -33,8 +32,6 @@ export function createApp(
   observeCalls?: RequestHandler,
   /** Pages outside /v1 and their posts (asking for a key), mounted beside the reference page. */
   pages?: RequestHandler,
-  /** The client's address for the log (TRUST_PROXY's rule); default the socket's. */
-  clientAddress?: (request: IncomingMessage) => string,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -102,7 +99,7 @@ export function createApp(
   };
 
   if (observeCalls) app.use(observeCalls);
-  app.use(requestLog(runtime.log, clientAddress));
+  app.use(requestLog(runtime.log, runtime.clientAddress));
   app.use(crossOrigin(routing));
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.
   app.use('/v1', apiAnswerHeaders, handleApiCall);
