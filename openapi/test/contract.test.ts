@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lengthOfText, loadContract, problemTypePrefix, taxonomy } from '../src/index.js';
 
@@ -13,6 +14,18 @@ describe('the contract', () => {
       'GET /v1/quotes-usage getUsage',
       'POST /keys/requests requestKey',
     ]);
+  });
+
+  it('gives its version to the packages built from it, and keeps that version as a release', () => {
+    const { version } = loadContract().info;
+    const versionOf = (path: string) =>
+      (JSON.parse(readFileSync(new URL(`../../${path}/package.json`, import.meta.url), 'utf8')) as { version: string })
+        .version;
+    for (const path of ['openapi', 'packages/client', 'packages/mock', 'packages/conformance'])
+      expect(`${path} ${versionOf(path)}`).toBe(`${path} ${version}`);
+    expect(readFileSync(new URL(`../releases/${version}.yaml`, import.meta.url), 'utf8')).toContain(
+      `version: ${version}`,
+    );
   });
 
   it('holds the taxonomy the product promises', () => {
