@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseHandle } from '@quotes/database';
+import { connectDatabase, corpusListenerName, type DatabaseHandle } from '@quotes/database';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
 import { OwnCluster } from '../support/ownCluster.js';
 import { problemType, startTestServer, type TestServer } from '../support/testServer.js';
@@ -71,12 +71,15 @@ describe('a database outage', () => {
     expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     const other = connectDatabase(database.url, { poolSize: 1 });
     try {
-      // The server's notification connection is back: its last statement was the LISTEN.
+      // The server's notification connection is back: its last statement was the LISTEN, or a
+      // presence message, which it sends only after listening.
       const deadline = Date.now() + 5000;
       let listening = 0;
       while (listening === 0 && Date.now() < deadline) {
         const result = await other.pool.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN quotes_key_changed%'`,
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE application_name = $1 AND (query LIKE 'LISTEN quotes_key_changed%' OR query LIKE 'SELECT pg_notify%')`,
+          [corpusListenerName],
         );
         listening = result.rows[0]!.n;
         if (listening === 0) await new Promise((resolve) => setTimeout(resolve, 100));
