@@ -18,11 +18,15 @@ describe('the contract', () => {
 
   it('gives its version to the packages built from it, and keeps that version as a release', () => {
     const { version } = loadContract().info;
-    const versionOf = (path: string) =>
-      (JSON.parse(readFileSync(new URL(`../../${path}/package.json`, import.meta.url), 'utf8')) as { version: string })
-        .version;
+    const manifest = (path: string) =>
+      JSON.parse(readFileSync(new URL(`../../${path}/package.json`, import.meta.url), 'utf8')) as {
+        version: string;
+        peerDependencies?: Record<string, string>;
+      };
     for (const path of ['openapi', 'packages/client', 'packages/mock', 'packages/conformance'])
-      expect(`${path} ${versionOf(path)}`).toBe(`${path} ${version}`);
+      expect(`${path} ${manifest(path).version}`).toBe(`${path} ${version}`);
+    // The suite offers to check the mock of its own version; another would not install beside it.
+    expect(manifest('packages/conformance').peerDependencies?.['@quotes/mock']).toBe(version);
     expect(readFileSync(new URL(`../releases/${version}.yaml`, import.meta.url), 'utf8')).toContain(
       `version: ${version}`,
     );
