@@ -28,7 +28,7 @@ export function auditTable(entries: readonly Entry[], withTarget = true): Html {
       entry.actor,
       entry.action,
       ...(withTarget ? [entry.keyId ? keyLink(entry.keyId) : entry.target] : []),
-      changeText(entry.before, entry.after).slice(0, 400),
+      html`<span class="change">${changeText(entry.before, entry.after).slice(0, 400)}</span>`,
       entry.reason,
     ]),
     'No recorded action.',

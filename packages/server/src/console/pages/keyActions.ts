@@ -64,7 +64,7 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
     title: 'Renew',
     summary: (key, input) => `Extend ${key.id} (${key.client}) to the end of ${input.until ?? '?'} (UTC)?`,
     fields: (_key, input) =>
-      html`<label for="until">Until (YYYY-MM-DD)<input type="date" id="until" name="until" required value="${input.until ?? ''}"></label>`,
+      html`<label for="until">Until (to the end of that day, UTC)<input type="date" id="until" name="until" required value="${input.until ?? ''}"></label>`,
     run: async (operator, key, input) => {
       await operator.renewKey(key.id, untilOf(input.until));
       return {};
