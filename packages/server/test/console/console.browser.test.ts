@@ -3,7 +3,7 @@ import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
+import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
 import { type ConsoleProcess, startConsoleProcess } from '../support/consoleProcess.js';
 import { type ConsoleTraffic, markupClient, sendConsoleTraffic } from '../support/consoleTraffic.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
@@ -199,6 +199,25 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('rolls a key through the confirm step and shows the new secret once, never the old one', async () => {
+    await page.goto(`${console_.url}/keys/${traffic.markup.id}`);
+    await page.locator('form.action', { hasText: 'Roll the secret' }).getByRole('button').click();
+    await page.getByRole('button', { name: 'Confirm: roll the secret' }).click();
+    const secret = await page.locator('code.secret').innerText();
+    expect(secret).toMatch(/^qk_[A-Za-z0-9]{24}$/);
+    expect(await page.content()).not.toContain(traffic.markup.key);
+    expect((await server.call('/v1/quotes-usage', { key: secret })).status).toBe(200);
+    await page.goto(`${console_.url}/keys/${traffic.markup.id}`);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.locator('main').innerText()).toContain(`${secret.slice(0, 11)}...`);
+  });
+
+  it('refuses bad flags in one line', async () => {
+    const env = { DATABASE_URL: database.url };
+    expectOneLineError(await cli.run(env, 'console', '--port', 'http'), /--port must be a whole number from 0 to 65535/);
+    expectOneLineError(await cli.run(env, 'console', '--host', 'evil.example'), /--host must be an IP address/);
   });
 
   it('stops cleanly on SIGTERM, and never printed a key', async () => {
