@@ -2,39 +2,14 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '@quotes/database';
 import type { ApiKeyRecord } from './apiKeys.js';
 import { selectKeysWithPlans, toRecord } from './apiKeys.js';
-import type { KeyState } from './keyOwners.js';
+import { type KeyState, whereState } from './keyOwners.js';
 import { type StoredAuditEntry, storedAuditEntry } from './operatorAudit.js';
 
 /**
- * The operator console's reads across keys: totals per day, refusals, the busiest keys, a
+ * The operator console's reads across keys: the busiest keys, a
  * searchable and paged key list, a paged audit and the corpus. Reads only: every change the
  * console makes goes through the operator API.
  */
-
-export interface DayOutcome {
-  /** YYYY-MM-DD (UTC) */
-  day: string;
-  outcome: string;
-  calls: number;
-}
-
-/** Every key's calls (the unknown-key bucket included) per UTC day and outcome in [from, to). */
-export async function callsPerDay(db: Kysely<Database>, range: { from: Date; to: Date }): Promise<DayOutcome[]> {
-  const rows = await db
-    .selectFrom('usage_history')
-    .select([
-      sql<string>`to_char(date_trunc('day', period_start, 'UTC'), 'YYYY-MM-DD')`.as('day'),
-      'outcome',
-      sql<string>`sum(calls)::text`.as('calls'),
-    ])
-    .where('period_start', '>=', range.from)
-    .where('period_start', '<', range.to)
-    .groupBy([sql`1`, 'outcome'])
-    .orderBy(sql`1`)
-    .orderBy('outcome')
-    .execute();
-  return rows.map((row) => ({ day: row.day, outcome: row.outcome, calls: Number(row.calls) }));
-}
 
 /** The busiest keys by served calls in [from, to), with their client and displayed prefix. */
 export async function busiestKeys(
@@ -91,12 +66,7 @@ export async function searchKeys(
     query = query.where((eb) => eb.or([eb('k.key_prefix', 'like', start), eb('k.id', 'like', start)]));
   }
   if (search.plan) query = query.where('k.plan_id', '=', search.plan);
-  if (search.state === 'revoked') query = query.where('k.status', '=', 'revoked');
-  else if (search.state === 'expired') query = query.where('k.status', '=', 'active').where('k.expires_at', '<=', now);
-  else if (search.state === 'active')
-    query = query
-      .where('k.status', '=', 'active')
-      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]));
+  query = whereState(query, search.state, now);
   const rows = await query
     .select(sql<string>`count(*) OVER ()`.as('total'))
     .orderBy('k.created_at', 'desc')

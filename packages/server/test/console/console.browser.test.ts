@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { browserSkipReason, launchChromium, offlineContext } from '@quotes/docs/testing';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
@@ -19,18 +19,6 @@ function statusWithHost(url: string, host: string): Promise<number> {
     request.on('timeout', () => request.destroy(new Error('no answer within 5 s')));
     request.on('error', reject);
   });
-}
-
-/** A browser context that reaches only this machine: the console must work offline. */
-async function offlineContext(browser: Browser, offHost: string[]): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**/*', (route) => {
-    const { hostname } = new URL(route.request().url());
-    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    offHost.push(route.request().url());
-    return route.abort('internetdisconnected');
-  });
-  return context;
 }
 
 // The operator console as an operator meets it: `quotes-admin console` started as its own
@@ -54,7 +42,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     server = await startTestServer(database);
     traffic = await sendConsoleTraffic(server);
     console_ = await startConsoleProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
-    page = await (await offlineContext(browser, offHost)).newPage();
+    page = await (await offlineContext(browser, { width: 1280, height: 900 }, offHost)).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());
@@ -179,7 +167,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
   });
 
   it('gives the sign-in page without a session, and refuses the used token', async () => {
-    const stranger = await (await offlineContext(browser, offHost)).newPage();
+    const stranger = await (await offlineContext(browser, { width: 1280, height: 900 }, offHost)).newPage();
     for (const path of ['/', '/keys', `/keys/${traffic.markup.id}`, '/audit', '/corpus']) {
       const answer = await stranger.goto(`${console_.url}${path}`);
       expect(answer!.status(), path).toBe(401);
@@ -216,7 +204,10 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
 
   it('refuses bad flags in one line', async () => {
     const env = { DATABASE_URL: database.url };
-    expectOneLineError(await cli.run(env, 'console', '--port', 'http'), /--port must be a whole number from 0 to 65535/);
+    expectOneLineError(
+      await cli.run(env, 'console', '--port', 'http'),
+      /--port must be a whole number from 0 to 65535/,
+    );
     expectOneLineError(await cli.run(env, 'console', '--host', 'evil.example'), /--host must be an IP address/);
   });
 

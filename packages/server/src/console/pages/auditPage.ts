@@ -1,4 +1,5 @@
 import { auditPage as readAuditPage } from '../../data/consoleQueries.js';
+import type { AuditEntry } from '../../data/operatorAudit.js';
 import { changeText } from '../../operator/auditChange.js';
 import { isoSeconds } from '../../domain/calendarMonth.js';
 import type { ConsoleContext } from '../consoleContext.js';
@@ -8,16 +9,8 @@ import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.
 
 export const auditPerPage = 50;
 
-interface Entry {
-  at: string | Date;
-  actor: string;
-  action: string;
-  target: string;
-  keyId: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-}
+/** An entry as stored (`at` a Date) or as the operator API shows it (`at` ISO text). */
+type Entry = Omit<AuditEntry, 'at'> & { at: string | Date };
 
 /** Audit entries as a table, in the order given. */
 export function auditTable(entries: readonly Entry[], withTarget = true): Html {

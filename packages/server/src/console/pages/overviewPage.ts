@@ -1,4 +1,5 @@
-import { busiestKeys, callsPerDay, pendingKeyRequests } from '../../data/consoleQueries.js';
+import { busiestKeys, pendingKeyRequests } from '../../data/consoleQueries.js';
+import { historyOf } from '../../data/usageHistoryQueries.js';
 import { calendarMonthOf, isoSeconds } from '../../domain/calendarMonth.js';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
@@ -13,14 +14,13 @@ export async function overviewPage(context: ConsoleContext, session: ConsoleSess
   const ninety = lastDays(now, 90);
   const thirty = lastDays(now, 30);
   const month = calendarMonthOf(now);
-  const [days, busiest, nearAllowance, signals, pending] = await Promise.all([
-    callsPerDay(context.db, ninety),
+  const [rows, busiest, nearAllowance, signals, pending] = await Promise.all([
+    historyOf(context.db, null, ninety, 'day'),
     busiestKeys(context.db, { from: month.start, to: month.next }, 10),
     operator.usageAlerts(),
     operator.usageSignals(),
     pendingKeyRequests(context.db, 20),
   ]);
-  const rows = days.map((row) => ({ start: new Date(`${row.day}T00:00:00Z`), outcome: row.outcome, calls: row.calls }));
   const recent = rows.filter((row) => row.start >= thirty.from);
   const refusals = new Map<string, number>();
   for (const row of recent)
