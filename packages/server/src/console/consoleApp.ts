@@ -152,6 +152,7 @@ export function consoleApp(
     if (!action || !keyId.test(id))
       return html(response, 404, consolePage('Not found', session, notice('error', 'No such action.')));
     const input = actionInputOf(request.body as Record<string, unknown>);
+    // A revocation takes its reason itself (it is kept on the key too); the others record it in the audit only.
     const operator = context.operator(session, name === 'revoke' ? null : input.reason);
     try {
       const key = await operator.showKey(id);
@@ -192,6 +193,14 @@ export function consoleApp(
   app.use((error: unknown, request: SessionRequest, response: Response, _next: NextFunction) => {
     if (error instanceof OperatorError)
       return html(response, 404, consolePage('Not found', request.session ?? null, notice('error', error.message)));
+    // The body parser's refusals (too large, too many fields, malformed) carry their 4xx status.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return html(
+        response,
+        status,
+        consolePage('Refused', request.session ?? null, notice('error', 'The form could not be read.')),
+      );
     log(`console: error: ${error instanceof Error ? error.message : String(error)}`);
     html(
       response,

@@ -163,6 +163,11 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
       maxRedirects: 0,
     });
     expect(wrong.status()).toBe(403);
+    const oversized = await page.request.post(`${console_.url}/keys/${traffic.markup.id}/actions/revoke`, {
+      form: { reason: 'x'.repeat(20_000) },
+      maxRedirects: 0,
+    });
+    expect(oversized.status()).toBe(413);
     expect((await server.operator.showKey(traffic.markup.id)).state).toBe('active');
   });
 
