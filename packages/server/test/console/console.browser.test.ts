@@ -151,6 +151,20 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     expect(await page.locator('main').innerText()).toContain(revocation!.actor);
   });
 
+  it('lists the audit newest first, shows the corpus, and names a bad query parameter', async () => {
+    await page.goto(`${console_.url}/audit`);
+    const first = page.locator('main tbody tr').first();
+    expect(await first.innerText()).toMatch(/console:[0-9a-f]{8}\s+keys revoke/);
+    await page.goto(`${console_.url}/corpus`);
+    expect(await page.locator('.facts').innerText()).toMatch(/quotes\s+430/);
+    expect(pageErrors).toEqual([]);
+    // Chromium reports the 400 below as a console error: that one is expected.
+    const bad = await page.goto(`${console_.url}/keys?state=lost&page=0`);
+    expect(bad!.status()).toBe(400);
+    expect(await page.getByRole('alert').innerText()).toBe('state: one of active, expired, revoked; page: a whole number from 1');
+    pageErrors.length = 0;
+  });
+
   it('refuses a POST without the session’s CSRF token', async () => {
     const answer = await page.request.post(`${console_.url}/keys/${traffic.markup.id}/actions/revoke`, {
       form: { reason: 'forged' },
