@@ -5,7 +5,7 @@
  */
 export { browserSkipReason, launchChromium } from './chromium.js';
 export { type Listening, listen } from './listen.js';
-export { type OpenedReferencePage, openReferencePage } from './offlineBrowser.js';
+export { type OpenedReferencePage, offlineContext, openReferencePage } from './offlineBrowser.js';
 export { contractOperationLabels, type LiveResponse, ReferencePage } from './referencePage.js';
 export {
   operationIds,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { ReferencePage } from './referencePage.js';
 
@@ -16,19 +16,32 @@ export interface OpenedReferencePage {
   close(): Promise<void>;
 }
 
+/**
+ * A browser context that reaches only this machine: every request to another host is refused
+ * before it leaves and its URL added to `offHost`.
+ */
+export async function offlineContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  offHost: string[],
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  await context.route('**/*', (route) => {
+    const { hostname } = new URL(route.request().url());
+    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+    offHost.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  return context;
+}
+
 /** Chromium on a page of this machine with every other host cut off, the reference page opened at `url`. */
 export async function openReferencePage(url: string): Promise<OpenedReferencePage> {
   const browser = await launchChromium();
   const offHost: string[] = [];
   const pageErrors: string[] = [];
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route('**/*', (route) => {
-      const { hostname } = new URL(route.request().url());
-      if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-      offHost.push(route.request().url());
-      return route.abort('internetdisconnected');
-    });
+    const context = await offlineContext(browser, { width: 1400, height: 1000 }, offHost);
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {

@@ -1,20 +1,9 @@
 import type { Command } from 'commander';
+import { changeText } from '../operator/auditChange.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { dayBound, wholeNumber } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
 import { textTable } from './textTable.js';
-
-/** What changed between two JSON views, as `field: old -> new` (the whole view when one side is missing). */
-function changeText(before: unknown, after: unknown): string {
-  const isObject = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!isObject(before) || !isObject(after)) return JSON.stringify(after ?? before ?? null);
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return fields
-    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-    .map((field) => `${field}: ${JSON.stringify(before[field] ?? null)} -> ${JSON.stringify(after[field] ?? null)}`)
-    .join('; ');
-}
 
 export function registerAuditCommands(program: Command, cli: CliContext): void {
   const audit = program

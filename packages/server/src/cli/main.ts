@@ -9,6 +9,7 @@ import { OperatorError } from '../operator/operatorApi.js';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { commanderErrorLine, isCommanderError } from './commanderErrors.js';
 import { registerAuditCommands } from './auditCommands.js';
+import { registerConsoleCommand } from './consoleCommand.js';
 import { auditCorpusLoads } from './corpusAudit.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
@@ -44,9 +45,10 @@ registerDbCommands(program, context);
 registerNotifyCommands(program, context);
 registerRequestCommands(program, context);
 registerAuditCommands(program, context);
+registerConsoleCommand(program, context);
 // The corpus commands load the generator and its data (half a second on these machines): only
 // when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
-if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit'].includes(process.argv[2] ?? '')) {
+if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit', 'console'].includes(process.argv[2] ?? '')) {
   const { registerCorpusCommands } = await import('@quotes/corpus');
   registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
   auditCorpusLoads(program, context);
@@ -58,10 +60,13 @@ function oneLine(error: unknown): string {
   return printable(text.split('\n')[0]!.trim()) || 'failed';
 }
 
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
+// The console stops itself on a signal (server, then database); every other command is interrupted.
+for (const [signal, code] of process.argv[2] === 'console'
+  ? []
+  : ([
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const)) {
   process.once(signal, () => {
     process.stderr.write(`quotes-admin: interrupted (${signal})\n`);
     void closeOpenDatabases().finally(() => process.exit(code));

@@ -17,6 +17,21 @@ export interface KeyFilter {
   readonly state?: KeyState;
 }
 
+/** Keys in a state at `now` ('expired' is derived from the clock; the stored status is active or revoked). */
+export function whereState<Query extends ReturnType<typeof selectKeysWithPlans>>(
+  query: Query,
+  state: KeyState | undefined,
+  now: Date,
+): Query {
+  if (state === 'revoked') return query.where('k.status', '=', 'revoked') as Query;
+  if (state === 'expired') return query.where('k.status', '=', 'active').where('k.expires_at', '<=', now) as Query;
+  if (state === 'active')
+    return query
+      .where('k.status', '=', 'active')
+      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)])) as Query;
+  return query;
+}
+
 export async function findKeys(db: Kysely<Database>, filter: KeyFilter, now: Date): Promise<ApiKeyRecord[]> {
   let query = selectKeysWithPlans(db);
   if (filter.email !== undefined)
@@ -24,12 +39,7 @@ export async function findKeys(db: Kysely<Database>, filter: KeyFilter, now: Dat
   if (filter.client !== undefined)
     query = query.where(sql<boolean>`k.client_canonical = canonical_client(${filter.client})`);
   if (filter.plan !== undefined) query = query.where('k.plan_id', '=', filter.plan);
-  if (filter.state === 'revoked') query = query.where('k.status', '=', 'revoked');
-  else if (filter.state === 'expired') query = query.where('k.status', '=', 'active').where('k.expires_at', '<=', now);
-  else if (filter.state === 'active')
-    query = query
-      .where('k.status', '=', 'active')
-      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]));
+  query = whereState(query, filter.state, now);
   const rows = await query.orderBy('k.created_at').orderBy('k.id').execute();
   return rows.map(toRecord);
 }

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '@quotes/database';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, OperatorAuditTable } from '@quotes/database';
 
 /** One operator action as the audit keeps it; `before` and `after` are JSON views without secrets. */
 export interface AuditEntry {
@@ -47,17 +47,7 @@ export async function listAuditEntries(
   if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
   if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
-  return rows.reverse().map((row) => ({
-    id: String(row.id),
-    at: row.at,
-    actor: row.actor,
-    action: row.action,
-    target: row.target,
-    keyId: row.key_id,
-    before: row.before,
-    after: row.after,
-    reason: row.reason,
-  }));
+  return rows.reverse().map(storedAuditEntry);
 }
 
 /** The loaded corpus as the audit describes it before and after an import or a generation. */
@@ -67,4 +57,19 @@ export async function corpusStateRow(db: Kysely<Database>): Promise<Record<strin
     .select(['version', 'source', 'seed', 'size', 'loaded_at'])
     .executeTakeFirst();
   return row ? { ...row, loaded_at: row.loaded_at.toISOString() } : null;
+}
+
+/** A row of `operator_audit` as the rest of the code reads it. */
+export function storedAuditEntry(row: Selectable<OperatorAuditTable>): StoredAuditEntry {
+  return {
+    id: String(row.id),
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    target: row.target,
+    keyId: row.key_id,
+    before: row.before,
+    after: row.after,
+    reason: row.reason,
+  };
 }

@@ -46,12 +46,13 @@ export async function foldAndPruneHistory(
 }
 
 /**
- * One key's (or the unknown bucket's) calls per hour or UTC day and outcome in [from, to).
- * By hour, periods already folded into days come as their day's row (starting 00:00 UTC).
+ * One key's (or the unknown bucket's) calls per hour or UTC day and outcome in [from, to); with
+ * `keyId` null, every key's together (the unknown bucket included). By hour, periods already
+ * folded into days come as their day's row (starting 00:00 UTC).
  */
 export async function historyOf(
   db: Kysely<Database>,
-  keyId: string,
+  keyId: string | null,
   range: { from: Date; to: Date },
   by: 'hour' | 'day',
 ): Promise<HistoryRow[]> {
@@ -59,7 +60,7 @@ export async function historyOf(
   const rows = await db
     .selectFrom('usage_history')
     .select([start.as('start'), 'outcome', sql<string>`sum(calls)::text`.as('calls')])
-    .where('key_id', '=', keyId)
+    .$if(keyId !== null, (query) => query.where('key_id', '=', keyId!))
     .where('period_start', '>=', range.from)
     .where('period_start', '<', range.to)
     .groupBy([sql`1`, 'outcome'])

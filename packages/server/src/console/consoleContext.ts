@@ -1,0 +1,22 @@
+import type { Database } from '@quotes/database';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../domain/clock.js';
+import { createOperatorApi, type OperatorApi } from '../operator/operatorApi.js';
+import type { ConsoleSession } from './consoleSessions.js';
+
+/** What every console page reads from and acts through. */
+export interface ConsoleContext {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  /** The operator API as this session: the audit names it `console:LABEL`. */
+  operator(session: ConsoleSession, reason?: string | null): OperatorApi;
+}
+
+export function consoleContext(database: { db: Kysely<Database> }, clock: Clock): ConsoleContext {
+  return {
+    db: database.db,
+    clock,
+    operator: (session, reason) =>
+      createOperatorApi(database, { clock, actor: `console:${session.label}`, reason: reason ?? null }),
+  };
+}
