@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewApiKey } from '@quotes/database';
 import { type ApiKeyRecord, announceKeyChange, selectKeysWithPlans, toRecord } from './apiKeys.js';
+import { inTransaction } from './transaction.js';
 
 /**
  * Keys by the person and client they belong to. Addresses and client names are compared in the
@@ -54,7 +55,7 @@ export async function insertKeyUnlessTrialTaken(
   key: NewApiKey,
   trial: { readonly since: Date; readonly allowAnother: boolean } | null,
 ): Promise<ApiKeyRecord | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (trial !== null) {
       await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:trial-keys'))`.execute(trx);
       if (!trial.allowAnother) {
@@ -84,7 +85,7 @@ export async function revokeKeysOf(
   reason: string | null,
   at: Date,
 ): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const rows = await trx
       .updateTable('api_keys')
       .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })

@@ -17,7 +17,6 @@ import {
   insertKeyUnlessTrialTaken,
   type KeyOwner,
   type KeyState,
-  releaseUsageAlert,
   revokeKeysOf,
 } from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
@@ -44,6 +43,7 @@ import { keyStanding } from '../domain/keyStanding.js';
 import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { appendAuditEntries, type AuditEntry, listAuditEntries } from '../data/operatorAudit.js';
+import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
 import { osActor } from './operatorActor.js';
 import { optionalText, quoted, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
@@ -184,6 +184,12 @@ export interface OperatorApi {
   auditTrail(filter?: { keyId?: string; since?: Date; limit?: number }): Promise<AuditView[]>;
   /** Sets a key's count for a month (e.g. to use an allowance up for a test of the 429). */
   setUsage(id: string, calls: number, month?: string): Promise<UsageView>;
+  /**
+   * Runs `work` as one transaction, given an operator API bound to it and the transaction for the
+   * caller's own writes: its actions, their audit entries and those writes commit together or not
+   * at all; running servers hear of the keys it changed at the commit.
+   */
+  atomically<T>(work: (operator: OperatorApi, db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 /** One entry of the audit as shown to the operator. */
@@ -301,34 +307,56 @@ export function createOperatorApi(
   const givenReason = optionalText(options.reason, 'reason', 2000);
 
   /**
-   * Every change goes through here once it has committed: the audit row follows in its own
-   * statement, and when that fails the command says so rather than reporting success.
+   * Every change writes its audit entries here, in the change's own transaction: an entry that
+   * cannot be written undoes the change, so nothing is done without being recorded.
    */
   async function audit(
+    trx: Kysely<Database>,
     entries: readonly (Omit<AuditEntry, 'actor' | 'reason'> & { reason?: string | null })[],
   ): Promise<void> {
     try {
       await appendAuditEntries(
-        db,
+        trx,
         entries.map((entry) => ({ ...entry, actor, reason: entry.reason ?? givenReason })),
       );
     } catch (error) {
       const first = entries[0]!;
       throw new OperatorError(
-        `${first.action} ${first.target} was done but not recorded in the audit: ${error instanceof Error ? error.message : String(error)}`,
+        `${first.action} ${first.target} was not done: its audit entry could not be written: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
 
-  /** A change to one key: recorded with the key as it was and as it is now; returns the latter. */
-  async function auditedChange(action: string, before: ApiKeyRecord, now: Date, reason?: string | null) {
-    const after = viewOf(await existing(before.id), clock());
-    await audit([{ action, target: before.id, keyId: before.id, before: viewOf(before, now), after, reason }]);
+  /** A change to one key, in its transaction: recorded with the key as it was and as it is now; returns the latter. */
+  async function auditedChange(
+    trx: Kysely<Database>,
+    action: string,
+    before: ApiKeyRecord,
+    now: Date,
+    reason?: string | null,
+  ) {
+    const after = viewOf(await existing(before.id, trx), clock());
+    await audit(trx, [{ action, target: before.id, keyId: before.id, before: viewOf(before, now), after, reason }]);
     return after;
   }
 
-  async function existing(id: string): Promise<ApiKeyRecord> {
-    const record = await findKeyById(db, id);
+  /** One change to one key and its audit entry, committed together; servers forget the key after the commit. */
+  async function changeKey(
+    id: string,
+    write: (trx: Kysely<Database>) => Promise<boolean>,
+    refused: string,
+    audited: Parameters<typeof auditedChange> extends [unknown, ...infer Rest] ? Rest : never,
+  ): Promise<KeyView> {
+    const after = await inTransaction(db, async (trx) => {
+      if (!(await write(trx))) throw new OperatorError(refused);
+      return auditedChange(trx, ...audited);
+    });
+    changed(id);
+    return after;
+  }
+
+  async function existing(id: string, from: Kysely<Database> = db): Promise<ApiKeyRecord> {
+    const record = await findKeyById(from, id);
     if (!record) throw new OperatorError(`no key with id ${quoted(id)} (see: keys list)`);
     return record;
   }
@@ -398,35 +426,38 @@ export function createOperatorApi(
 
       const key = generateApiKey();
       const id = generateKeyId();
-      const earlier = await insertKeyUnlessTrialTaken(
-        db,
-        {
-          id,
-          key_hash: hashApiKey(key),
-          key_prefix: displayPrefix(key),
-          client,
-          email,
-          plan_id: plan.id,
-          monthly_calls: monthlyCalls,
-          max_limit: maxLimit,
-          status: 'active',
-          revoked_at: null,
-          revoked_reason: null,
-          expires_at: expiresAt,
-          created_at: now,
-          allowed_origins: allowedOrigins,
-        },
-        days === null
-          ? null
-          : {
-              since: new Date(now.getTime() - trialLookbackDays * dayMs),
-              allowAnother: input.allowAnotherTrial === true,
-            },
-      );
+      const earlier = await inTransaction(db, async (trx) => {
+        const refusedBy = await insertKeyUnlessTrialTaken(
+          trx,
+          {
+            id,
+            key_hash: hashApiKey(key),
+            key_prefix: displayPrefix(key),
+            client,
+            email,
+            plan_id: plan.id,
+            monthly_calls: monthlyCalls,
+            max_limit: maxLimit,
+            status: 'active',
+            revoked_at: null,
+            revoked_reason: null,
+            expires_at: expiresAt,
+            created_at: now,
+            allowed_origins: allowedOrigins,
+          },
+          days === null
+            ? null
+            : {
+                since: new Date(now.getTime() - trialLookbackDays * dayMs),
+                allowAnother: input.allowAnotherTrial === true,
+              },
+        );
+        if (refusedBy) return refusedBy;
+        const after = viewOf(await existing(id, trx), clock());
+        await audit(trx, [{ action: 'keys create', target: id, keyId: id, before: null, after }]);
+        return undefined;
+      });
       if (earlier) throw trialTaken(earlier, plan.id);
-      await audit([
-        { action: 'keys create', target: id, keyId: id, before: null, after: viewOf(await existing(id), clock()) },
-      ]);
       return {
         id,
         key,
@@ -462,20 +493,25 @@ export function createOperatorApi(
       const email = owner.email === undefined ? undefined : requireEmail(owner.email);
       const client = owner.client === undefined ? undefined : requireClientName(owner.client);
       const text = optionalText(reason, 'reason', 500);
-      const ids = await revokeKeysOf(db, { email, client }, text, clock());
-      for (const id of ids) changed(id);
-      const now = clock();
-      const views = await Promise.all(ids.map(async (id) => viewOf(await existing(id), now)));
-      await audit(
-        views.map((view) => ({
-          action: 'keys revoke',
-          target: view.id,
-          keyId: view.id,
-          before: { state: 'active', by: email === undefined ? { client } : { email, client } },
-          after: view,
-          reason: text,
-        })),
-      );
+      const views = await inTransaction(db, async (trx) => {
+        const ids = await revokeKeysOf(trx, { email, client }, text, clock());
+        const now = clock();
+        const revoked: KeyView[] = [];
+        for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
+        await audit(
+          trx,
+          revoked.map((view) => ({
+            action: 'keys revoke',
+            target: view.id,
+            keyId: view.id,
+            before: { state: 'active', by: email === undefined ? { client } : { email, client } },
+            after: view,
+            reason: text,
+          })),
+        );
+        return revoked;
+      });
+      for (const view of views) changed(view.id);
       return views;
     },
 
@@ -510,39 +546,47 @@ export function createOperatorApi(
       } else if (record.plan.validityDays !== null) {
         expiresAt = null;
       }
-      const updated = await updateActiveKey(db, id, {
-        plan_id: plan.id,
-        monthly_calls: monthlyCalls,
-        max_limit: maxLimit,
-        expires_at: expiresAt,
-      });
-      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys change-plan', record, now);
+      return changeKey(
+        id,
+        (trx) =>
+          updateActiveKey(trx, id, {
+            plan_id: plan.id,
+            monthly_calls: monthlyCalls,
+            max_limit: maxLimit,
+            expires_at: expiresAt,
+          }),
+        `key ${id} could not be changed (revoked meanwhile?)`,
+        ['keys change-plan', record, now],
+      );
     },
 
     async setAllowedOrigins(id, origins) {
       const allowedOrigins = requireOrigins(origins);
       const record = await existing(id);
       if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its origins cannot change`);
-      const updated = await updateActiveKey(db, id, { allowed_origins: allowedOrigins });
-      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys set-origins', record, clock());
+      return changeKey(
+        id,
+        (trx) => updateActiveKey(trx, id, { allowed_origins: allowedOrigins }),
+        `key ${id} could not be changed (revoked meanwhile?)`,
+        ['keys set-origins', record, clock()],
+      );
     },
 
     async rollKey(id) {
       const record = await existing(id);
       if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`);
       const key = generateApiKey();
-      const rolled = await updateActiveKey(db, id, {
-        key_hash: hashApiKey(key),
-        key_prefix: displayPrefix(key),
-        secret_rolled_at: clock(),
-      });
-      if (!rolled) throw new OperatorError(`key ${id} could not be rolled (revoked meanwhile?)`);
-      changed(id);
-      await auditedChange('keys roll', record, clock());
+      await changeKey(
+        id,
+        (trx) =>
+          updateActiveKey(trx, id, {
+            key_hash: hashApiKey(key),
+            key_prefix: displayPrefix(key),
+            secret_rolled_at: clock(),
+          }),
+        `key ${id} could not be rolled (revoked meanwhile?)`,
+        ['keys roll', record, clock()],
+      );
       return {
         id,
         key,
@@ -567,26 +611,26 @@ export function createOperatorApi(
       const sent: UsageAlert[] = [];
       for (const alert of await alertsIn(calendarMonth)) {
         if (alert.sent || alert.email === null) continue;
-        if (!(await claimUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold, clock()))) continue;
-        try {
+        // The claim, its audit entry and the mail are one transaction: a mail that fails undoes the
+        // claim, so the next run tries again; a run at the same time waits on the claim and skips it.
+        const mailed = await inTransaction(db, async (trx) => {
+          if (!(await claimUsageAlert(trx, alert.keyId, calendarMonth.key, alert.threshold, clock()))) return false;
+          // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
+          for (const lower of alertThresholds)
+            if (lower < alert.threshold) await claimUsageAlert(trx, alert.keyId, calendarMonth.key, lower, clock());
+          await audit(trx, [
+            {
+              action: 'usage alerts send',
+              target: alert.keyId,
+              keyId: alert.keyId,
+              before: null,
+              after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
+            },
+          ]);
           await send(alert);
-        } catch (error) {
-          await releaseUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold);
-          throw error;
-        }
-        // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
-        for (const lower of alertThresholds)
-          if (lower < alert.threshold) await claimUsageAlert(db, alert.keyId, calendarMonth.key, lower, clock());
-        sent.push({ ...alert, sent: true });
-        await audit([
-          {
-            action: 'usage alerts send',
-            target: alert.keyId,
-            keyId: alert.keyId,
-            before: null,
-            after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
-          },
-        ]);
+          return true;
+        });
+        if (mailed) sent.push({ ...alert, sent: true });
       }
       return sent;
     },
@@ -603,10 +647,12 @@ export function createOperatorApi(
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
-      if (!(await revokeKey(db, id, text, clock())))
-        throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys revoke', record, clock(), text);
+      return changeKey(
+        id,
+        (trx) => revokeKey(trx, id, text, clock()),
+        `key ${id} could not be revoked (revoked meanwhile?)`,
+        ['keys revoke', record, clock(), text],
+      );
     },
 
     async renewKey(id, until) {
@@ -625,10 +671,11 @@ export function createOperatorApi(
             `${record.plan.id} keys are valid for at most ${days} days from issue: ${id} cannot run past ${isoSeconds(latest)}`,
           );
       }
-      if (!(await renewKey(db, id, until)))
-        throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys renew', record, now);
+      return changeKey(id, (trx) => renewKey(trx, id, until), `key ${id} could not be renewed (revoked meanwhile?)`, [
+        'keys renew',
+        record,
+        now,
+      ]);
     },
 
     async usage(id, month) {
@@ -659,17 +706,18 @@ export function createOperatorApi(
       requireWholeNumber(calls, 'calls', 0, 2_147_483_647);
       const calendarMonth = monthOf(month, clock());
       const record = await existing(id);
-      const before = await callsInMonth(db, id, calendarMonth.key);
-      await setCallsInMonth(db, id, calendarMonth.key, calls);
-      await audit([
-        {
-          action: 'usage set',
-          target: id,
-          keyId: id,
-          before: { month: calendarMonth.key.slice(0, 7), calls: before },
-          after: { month: calendarMonth.key.slice(0, 7), calls },
-        },
-      ]);
+      await inTransaction(db, async (trx) => {
+        const before = await setCallsInMonth(trx, id, calendarMonth.key, calls);
+        await audit(trx, [
+          {
+            action: 'usage set',
+            target: id,
+            keyId: id,
+            before: { month: calendarMonth.key.slice(0, 7), calls: before },
+            after: { month: calendarMonth.key.slice(0, 7), calls },
+          },
+        ]);
+      });
       return usageOf(record, calendarMonth, calls, clock());
     },
 
@@ -704,7 +752,16 @@ export function createOperatorApi(
     },
 
     async recordAction(action) {
-      await audit([{ ...action, keyId: action.keyId ?? null }]);
+      await audit(db, [{ ...action, keyId: action.keyId ?? null }]);
+    },
+
+    async atomically(work) {
+      const changedKeys: string[] = [];
+      const result = await inTransaction(db, (trx) =>
+        work(createOperatorApi({ db: trx }, { ...options, onKeyChanged: (id) => changedKeys.push(id) }), trx),
+      );
+      for (const id of changedKeys) changed(id);
+      return result;
     },
 
     async auditTrail(filter = {}) {
