@@ -194,17 +194,23 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           }),
         );
         cli.out(`${counted(sent.length, 'alert')} sent.`);
-        // The signs of broken terms go to the operator, never to the customer.
-        const signals = await cli.run((database) =>
-          createOperatorApi(database).usageSignals(options.month, signalThresholdsOf(config)),
-        );
-        if (signals.length === 0) return;
-        if (config.OPERATOR_EMAIL === undefined) {
-          cli.out(`${counted(signals.length, 'sign')} of broken terms not mailed: OPERATOR_EMAIL is not set.`);
+        // The signs of broken terms go to the operator, never to the customer, each once.
+        const operatorEmail = config.OPERATOR_EMAIL;
+        if (operatorEmail === undefined) {
+          const signals = await cli.run((database) =>
+            createOperatorApi(database).usageSignals(options.month, signalThresholdsOf(config)),
+          );
+          if (signals.length > 0)
+            cli.out(`${counted(signals.length, 'sign')} of broken terms not mailed: OPERATOR_EMAIL is not set.`);
           return;
         }
         const month = options.month ?? new Date().toISOString().slice(0, 7);
-        cli.out(deliveryLine(await mailer.send(usageSignalsMessage(signals, month, config.OPERATOR_EMAIL))));
+        const mailed = await cli.run((database) =>
+          createOperatorApi(database).sendUsageSignals(options.month, signalThresholdsOf(config), async (signals) => {
+            cli.out(deliveryLine(await mailer.send(usageSignalsMessage(signals, month, operatorEmail))));
+          }),
+        );
+        cli.out(`${counted(mailed.length, 'new sign')} of broken terms mailed.`);
       });
     }
     const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));

@@ -155,19 +155,24 @@ export async function claimUsageAlert(
   return row !== undefined;
 }
 
-/** Gives an alert back when its mail could not be sent, so the next run tries again. */
-export async function releaseUsageAlert(
+/**
+ * Claims the signs of broken terms of a month not mailed before (once per key, signal and month);
+ * returns those claimed, each `keyId signal`. A run at the same time waits on the rows and gets none.
+ */
+export async function claimSignalAlerts(
   db: Kysely<Database>,
-  keyId: string,
   monthKey: string,
-  threshold: number,
-): Promise<void> {
-  await db
-    .deleteFrom('usage_alerts')
-    .where('key_id', '=', keyId)
-    .where('month', '=', monthKey)
-    .where('threshold', '=', threshold)
+  signals: readonly { keyId: string; signal: string }[],
+  at: Date,
+): Promise<Set<string>> {
+  if (signals.length === 0) return new Set();
+  const rows = await db
+    .insertInto('usage_signal_alerts')
+    .values(signals.map((signal) => ({ key_id: signal.keyId, month: monthKey, signal: signal.signal, sent_at: at })))
+    .onConflict((oc) => oc.doNothing())
+    .returning(['key_id', 'signal'])
     .execute();
+  return new Set(rows.map((row) => `${row.key_id} ${row.signal}`));
 }
 
 /** Thresholds already alerted in a month, by key. */

@@ -12,6 +12,7 @@ import {
 import {
   activeKeyOwners,
   alertsSentInMonth,
+  claimSignalAlerts,
   claimUsageAlert,
   findKeys,
   insertKeyUnlessTrialTaken,
@@ -22,6 +23,8 @@ import {
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { unknownKeyBucket } from '../data/usageHistory.js';
 import {
+  corpusSize,
+  coverageInMonth,
   type HistoryRow,
   historyOf,
   sightingsBetween,
@@ -30,6 +33,7 @@ import {
 } from '../data/usageHistoryQueries.js';
 import {
   defaultSignalThresholds,
+  coverageSignals,
   type Signal,
   type SignalThresholds,
   sharingSignals,
@@ -174,8 +178,18 @@ export interface OperatorApi {
    * the id `unknown` gives the calls whose key was missing or not recognised.
    */
   usageHistory(id: string, range: { from?: Date; to?: Date; by: 'hour' | 'day' }): Promise<HistoryEntry[]>;
-  /** Signs of broken terms in a month (default: this one): sweeps, sharing, trial rotation, each with its evidence. */
+  /** Signs of broken terms in a month (default: this one): coverage, sweeps, sharing, trial rotation, each with its evidence. */
   usageSignals(month?: string, thresholds?: SignalThresholds): Promise<Signal[]>;
+  /**
+   * Hands the month's signs not mailed before (once per key, signal and month) to `send`, in one
+   * transaction with their claim and audit entry: a failed mail leaves them to the next run.
+   * Returns the signs sent (none when every one was mailed before).
+   */
+  sendUsageSignals(
+    month: string | undefined,
+    thresholds: SignalThresholds | undefined,
+    send: (signals: Signal[]) => Promise<void>,
+  ): Promise<Signal[]>;
   /** Records an action taken outside this API (corpus loads, announcements) in the audit, as this operator. */
   recordAction(
     action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null; reason?: string | null },
@@ -392,6 +406,40 @@ export function createOperatorApi(
       });
     }
     return alerts;
+  }
+
+  async function signalsIn(month: string | undefined, thresholds: SignalThresholds): Promise<Signal[]> {
+    const calendarMonth = monthOf(month, clock());
+    const trialWindow = {
+      from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
+      to: calendarMonth.next,
+    };
+    const [used, created, requested, coverage, size, calls] = await Promise.all([
+      sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
+      trialKeysCreated(db, trialWindow),
+      trialRequestsFrom(db, trialWindow),
+      coverageInMonth(db, calendarMonth.key),
+      corpusSize(db),
+      usageInMonth(db, calendarMonth.key),
+    ]);
+    // A trial asked for from a network counts as seen there, as one used from it does.
+    const sightings = [
+      ...used,
+      ...requested.map((request) => ({
+        keyId: request.id,
+        day: isoSeconds(request.createdAt).slice(0, 10),
+        kind: 'network' as const,
+        value: request.network,
+      })),
+    ];
+    const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
+    const order: Signal['signal'][] = ['coverage', 'sweep', 'sharing', 'trial-rotation'];
+    return [
+      ...coverageSignals(coverage, size, calls, thresholds),
+      ...sweepSignals(sightings, thresholds),
+      ...sharingSignals(sightings, thresholds),
+      ...trialRotationSignals(sightings, trials, thresholds),
+    ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
   }
 
   return {
@@ -721,34 +769,32 @@ export function createOperatorApi(
       return usageOf(record, calendarMonth, calls, clock());
     },
 
-    async usageSignals(month, thresholds = defaultSignalThresholds) {
+    usageSignals(month, thresholds = defaultSignalThresholds) {
+      return signalsIn(month, thresholds);
+    },
+
+    async sendUsageSignals(month, thresholds, send) {
       const calendarMonth = monthOf(month, clock());
-      const trialWindow = {
-        from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
-        to: calendarMonth.next,
-      };
-      const [used, created, requested] = await Promise.all([
-        sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
-        trialKeysCreated(db, trialWindow),
-        trialRequestsFrom(db, trialWindow),
-      ]);
-      // A trial asked for from a network counts as seen there, as one used from it does.
-      const sightings = [
-        ...used,
-        ...requested.map((request) => ({
-          keyId: request.id,
-          day: isoSeconds(request.createdAt).slice(0, 10),
-          kind: 'network' as const,
-          value: request.network,
-        })),
-      ];
-      const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
-      const order = ['sweep', 'sharing', 'trial-rotation'];
-      return [
-        ...sweepSignals(sightings, thresholds),
-        ...sharingSignals(sightings, thresholds),
-        ...trialRotationSignals(sightings, trials, thresholds),
-      ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
+      const signals = await signalsIn(month, thresholds ?? defaultSignalThresholds);
+      return inTransaction(db, async (trx) => {
+        const claimed = await claimSignalAlerts(trx, calendarMonth.key, signals, clock());
+        const fresh = signals.filter((signal) => claimed.has(`${signal.keyId} ${signal.signal}`));
+        if (fresh.length === 0) return [];
+        await audit(trx, [
+          {
+            action: 'usage signals send',
+            target: `${fresh.length} signs of broken terms`,
+            keyId: null,
+            before: null,
+            after: {
+              month: calendarMonth.key.slice(0, 7),
+              signals: fresh.map((signal) => ({ keyId: signal.keyId, signal: signal.signal })),
+            },
+          },
+        ]);
+        await send(fresh);
+        return fresh;
+      });
     },
 
     async recordAction(action) {
