@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { insertPendingRequests } from '../support/keyRequestRows.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
@@ -77,25 +78,7 @@ describe('usage signals', () => {
 
     // Three trials asked for through the form from one network (waiting for the operator).
     const asked = ['r_asked1', 'r_asked2', 'r_asked3'];
-    await database.db
-      .insertInto('key_requests')
-      .values(
-        asked.map((id, n) => ({
-          id,
-          email: `asker${n}@example.net`,
-          name: `Asker ${n}`,
-          application: 'Quotes app',
-          plan_id: 'trial',
-          use: 'a daily quote',
-          client_address: `127.0.30.${n + 1}`,
-          client_network: '127.0.30.0/24',
-          status: 'pending' as const,
-          token_hash: null,
-          token_expires_at: new Date(Date.now() + 86_400_000),
-          created_at: new Date(),
-        })),
-      )
-      .execute();
+    await insertPendingRequests(database, asked, { plan: 'trial', network: '127.0.30' });
 
     await server.flushUsageHistory();
     const run = await cli.run({ DATABASE_URL: database.url }, 'usage', 'signals', '--json');
@@ -147,12 +130,14 @@ describe('usage signals', () => {
     expect((JSON.parse(lenient.stdout) as SignalRow[]).map((signal) => signal.signal)).not.toContain('sweep');
 
     // alerts --send mails the signs to the operator, and nobody else.
-    const sent = await cli.run(
-      { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
-      'usage',
-      'alerts',
-      '--send',
-    );
+    const sendAlerts = () =>
+      cli.run(
+        { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
+        'usage',
+        'alerts',
+        '--send',
+      );
+    const sent = await sendAlerts();
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     const [mail] = await inbox.waitFor(1);
@@ -163,24 +148,14 @@ describe('usage signals', () => {
 
     // Each sign is mailed once per key, signal and month: a second run mails nothing, and a run
     // after a new sign appeared mails that one alone.
-    const again = await cli.run(
-      { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
-      'usage',
-      'alerts',
-      '--send',
-    );
+    const again = await sendAlerts();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('0 new signs of broken terms mailed.');
     const republished = await server.createKey({ plan: 'starter', client: 'Published again' });
     for (let network = 50; network < 55; network++)
       expect(await callFrom(`127.0.${network}.1`, '/v1/quotes-random', republished.key)).toBe(200);
     await server.flushUsageHistory();
-    const later = await cli.run(
-      { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
-      'usage',
-      'alerts',
-      '--send',
-    );
+    const later = await sendAlerts();
     expect(later.code, later.stderr).toBe(0);
     expect(later.stdout).toContain('1 new sign of broken terms mailed.');
     // Had the second run mailed, its message would be the second one here.

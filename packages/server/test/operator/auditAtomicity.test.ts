@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorApi, OperatorError, type OperatorApi } from '../../src/operator/operatorApi.js';
 import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
+import { insertPendingRequests } from '../support/keyRequestRows.js';
 
 // An action and its audit entry are one transaction. The audit insert is made to fail by a real
 // trigger on this throwaway database (refusing the actions listed in a table): each action must
@@ -131,25 +132,7 @@ describe('an operator action and its audit entry', () => {
 
   it('leaves a key request pending, and no key made, when approving or rejecting it cannot be recorded', async () => {
     await refuse('requests approve', 'requests reject');
-    await database.db
-      .insertInto('key_requests')
-      .values(
-        ['r_atomic1', 'r_atomic2'].map((id, n) => ({
-          id,
-          email: `asker${n}@example.net`,
-          name: `Asker ${n}`,
-          application: 'Atomic app',
-          plan_id: 'starter',
-          use: 'a daily quote',
-          client_address: `127.0.40.${n + 1}`,
-          client_network: '127.0.40.0/24',
-          status: 'pending' as const,
-          token_hash: null,
-          token_expires_at: new Date(Date.now() + 86_400_000),
-          created_at: new Date(),
-        })),
-      )
-      .execute();
+    await insertPendingRequests(database, ['r_atomic1', 'r_atomic2'], { plan: 'starter', network: '127.0.40' });
     const count = await entries();
     const approve = await admin('requests', 'approve', 'r_atomic1');
     expect(approve.code).toBe(1);
@@ -163,7 +146,7 @@ describe('an operator action and its audit entry', () => {
       { id: 'r_atomic2', status: 'pending', key_id: null },
     ]);
     // The key the approval created went with it, and so did its own entry.
-    expect(await operator.listKeys({ client: 'Atomic app (Asker 0)' })).toEqual([]);
+    expect(await operator.listKeys({ client: 'Quotes app (Asker 0)' })).toEqual([]);
     expect(await entries()).toBe(count);
 
     await refuse();
