@@ -359,11 +359,11 @@ export function createOperatorApi(
     id: string,
     write: (trx: Kysely<Database>) => Promise<boolean>,
     refused: string,
-    audited: Parameters<typeof auditedChange> extends [unknown, ...infer Rest] ? Rest : never,
+    recorded: { action: string; before: ApiKeyRecord; now: Date; reason?: string | null },
   ): Promise<KeyView> {
     const after = await inTransaction(db, async (trx) => {
       if (!(await write(trx))) throw new OperatorError(refused);
-      return auditedChange(trx, ...audited);
+      return auditedChange(trx, recorded.action, recorded.before, recorded.now, recorded.reason);
     });
     changed(id);
     return after;
@@ -604,7 +604,7 @@ export function createOperatorApi(
             expires_at: expiresAt,
           }),
         `key ${id} could not be changed (revoked meanwhile?)`,
-        ['keys change-plan', record, now],
+        { action: 'keys change-plan', before: record, now },
       );
     },
 
@@ -616,7 +616,7 @@ export function createOperatorApi(
         id,
         (trx) => updateActiveKey(trx, id, { allowed_origins: allowedOrigins }),
         `key ${id} could not be changed (revoked meanwhile?)`,
-        ['keys set-origins', record, clock()],
+        { action: 'keys set-origins', before: record, now: clock() },
       );
     },
 
@@ -633,7 +633,7 @@ export function createOperatorApi(
             secret_rolled_at: clock(),
           }),
         `key ${id} could not be rolled (revoked meanwhile?)`,
-        ['keys roll', record, clock()],
+        { action: 'keys roll', before: record, now: clock() },
       );
       return {
         id,
@@ -699,7 +699,7 @@ export function createOperatorApi(
         id,
         (trx) => revokeKey(trx, id, text, clock()),
         `key ${id} could not be revoked (revoked meanwhile?)`,
-        ['keys revoke', record, clock(), text],
+        { action: 'keys revoke', before: record, now: clock(), reason: text },
       );
     },
 
@@ -719,11 +719,11 @@ export function createOperatorApi(
             `${record.plan.id} keys are valid for at most ${days} days from issue: ${id} cannot run past ${isoSeconds(latest)}`,
           );
       }
-      return changeKey(id, (trx) => renewKey(trx, id, until), `key ${id} could not be renewed (revoked meanwhile?)`, [
-        'keys renew',
-        record,
+      return changeKey(id, (trx) => renewKey(trx, id, until), `key ${id} could not be renewed (revoked meanwhile?)`, {
+        action: 'keys renew',
+        before: record,
         now,
-      ]);
+      });
     },
 
     async usage(id, month) {
