@@ -6,6 +6,8 @@ export {
   type CorpusLoadReport,
   type CorpusMeta,
   type CorpusRows,
+  type CorpusStateRow,
+  type CorpusSwap,
   type LoadOptions,
   type LoadPhase,
   type LoadProgress,
@@ -16,5 +18,5 @@ export { defaultCorpusSeed, defaultCorpusSize } from './defaultCorpusSettings.js
 export { Random, seededRandom } from './generator/random.js';
 export { generateCorpus, type GenerateOptions } from './generator/generateCorpus.js';
 export { corpusStats, type CorpusStats } from './corpusStats.js';
-export { type CorpusDefaults, registerCorpusCommands } from './cli/corpusCommands.js';
+export { type CorpusDefaults, type LoadRecorder, registerCorpusCommands } from './cli/corpusCommands.js';
 export { printable, printableLines } from './cli/terminalText.js';

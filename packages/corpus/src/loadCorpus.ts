@@ -26,8 +26,32 @@ export interface LoadProgress {
   rows: number;
 }
 
+/** The loaded corpus as corpus_state describes it, before or after a load. */
+export interface CorpusStateRow {
+  version: number;
+  source: string;
+  seed: number | null;
+  size: number;
+  loaded_at: string;
+}
+
+type StoredCorpusState = Omit<CorpusStateRow, 'loaded_at'> & { loaded_at: Date };
+
+/** The swap a load is about to commit: its session, for writes that must commit with it, and the corpus before and after. */
+export interface CorpusSwap {
+  /** The loader's connection, inside the swap's transaction. */
+  client: pg.ClientBase;
+  before: CorpusStateRow | null;
+  after: CorpusStateRow;
+}
+
 export interface LoadOptions {
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * Runs in the swap's transaction, just before it commits (the operator's audit entry): when it
+   * throws, the load is undone and the corpus stays as it was.
+   */
+  beforeCommit?: (swap: CorpusSwap) => Promise<void>;
   /**
    * How long each blocking attempt of the final swap may wait for running readers before it
    * backs off and retries (default 2 s). While it waits, new readers queue behind it, so this
@@ -332,7 +356,9 @@ async function loadCorpus(
     progress('swap');
     await client.query('BEGIN');
     await swapTables(client, indexes, options.swapLockTimeoutMs ?? 2000);
-    const state = await client.query<{ version: number; seed: number | null; source: string }>(
+    const stateColumns = 'version, source, seed, size, loaded_at';
+    const previous = await client.query<StoredCorpusState>(`SELECT ${stateColumns} FROM corpus_state`);
+    const state = await client.query<StoredCorpusState>(
       `INSERT INTO corpus_state AS state (id, version, source, seed, size, loaded_at)
        VALUES (1, 1, $1, $2, $3, now())
        ON CONFLICT (id) DO UPDATE SET
@@ -341,12 +367,19 @@ async function loadCorpus(
          seed = CASE WHEN $4 THEN state.seed ELSE $2 END,
          size = $3,
          loaded_at = now()
-       RETURNING version, seed, source`,
+       RETURNING ${stateColumns}`,
       [meta.source, meta.seed ?? null, total, mode === 'append'],
     );
     const version = state.rows[0]!.version;
     if (version !== nextVersion) throw new CorpusError(`corpus version ${version}, announced as ${nextVersion}`);
     await client.query('SELECT pg_notify($1, $2)', [corpusChangedChannel, String(version)]);
+    const row = (found: StoredCorpusState | undefined) =>
+      found ? { ...found, loaded_at: found.loaded_at.toISOString() } : null;
+    await options.beforeCommit?.({
+      client,
+      before: row(previous.rows[0]),
+      after: row(state.rows[0])!,
+    });
     await client.query('COMMIT');
     endPhase('swap');
 

@@ -138,6 +138,24 @@ export interface UsageSightingsTable {
   value: string;
 }
 
+/** The corpus positions each key was served in a month, as an exact bitset in 8,192-bit chunks (migration 20261126T0910). */
+export interface UsageCoverageTable {
+  key_id: string;
+  /** The month's first day, YYYY-MM-DD (DATE is read as text). */
+  month: string;
+  chunk: number;
+  /** bit(8192), read as a string of 0s and 1s. */
+  bits: string;
+}
+
+/** The signs of broken terms already mailed to the operator, once per key, signal and month (migration 20261126T0911). */
+export interface UsageSignalAlertsTable {
+  key_id: string;
+  month: string;
+  signal: string;
+  sent_at: Date;
+}
+
 /** The operator's actions, append-only (migration 20261126T0701: a trigger refuses UPDATE and DELETE). */
 export interface OperatorAuditTable {
   id: Generated<string>;
@@ -156,6 +174,8 @@ export interface Database {
   plans: PlansTable;
   usage_history: UsageHistoryTable;
   usage_sightings: UsageSightingsTable;
+  usage_coverage: UsageCoverageTable;
+  usage_signal_alerts: UsageSignalAlertsTable;
   operator_audit: OperatorAuditTable;
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;

@@ -58,6 +58,7 @@ const environmentSchema = z
     USAGE_SIGNAL_NETWORKS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(5),
     USAGE_SIGNAL_ORIGINS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(4),
     USAGE_SIGNAL_TRIALS_PER_NETWORK: z.coerce.number().int().min(2).max(1000).default(3),
+    USAGE_SIGNAL_COVERAGE_PERCENT: z.coerce.number().int().min(1).max(100).default(35),
     // SIGTERM to exit, whatever the database does.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     // Of that grace, how long /readyz fails before the listener closes: a load balancer's health
@@ -191,6 +192,7 @@ export function signalThresholdsOf(config: Config): SignalThresholds {
     networksPerDay: config.USAGE_SIGNAL_NETWORKS_PER_DAY,
     originsPerDay: config.USAGE_SIGNAL_ORIGINS_PER_DAY,
     trialsPerNetwork: config.USAGE_SIGNAL_TRIALS_PER_NETWORK,
+    coveragePercent: config.USAGE_SIGNAL_COVERAGE_PERCENT,
     trialWindowDays: defaultSignalThresholds.trialWindowDays,
   };
 }

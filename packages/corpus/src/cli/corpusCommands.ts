@@ -13,6 +13,7 @@ import {
   corpusStats,
   generateCorpus,
   generatedSource,
+  type LoadOptions,
   type LoadPhase,
   quoteId,
   replaceCorpus,
@@ -289,11 +290,18 @@ async function confirmRemoval(impact: ImportImpact, hint?: string): Promise<void
   }
 }
 
+/**
+ * What a load commits with (the operator's audit entry): given the command and its arguments, a
+ * hook run in the swap's transaction (see LoadOptions.beforeCommit).
+ */
+export type LoadRecorder = (command: 'generate' | 'import', args: readonly string[]) => LoadOptions['beforeCommit'];
+
 /** Adds `corpus generate`, `corpus import` and `corpus stats` to the operator CLI. */
 export function registerCorpusCommands(
   program: Command,
   openDatabase: () => Promise<OpenedDatabase>,
   defaults: () => CorpusDefaults,
+  recordLoad: LoadRecorder = () => undefined,
 ): void {
   const corpus = program.command('corpus').description('Generate, import and inspect the quote corpus');
 
@@ -308,7 +316,7 @@ export function registerCorpusCommands(
     )
     .option('--output <file>', "write the quotes as JSON Lines to FILE ('-' for stdout) instead of loading them")
     .option('--yes', 'confirm replacing a corpus of which more than half would go (asked on a terminal otherwise)')
-    .action(async (options: { size?: number; seed?: number; output?: string; yes?: boolean }) => {
+    .action(async (options: { size?: number; seed?: number; output?: string; yes?: boolean }, command: Command) => {
       const fallback = options.size === undefined || options.seed === undefined ? defaults() : null;
       const size = options.size ?? fallback!.size;
       const seed = options.seed ?? fallback!.seed;
@@ -339,6 +347,7 @@ export function registerCorpusCommands(
             generateCorpus({ size, seed }),
             { source: generatedSource, seed },
             {
+              beforeCommit: recordLoad('generate', command.args),
               onProgress: ({ phase, rows }) =>
                 display.update(
                   phase,
@@ -400,6 +409,7 @@ export function registerCorpusCommands(
           language?: string;
           review?: string;
         },
+        command: Command,
       ) => {
         const importOptions: ImportOptions = {
           format: options.format,
@@ -421,6 +431,7 @@ export function registerCorpusCommands(
               dryRun,
               // Written by the pass whose report is printed, not by the check before a replace.
               ...(label === 'checking' ? {} : { reviewFile: options.review }),
+              beforeCommit: dryRun ? undefined : recordLoad('import', command.args),
               onProgress: ({ phase, bytesRead, totalBytes, records }) =>
                 display.update(
                   phase,

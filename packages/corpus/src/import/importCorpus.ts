@@ -5,7 +5,7 @@ import { taxonomy } from '@quotes/contract';
 import type { DatabaseHandle } from '@quotes/database';
 import type { CorpusRow } from '../corpusRow.js';
 import { CorpusError } from '../errors.js';
-import { appendCorpus, type CorpusLoadReport, type LoadPhase, replaceCorpus } from '../loadCorpus.js';
+import { appendCorpus, type CorpusLoadReport, type LoadOptions, type LoadPhase, replaceCorpus } from '../loadCorpus.js';
 import { hash32 } from '../generator/random.js';
 import { normaliseForIdentity, quoteId } from '../quoteId.js';
 import { type AuthorEraTable, type EraSource, readAuthorsFile } from './authorEras.js';
@@ -32,6 +32,8 @@ export interface ImportOptions {
   /** Write the rows whose tags were guessed to this CSV, for the operator to correct and re-import. */
   reviewFile?: string;
   onProgress?: (progress: ImportProgress) => void;
+  /** Runs in the load's last transaction, before it commits (see LoadOptions). */
+  beforeCommit?: LoadOptions['beforeCommit'];
 }
 
 export interface ImportProgress {
@@ -284,6 +286,7 @@ export async function importCorpusFile(
           onProgress: (event) => {
             if (event.phase !== 'copy') progress(event.phase);
           },
+          beforeCommit: options.beforeCommit,
         },
       );
     } catch (error) {

@@ -10,6 +10,8 @@ import * as keyRequests from './20261126T0600_key_requests.js';
 import * as usageHistory from './20261126T0700_usage_history.js';
 import * as operatorAudit from './20261126T0701_operator_audit.js';
 import * as usageSightings from './20261126T0702_usage_sightings.js';
+import * as usageCoverage from './20261126T0910_usage_coverage.js';
+import * as usageSignalAlerts from './20261126T0911_usage_signal_alerts.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T0700_usage_history': usageHistory,
   '20261126T0701_operator_audit': operatorAudit,
   '20261126T0702_usage_sightings': usageSightings,
+  '20261126T0910_usage_coverage': usageCoverage,
+  '20261126T0911_usage_signal_alerts': usageSignalAlerts,
 };

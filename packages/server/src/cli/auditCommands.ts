@@ -3,7 +3,7 @@ import { changeText } from '../operator/auditChange.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { dayBound, wholeNumber } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
-import { textTable } from './textTable.js';
+import { listOutput } from './listOutput.js';
 
 export function registerAuditCommands(program: Command, cli: CliContext): void {
   const audit = program
@@ -25,26 +25,19 @@ export function registerAuditCommands(program: Command, cli: CliContext): void {
       const entries = await cli.run((database) =>
         createOperatorApi(database).auditTrail({ keyId: options.key, since: options.since, limit: options.limit }),
       );
-      if (options.json) {
-        cli.out(JSON.stringify(entries, null, 2));
-        return;
-      }
-      if (entries.length === 0) {
-        cli.out('No recorded action matches.');
-        return;
-      }
       cli.out(
-        textTable(
-          ['AT', 'ACTOR', 'ACTION', 'TARGET', 'CHANGE', 'REASON'],
-          entries.map((entry) => [
+        listOutput(entries, options.json, {
+          header: ['AT', 'ACTOR', 'ACTION', 'TARGET', 'CHANGE', 'REASON'],
+          cells: (entry) => [
             entry.at,
             entry.actor,
             entry.action,
             entry.target,
             changeText(entry.before, entry.after).slice(0, 200),
             entry.reason ?? '-',
-          ]),
-        ),
+          ],
+          empty: 'No recorded action matches.',
+        }),
       );
     });
 }

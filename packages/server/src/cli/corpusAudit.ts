@@ -1,39 +1,29 @@
-import type { Command } from 'commander';
-import { corpusStateRow } from '../data/operatorAudit.js';
+import type { CorpusSwap, LoadRecorder } from '@quotes/corpus';
+import type { Database } from '@quotes/database';
+import { Kysely, PostgresDialect, type PostgresPoolClient } from 'kysely';
 import { createOperatorApi } from '../operator/operatorApi.js';
-import type { CliContext } from './keyCommands.js';
 
-/** The corpus commands that replace the loaded corpus (unless they only write a file or count). */
-const loads: Record<string, (options: Record<string, unknown>) => boolean> = {
-  generate: (options) => options.output === undefined,
-  import: (options) => options.dryRun !== true,
-};
+/**
+ * Kysely over the corpus loader's own connection, inside its swap transaction: the audit entry is
+ * written by the operator API as every other one is, and commits with the corpus or not at all.
+ */
+function onLoaderSession(client: CorpusSwap['client']): Kysely<Database> {
+  // Released to no pool and never ended here: the loader owns the connection.
+  const session = { query: client.query.bind(client), release: () => undefined } as unknown as PostgresPoolClient;
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: { connect: async () => session, end: async () => undefined, options: {} } }),
+  });
+}
 
 /**
  * Records every corpus load in the audit: the corpus commands live in @quotes/corpus, which
- * knows nothing of the audit, so the CLI reads the loaded corpus before and after the command
- * and records the change when its version moved (a refused or failed load records nothing).
+ * knows nothing of the audit, so the CLI hands them a hook their swap runs before it commits.
  */
-export function auditCorpusLoads(program: Command, cli: CliContext): void {
-  let before: Record<string, unknown> | null | undefined;
-  const corpusLoad = (command: Command) => {
-    const isLoad = command.parent?.name() === 'corpus' ? loads[command.name()] : undefined;
-    return isLoad?.(command.opts()) === true;
-  };
-  program.hook('preAction', async (_program, command) => {
-    if (corpusLoad(command)) before = await cli.run((database) => corpusStateRow(database.db));
+export const corpusLoadRecorder: LoadRecorder = (command, args) => async (swap) => {
+  await createOperatorApi({ db: onLoaderSession(swap.client) }).recordAction({
+    action: `corpus ${command}`,
+    target: 'corpus',
+    before: swap.before,
+    after: { ...swap.after, arguments: args },
   });
-  program.hook('postAction', async (_program, command) => {
-    if (!corpusLoad(command)) return;
-    await cli.run(async (database) => {
-      const after = await corpusStateRow(database.db);
-      if (after === null || after.version === before?.version) return;
-      await createOperatorApi(database).recordAction({
-        action: `corpus ${command.name()}`,
-        target: 'corpus',
-        before: before ?? null,
-        after: { ...after, arguments: command.args },
-      });
-    });
-  });
-}
+};

@@ -9,6 +9,7 @@ import { keyMessage } from '../mail/operatorMessages.js';
 import { createOperatorApi, type IssuedKey, type KeyView, OperatorError } from '../operator/operatorApi.js';
 import { deliveryLine, withMailer } from './cliMail.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
+import { listOutput } from './listOutput.js';
 import { textTable } from './textTable.js';
 
 const perKeyPlans = () => plansWhere((plan) => plan.perKeyLimits).replace(/^the /, '');
@@ -231,23 +232,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             state: options.status,
           }),
         );
-        if (options.json) {
-          cli.out(JSON.stringify(views, null, 2));
-          return;
-        }
         const filtered = options.email ?? options.client ?? options.plan ?? options.status;
-        if (views.length === 0) {
-          cli.out(
-            filtered !== undefined
-              ? 'No keys match.'
-              : 'No keys yet. Create one with: npx quotes-admin keys create --client NAME --plan PLAN',
-          );
-          return;
-        }
         cli.out(
-          textTable(
-            ['ID', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'STATE', 'CALLS THIS MONTH', 'EXPIRES', 'CREATED'],
-            views.map((view) => [
+          listOutput(views, options.json, {
+            header: ['ID', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'STATE', 'CALLS THIS MONTH', 'EXPIRES', 'CREATED'],
+            cells: (view) => [
               view.id,
               view.prefix,
               view.client,
@@ -257,8 +246,12 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
               view.callsThisMonth.toLocaleString('en-US'),
               view.expiresAt ?? '-',
               view.createdAt,
-            ]),
-          ),
+            ],
+            empty:
+              filtered !== undefined
+                ? 'No keys match.'
+                : 'No keys yet. Create one with: npx quotes-admin keys create --client NAME --plan PLAN',
+          }),
         );
       },
     );

@@ -10,7 +10,7 @@ import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, w
 import { commanderErrorLine, isCommanderError } from './commanderErrors.js';
 import { registerAuditCommands } from './auditCommands.js';
 import { registerConsoleCommand } from './consoleCommand.js';
-import { auditCorpusLoads } from './corpusAudit.js';
+import { corpusLoadRecorder } from './corpusAudit.js';
 import { registerDbCommands } from './dbCommands.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { registerNotifyCommands } from './notifyCommands.js';
@@ -50,8 +50,12 @@ registerConsoleCommand(program, context);
 // when the command line may need them (a corpus command, help, or a misspelt command to suggest for).
 if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit', 'console'].includes(process.argv[2] ?? '')) {
   const { registerCorpusCommands } = await import('@quotes/corpus');
-  registerCorpusCommands(program, open, () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }));
-  auditCorpusLoads(program, context);
+  registerCorpusCommands(
+    program,
+    open,
+    () => ({ size: loadConfig().CORPUS_SIZE, seed: loadConfig().CORPUS_SEED }),
+    corpusLoadRecorder,
+  );
 }
 
 /** The first line of a message: errors are one line, never a stack trace. */

@@ -12,7 +12,7 @@ import { silentLogger } from '../log.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { deliveryLine, withMailer } from './cliMail.js';
 import type { CliContext } from './keyCommands.js';
-import { textTable } from './textTable.js';
+import { listOutput } from './listOutput.js';
 
 const statuses = ['pending', 'approved', 'rejected', 'expired', 'unconfirmed'] as const;
 
@@ -72,18 +72,10 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
     .option('--json', 'print JSON')
     .action(async (options: { status?: KeyRequestStatus; json?: boolean }) => {
       const views = await withService((service) => service.list(options.status));
-      if (options.json) {
-        cli.out(JSON.stringify(views, null, 2));
-        return;
-      }
-      if (views.length === 0) {
-        cli.out('No key requests match.');
-        return;
-      }
       cli.out(
-        textTable(
-          ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED'],
-          views.map((view) => [
+        listOutput(views, options.json, {
+          header: ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED'],
+          cells: (view) => [
             view.id,
             view.email,
             view.name,
@@ -93,8 +85,9 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
             view.reasons.join('; ') || '-',
             view.createdAt,
             view.decidedAt ?? '-',
-          ]),
-        ),
+          ],
+          empty: 'No key requests match.',
+        }),
       );
     });
 

@@ -7,6 +7,7 @@ import { createOperatorApi, OperatorError, type UsageView } from '../operator/op
 import { deliveryLine, withMailer } from './cliMail.js';
 import { dayBound, yearMonth } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
+import { listOutput } from './listOutput.js';
 import { textTable } from './textTable.js';
 
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
@@ -143,18 +144,17 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
         const rows = await cli.run((database) =>
           createOperatorApi(database).usageHistory(id, { from: options.from, to: options.to, by: options.by }),
         );
-        if (options.json) cli.out(JSON.stringify(rows, null, 2));
-        else if (options.csv)
+        if (options.csv)
           process.stdout.write(
             stringify(rows, { header: true, columns: ['start', 'outcome', 'calls'], escape_formulas: true }),
           );
-        else if (rows.length === 0) cli.out(`No calls of ${id} in that range.`);
         else
           cli.out(
-            textTable(
-              ['START', 'OUTCOME', 'CALLS'],
-              rows.map((row) => [row.start, row.outcome, row.calls.toLocaleString('en-US')]),
-            ),
+            listOutput(rows, options.json, {
+              header: ['START', 'OUTCOME', 'CALLS'],
+              cells: (row) => [row.start, row.outcome, row.calls.toLocaleString('en-US')],
+              empty: `No calls of ${id} in that range.`,
+            }),
           );
       },
     );
@@ -167,15 +167,13 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
   ).action(async (options: { month?: string; json?: boolean }) => {
     const thresholds = signalThresholdsOf(cli.config());
     const signals = await cli.run((database) => createOperatorApi(database).usageSignals(options.month, thresholds));
-    if (options.json) cli.out(JSON.stringify(signals, null, 2));
-    else if (signals.length === 0) cli.out('No sign of broken terms.');
-    else
-      cli.out(
-        textTable(
-          ['KEY', 'SIGNAL', 'EVIDENCE'],
-          signals.map((signal) => [signal.keyId, signal.signal, signal.evidence]),
-        ),
-      );
+    cli.out(
+      listOutput(signals, options.json, {
+        header: ['KEY', 'SIGNAL', 'EVIDENCE'],
+        cells: (signal) => [signal.keyId, signal.signal, signal.evidence],
+        empty: 'No sign of broken terms.',
+      }),
+    );
   });
 
   usageCommand(
@@ -194,32 +192,30 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           }),
         );
         cli.out(`${counted(sent.length, 'alert')} sent.`);
-        // The signs of broken terms go to the operator, never to the customer.
-        const signals = await cli.run((database) =>
-          createOperatorApi(database).usageSignals(options.month, signalThresholdsOf(config)),
-        );
-        if (signals.length === 0) return;
-        if (config.OPERATOR_EMAIL === undefined) {
-          cli.out(`${counted(signals.length, 'sign')} of broken terms not mailed: OPERATOR_EMAIL is not set.`);
+        // The signs of broken terms go to the operator, never to the customer, each once.
+        const operatorEmail = config.OPERATOR_EMAIL;
+        if (operatorEmail === undefined) {
+          const signals = await cli.run((database) =>
+            createOperatorApi(database).usageSignals(options.month, signalThresholdsOf(config)),
+          );
+          if (signals.length > 0)
+            cli.out(`${counted(signals.length, 'sign')} of broken terms not mailed: OPERATOR_EMAIL is not set.`);
           return;
         }
         const month = options.month ?? new Date().toISOString().slice(0, 7);
-        cli.out(deliveryLine(await mailer.send(usageSignalsMessage(signals, month, config.OPERATOR_EMAIL))));
+        const mailed = await cli.run((database) =>
+          createOperatorApi(database).sendUsageSignals(options.month, signalThresholdsOf(config), async (signals) => {
+            cli.out(deliveryLine(await mailer.send(usageSignalsMessage(signals, month, operatorEmail))));
+          }),
+        );
+        cli.out(`${counted(mailed.length, 'new sign')} of broken terms mailed.`);
       });
     }
     const alerts = await cli.run((database) => createOperatorApi(database).usageAlerts(options.month));
-    if (options.json) {
-      cli.out(JSON.stringify(alerts, null, 2));
-      return;
-    }
-    if (alerts.length === 0) {
-      cli.out('No key is at 80% of its allowance.');
-      return;
-    }
     cli.out(
-      textTable(
-        ['KEY', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'CALLS', 'ALLOWANCE', 'USED', 'THRESHOLD', 'MAILED'],
-        alerts.map((alert) => [
+      listOutput(alerts, options.json, {
+        header: ['KEY', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'CALLS', 'ALLOWANCE', 'USED', 'THRESHOLD', 'MAILED'],
+        cells: (alert) => [
           ...keyCells(alert),
           alert.client,
           alert.email ?? '- (no address)',
@@ -229,8 +225,9 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           `${alert.percent}%`,
           `${alert.threshold}%`,
           alert.sent ? 'yes' : 'no',
-        ]),
-      ),
+        ],
+        empty: 'No key is at 80% of its allowance.',
+      }),
     );
   });
 }

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import { type ApiKeysTable, type Database, type NewApiKey, planRulesOfRow } from '@quotes/database';
 import type { KeyOverrides, PlanRules } from '../domain/plans.js';
 import { keyChangedChannel } from '@quotes/database';
+import { inTransaction } from './transaction.js';
 
 /** A key with its plan, as the request path and the operator see it (never the secret). */
 export interface ApiKeyRecord {
@@ -128,7 +129,7 @@ export async function updateActiveKey(
   id: string,
   changes: Updateable<ApiKeysTable>,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable('api_keys')
       .set(changes)

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewApiKey } from '@quotes/database';
 import { type ApiKeyRecord, announceKeyChange, selectKeysWithPlans, toRecord } from './apiKeys.js';
+import { inTransaction } from './transaction.js';
 
 /**
  * Keys by the person and client they belong to. Addresses and client names are compared in the
@@ -54,7 +55,7 @@ export async function insertKeyUnlessTrialTaken(
   key: NewApiKey,
   trial: { readonly since: Date; readonly allowAnother: boolean } | null,
 ): Promise<ApiKeyRecord | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (trial !== null) {
       await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:trial-keys'))`.execute(trx);
       if (!trial.allowAnother) {
@@ -84,7 +85,7 @@ export async function revokeKeysOf(
   reason: string | null,
   at: Date,
 ): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const rows = await trx
       .updateTable('api_keys')
       .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })
@@ -154,19 +155,24 @@ export async function claimUsageAlert(
   return row !== undefined;
 }
 
-/** Gives an alert back when its mail could not be sent, so the next run tries again. */
-export async function releaseUsageAlert(
+/**
+ * Claims the signs of broken terms of a month not mailed before (once per key, signal and month);
+ * returns those claimed, each `keyId signal`. A run at the same time waits on the rows and gets none.
+ */
+export async function claimSignalAlerts(
   db: Kysely<Database>,
-  keyId: string,
   monthKey: string,
-  threshold: number,
-): Promise<void> {
-  await db
-    .deleteFrom('usage_alerts')
-    .where('key_id', '=', keyId)
-    .where('month', '=', monthKey)
-    .where('threshold', '=', threshold)
+  signals: readonly { keyId: string; signal: string }[],
+  at: Date,
+): Promise<Set<string>> {
+  if (signals.length === 0) return new Set();
+  const rows = await db
+    .insertInto('usage_signal_alerts')
+    .values(signals.map((signal) => ({ key_id: signal.keyId, month: monthKey, signal: signal.signal, sent_at: at })))
+    .onConflict((oc) => oc.doNothing())
+    .returning(['key_id', 'signal'])
     .execute();
+  return new Set(rows.map((row) => `${row.key_id} ${row.signal}`));
 }
 
 /** Thresholds already alerted in a month, by key. */

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, KeyRequestStatus, KeyRequestsTable } from '@quotes/database';
+import { inTransaction } from './transaction.js';
 
 /** Requests for a key (the public form) and the bounds that keep a flood from filling the table. */
 
@@ -59,7 +60,7 @@ export async function admitKeyRequest(
   bounds: RequestBounds,
   now: Date,
 ): Promise<Admission> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:key-requests'))`.execute(trx);
     await expireUnconfirmed(trx, now);
     const since = new Date(now.getTime() - hourMs);

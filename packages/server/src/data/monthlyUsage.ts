@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '@quotes/database';
 import { type Lane, StatementRounds } from './statementRounds.js';
+import { inTransaction } from './transaction.js';
 
 /** Reads and operator writes of the monthly counters; the request path counts through monthlyCounter.ts. */
 
@@ -41,18 +42,26 @@ export function callsInMonth(db: Kysely<Database>, keyId: string, monthKey: stri
   return reader.ask(`${keyId}|${monthKey}`, { keyId, monthKey });
 }
 
-/** Operator override (e.g. to exhaust a key for a test); not used by the request path. */
-export async function setCallsInMonth(
-  db: Kysely<Database>,
-  keyId: string,
-  monthKey: string,
-  calls: number,
-): Promise<void> {
-  await db
-    .insertInto('monthly_usage')
-    .values({ key_id: keyId, month: monthKey, calls })
-    .onConflict((oc) => oc.columns(['key_id', 'month']).doUpdateSet({ calls }))
-    .execute();
+/**
+ * Operator override (e.g. to exhaust a key for a test); not used by the request path. Returns the
+ * count it replaced, read under the row's lock in the same transaction.
+ */
+export function setCallsInMonth(db: Kysely<Database>, keyId: string, monthKey: string, calls: number): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const before = await trx
+      .selectFrom('monthly_usage')
+      .select('calls')
+      .where('key_id', '=', keyId)
+      .where('month', '=', monthKey)
+      .forUpdate()
+      .executeTakeFirst();
+    await trx
+      .insertInto('monthly_usage')
+      .values({ key_id: keyId, month: monthKey, calls })
+      .onConflict((oc) => oc.columns(['key_id', 'month']).doUpdateSet({ calls }))
+      .execute();
+    return Number(before?.calls ?? 0);
+  });
 }
 
 export async function usageInMonth(db: Kysely<Database>, monthKey: string): Promise<Map<string, number>> {

@@ -50,15 +50,6 @@ export async function listAuditEntries(
   return rows.reverse().map(storedAuditEntry);
 }
 
-/** The loaded corpus as the audit describes it before and after an import or a generation. */
-export async function corpusStateRow(db: Kysely<Database>): Promise<Record<string, unknown> | null> {
-  const row = await db
-    .selectFrom('corpus_state')
-    .select(['version', 'source', 'seed', 'size', 'loaded_at'])
-    .executeTakeFirst();
-  return row ? { ...row, loaded_at: row.loaded_at.toISOString() } : null;
-}
-
 /** A row of `operator_audit` as the rest of the code reads it. */
 export function storedAuditEntry(row: Selectable<OperatorAuditTable>): StoredAuditEntry {
   return {

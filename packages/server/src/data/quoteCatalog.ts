@@ -48,6 +48,8 @@ export interface FilterValuesBody {
 export interface QuotePage {
   /** The page's QuoteSummary items, each already JSON as UTF-8 (see quoteQueries.ts). */
   items: Buffer[];
+  /** The items' positions in the corpus (its ranks, 0 to size - 1): what corpus coverage counts. */
+  ranks: readonly number[];
   total: number;
   hasMore: boolean;
 }
@@ -174,8 +176,8 @@ export class QuoteCatalog {
     return (await this.taxonomyIndex(await this.corpusState())).byteLength;
   }
 
-  /** A random matching quote as the contract's Quote JSON; undefined when nothing matches. */
-  async randomQuote(filter: ResolvedFilter): Promise<JsonText<Quote> | undefined> {
+  /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
+  async randomQuote(filter: ResolvedFilter): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
       let rank: number;
       if (isUnfiltered(filter)) {
@@ -190,7 +192,7 @@ export class QuoteCatalog {
       }
       const quote = await this.texts.quote(rank, state.version);
       if (!quote) throw new CorpusChanged();
-      return storedQuote(quote);
+      return { body: storedQuote(quote), rank };
     });
   }
 
@@ -205,10 +207,10 @@ export class QuoteCatalog {
         : await this.withMatches(filter, state, (matches) =>
             cut(matches.size, (start, count) => matches.slice(start, count)),
           );
-      if (ranks.length === 0) return { items: [], total, hasMore };
+      if (ranks.length === 0) return { items: [], ranks, total, hasMore };
       const items = await this.texts.summaries(ranks, state.version);
       if (!items) throw new CorpusChanged();
-      return { items, total, hasMore };
+      return { items, ranks, total, hasMore };
     });
   }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { calendarMonthOf } from '../domain/calendarMonth.js';
 
 /** The outcome of a call the monthly counter keeps; every other outcome is a problem type. */
 export const servedOutcome = 'served';
@@ -19,6 +20,12 @@ export type SightingKind = 'network' | 'origin' | 'page';
 /** Distinct values by key, then by kind, in one UTC day. */
 type DaySightings = Map<string, Map<SightingKind, Set<string>>>;
 
+/** Corpus positions per bitset chunk: 1 KB, the width of usage_coverage.bits. */
+export const coverageChunkBits = 8192;
+const chunkShift = 13;
+/** Chunks by key, each the positions served in one month, one bit a position. */
+type MonthCoverage = Map<string, Map<number, Uint8Array>>;
+
 // Rows are upserted in key, period and outcome order, the same in every process, so two servers'
 // flushes cannot deadlock on each other's rows.
 const flushStatement = `
@@ -36,10 +43,19 @@ const sightingsStatement = `
   ORDER BY key_id, day, kind, value
   ON CONFLICT DO NOTHING`;
 
+// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order.
+const coverageStatement = `
+  INSERT INTO usage_coverage AS c (key_id, month, chunk, bits)
+  SELECT key_id, month, chunk, ('x' || encode(bits, 'hex'))::bit(${coverageChunkBits})
+  FROM unnest($1::text[], $2::date[], $3::integer[], $4::bytea[]) AS row(key_id, month, chunk, bits)
+  ORDER BY month, key_id, chunk
+  ON CONFLICT (month, key_id, chunk) DO UPDATE SET bits = c.bits | excluded.bits`;
+
 /**
- * Each key's calls per hour and outcome, and the distinct networks, origins and filter pages its
- * served calls were seen with per day, kept in memory and added to `usage_history` and
- * `usage_sightings` by one statement each per flush (every `flushMs`, and at close): a call
+ * Each key's calls per hour and outcome, the distinct networks, origins and filter pages its
+ * served calls were seen with per day, and the corpus positions they served per month, kept in
+ * memory and added to `usage_history`, `usage_sightings` and `usage_coverage` by one statement
+ * each per flush (every `flushMs`, and at close): a call
  * costs Map look-ups and an increment, never a database write. A flush that fails keeps its counts for the next one, so
  * only a killed process loses history: what it counted since its last flush.
  */
@@ -48,6 +64,8 @@ export class UsageHistory {
   private currentHourStart = Number.NaN;
   private current: HourCounts = new Map();
   private sightings = new Map<number, DaySightings>();
+  private coverage = new Map<string, MonthCoverage>();
+  private coverageMonth = { key: '', from: 0, until: 0 };
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
 
@@ -92,6 +110,48 @@ export class UsageHistory {
       kinds.set(kind, values);
     }
     if (values.size < maxSightingsPerFlush) values.add(value);
+  }
+
+  /**
+   * A served call of `keyId` answered with the quotes at these corpus positions (ranks): each sets
+   * its bit in the key's bitset of the month, the chunk of 8,192 positions allocated when first hit.
+   */
+  cover(keyId: string, ranks: readonly number[], nowMs: number): void {
+    if (ranks.length === 0) return;
+    let month = this.coverageMonth;
+    if (nowMs < month.from || nowMs >= month.until) {
+      const found = calendarMonthOf(new Date(nowMs));
+      month = { key: found.key, from: found.start.getTime(), until: found.next.getTime() };
+      this.coverageMonth = month;
+    }
+    let keys = this.coverage.get(month.key);
+    if (keys === undefined) {
+      keys = new Map();
+      this.coverage.set(month.key, keys);
+    }
+    let chunks = keys.get(keyId);
+    if (chunks === undefined) {
+      chunks = new Map();
+      keys.set(keyId, chunks);
+    }
+    for (const rank of ranks) {
+      const chunk = rank >>> chunkShift;
+      let bits = chunks.get(chunk);
+      if (bits === undefined) {
+        bits = new Uint8Array(coverageChunkBits / 8);
+        chunks.set(chunk, bits);
+      }
+      const offset = rank & (coverageChunkBits - 1);
+      bits[offset >>> 3]! |= 0x80 >>> (offset & 7);
+    }
+  }
+
+  /** Bytes the bitsets not yet written hold: at most a chunk per 8,192 positions per key served since the last flush. */
+  coverageBytes(): number {
+    let bytes = 0;
+    for (const keys of this.coverage.values())
+      for (const chunks of keys.values()) bytes += (chunks.size * coverageChunkBits) / 8;
+    return bytes;
   }
 
   /** Calls counted and not yet written (what a kill now would lose). */
@@ -147,6 +207,40 @@ export class UsageHistory {
     }
   }
 
+  private async writeCoverage(): Promise<void> {
+    if (this.coverage.size === 0) return;
+    const taken = this.coverage;
+    this.coverage = new Map();
+    const columns: [string[], string[], number[], Buffer[]] = [[], [], [], []];
+    for (const [month, keys] of taken)
+      for (const [keyId, chunks] of keys)
+        for (const [chunk, bits] of chunks) {
+          columns[0].push(keyId);
+          columns[1].push(month);
+          columns[2].push(chunk);
+          columns[3].push(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
+        }
+    try {
+      await this.pool.query(coverageStatement, columns);
+    } catch (error) {
+      // Kept for the next flush: OR-ed into whatever was covered since.
+      for (const [month, keys] of taken) {
+        const kept = this.coverage.get(month) ?? new Map<string, Map<number, Uint8Array>>();
+        this.coverage.set(month, kept);
+        for (const [keyId, chunks] of keys) {
+          const keptChunks = kept.get(keyId) ?? new Map<number, Uint8Array>();
+          kept.set(keyId, keptChunks);
+          for (const [chunk, bits] of chunks) {
+            const into = keptChunks.get(chunk);
+            if (into === undefined) keptChunks.set(chunk, bits);
+            else for (let index = 0; index < bits.length; index++) into[index]! |= bits[index]!;
+          }
+        }
+      }
+      this.onError(error);
+    }
+  }
+
   private hourCounts(hourStart: number): HourCounts {
     let counts = this.hours.get(hourStart);
     if (counts === undefined) {
@@ -158,6 +252,7 @@ export class UsageHistory {
 
   private async write(): Promise<void> {
     await this.writeSightings();
+    await this.writeCoverage();
     if (this.hours.size === 0) return;
     // A new collection each round (the request path's rule for long-lived Maps: server README).
     const taken = this.hours;

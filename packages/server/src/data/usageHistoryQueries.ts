@@ -42,6 +42,10 @@ export async function foldAndPruneHistory(
     SELECT count(*)::text AS folded FROM moved`.execute(db);
   const dropped = await db.deleteFrom('usage_history').where('period_start', '<', dropBefore).executeTakeFirst();
   await db.deleteFrom('usage_sightings').where('day', '<', dropBefore.toISOString().slice(0, 10)).execute();
+  // Months wholly before the kept days: a month's coverage is kept while any of its days is.
+  const keptMonth = `${dropBefore.toISOString().slice(0, 8)}01`;
+  await db.deleteFrom('usage_coverage').where('month', '<', keptMonth).execute();
+  await db.deleteFrom('usage_signal_alerts').where('month', '<', keptMonth).execute();
   return { folded: Number(folded.rows[0]?.folded ?? 0), dropped: Number(dropped.numDeletedRows) };
 }
 
@@ -84,6 +88,27 @@ export async function sightingsBetween(
     .orderBy('day')
     .execute();
   return rows.map((row) => ({ keyId: row.key_id, day: row.day, kind: row.kind, value: row.value }));
+}
+
+/** Distinct corpus positions served to each key in a month (first day, YYYY-MM-01): the bits of its bitset. */
+export async function coverageInMonth(
+  db: Kysely<Database>,
+  monthKey: string,
+): Promise<{ keyId: string; quotes: number }[]> {
+  const rows = await db
+    .selectFrom('usage_coverage')
+    .select(['key_id', sql<string>`sum(bit_count(bits))::text`.as('quotes')])
+    .where('month', '=', monthKey)
+    .groupBy('key_id')
+    .orderBy('key_id')
+    .execute();
+  return rows.map((row) => ({ keyId: row.key_id, quotes: Number(row.quotes) }));
+}
+
+/** Quotes in the corpus now (0 before the first load). */
+export async function corpusSize(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('corpus_state').select('size').executeTakeFirst();
+  return row?.size ?? 0;
 }
 
 /** Keys on plans with a validity (trials) created in [from, to). */

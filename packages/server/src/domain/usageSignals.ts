@@ -11,6 +11,8 @@ export interface SignalThresholds {
   /** Trial keys used from one network, created within `trialWindowDays` of each other. */
   trialsPerNetwork: number;
   trialWindowDays: number;
+  /** Distinct quotes served to one key in a month, as a share of the corpus (percent). */
+  coveragePercent: number;
 }
 
 export const defaultSignalThresholds: SignalThresholds = Object.freeze({
@@ -19,6 +21,9 @@ export const defaultSignalThresholds: SignalThresholds = Object.freeze({
   originsPerDay: 4,
   trialsPerNetwork: 3,
   trialWindowDays: 30,
+  // A professional key spending its 50,000 calls on random quotes reaches 28% of 152,000
+  // (1 - e^(-50,000/152,000)), a starter key 6%: only paging far on, or unlimited keys, pass 35%.
+  coveragePercent: 35,
 });
 
 export interface Sighting {
@@ -31,7 +36,7 @@ export interface Sighting {
 
 export interface Signal {
   keyId: string;
-  signal: 'sweep' | 'sharing' | 'trial-rotation';
+  signal: 'coverage' | 'sweep' | 'sharing' | 'trial-rotation';
   /** The evidence in words, with its figures. */
   evidence: string;
   figures: Record<string, number | string>;
@@ -70,6 +75,33 @@ function longestWalk(pages: readonly { offset: number; limit: number }[]): {
     }
   }
   return best;
+}
+
+const figure = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * Corpus coverage: a key served at least `coveragePercent` of the corpus, in distinct quotes, in
+ * the month. Its calls stand beside the figure: random draws give at most one quote a call.
+ */
+export function coverageSignals(
+  coverage: readonly { keyId: string; quotes: number }[],
+  corpusSize: number,
+  calls: ReadonlyMap<string, number>,
+  thresholds: SignalThresholds,
+): Signal[] {
+  if (corpusSize <= 0) return [];
+  return coverage
+    .filter((key) => key.quotes * 100 >= thresholds.coveragePercent * corpusSize)
+    .map(({ keyId, quotes }) => {
+      const percent = Math.floor((quotes * 100) / corpusSize);
+      const served = calls.get(keyId) ?? 0;
+      return {
+        keyId,
+        signal: 'coverage' as const,
+        evidence: `served ${figure(quotes)} distinct quotes, ${percent}% of the ${figure(corpusSize)} in the corpus, in ${figure(served)} counted calls; threshold ${thresholds.coveragePercent}%`,
+        figures: { quotes, corpus: corpusSize, percent, calls: served },
+      };
+    });
 }
 
 /** A sweep: a key that walked at least `sweepPages` consecutive pages of one filter in the month. */

@@ -44,10 +44,11 @@ export function createApp(
   const { history } = runtime;
   // Parsing an address costs 1.8 µs, a look-up here 0.1 µs: clients come back on few addresses.
   const networks = new LRUCache<string, string>({ max: 10_000 });
-  /** A call the counter keeps: counted in the history, with what the signs of broken terms read. */
-  const served = (call: ApiCall, request: Request, nowMs: number) => {
+  /** A call the counter keeps: counted in the history, with what the signs of broken terms read (the quotes it served among them). */
+  const served = (call: ApiCall, request: Request, nowMs: number, ranks?: readonly number[]) => {
     const keyId = call.caller.key.id;
     history.record(keyId, servedOutcome, nowMs);
+    if (ranks !== undefined) history.cover(keyId, ranks, nowMs);
     const network = networkOf(runtime.clientAddress(request), networks);
     if (network !== undefined) history.sight(keyId, 'network', network, nowMs);
     const origin = request.headers.origin;
@@ -74,7 +75,8 @@ export function createApp(
       const { key } = call.caller;
       const answer = await (limited ? runtime.fairness.run(key.id, key.plan.requestsPerSecond, run) : run());
       // The history's `served` is what the monthly counter keeps; a free call (quotes-usage) is neither.
-      if (isCountedAnswer(call.operationId, answer.status)) served(call, request, runtime.clock().getTime());
+      if (isCountedAnswer(call.operationId, answer.status))
+        served(call, request, runtime.clock().getTime(), 'ranks' in answer ? answer.ranks : undefined);
       sendApiResponse(response, answer);
       runtime.outage.succeeded();
     } catch (error) {

@@ -9,9 +9,14 @@ import type { ApiCall } from './apiCall.js';
 import { ifNoneMatchMatches } from './conditionalRequest.js';
 import type { OperationId, Operations } from './operations.js';
 
-/** An operation's answer: its 200 body, typed by the contract, or a 304 without one. */
+/** An operation's answer: its 200 body, typed by the contract (and the corpus positions it served), or a 304 without one. */
 export type OperationResponse<Op extends OperationId> =
-  | { readonly status: 200; readonly body: JsonText<Operations[Op]['body']>; readonly headers?: Record<string, string> }
+  | {
+      readonly status: 200;
+      readonly body: JsonText<Operations[Op]['body']>;
+      readonly headers?: Record<string, string>;
+      readonly ranks?: readonly number[];
+    }
   | { readonly status: 304; readonly headers: Record<string, string> };
 
 export type OperationHandler<Op extends OperationId> = (call: ApiCall<Op>) => Promise<OperationResponse<Op>>;
@@ -24,7 +29,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
     async getRandomQuote(call) {
       const quote = await runtime.catalog.randomQuote(call.filter);
       if (!quote) throw noMatch(describeFilters(call.query));
-      return { status: 200, body: quote };
+      return { status: 200, body: quote.body, ranks: [quote.rank] };
     },
 
     async listQuotes(call) {
@@ -36,7 +41,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
         offset: page.offset,
         has_more: result.hasMore,
       });
-      return { status: 200, body };
+      return { status: 200, body, ranks: result.ranks };
     },
 
     async listFilterValues(call) {

@@ -169,23 +169,25 @@ export function createKeyRequestService(
     allowAnotherTrial: boolean,
   ): Promise<IssuedKey | { refused: string }> {
     try {
-      const issued = await operator.createKey({
-        client: clientOf(row),
-        email: row.email,
-        plan,
-        allowAnotherTrial,
-      });
-      if (!(await settleRequest(db, row.id, { status: 'approved', keyId: issued.id, planId: plan }, clock()))) {
-        await operator.revokeKey(issued.id, `request ${row.id} was settled meanwhile`);
-        throw new OperatorError(`request ${row.id} was settled meanwhile; key ${issued.id} revoked`);
-      }
-      // The operator's approval or the service's own grant: the actor of the operator API says which.
-      await operator.recordAction({
-        action: 'requests approve',
-        target: row.id,
-        keyId: issued.id,
-        before: { status: row.status, plan: row.plan_id, email: row.email },
-        after: { status: 'approved', plan, keyId: issued.id },
+      // The key, the request's settlement and both audit entries commit together or not at all.
+      const issued = await operator.atomically(async (atomic, trx) => {
+        const created = await atomic.createKey({
+          client: clientOf(row),
+          email: row.email,
+          plan,
+          allowAnotherTrial,
+        });
+        if (!(await settleRequest(trx, row.id, { status: 'approved', keyId: created.id, planId: plan }, clock())))
+          throw new OperatorError(`request ${row.id} was settled meanwhile`);
+        // The operator's approval or the service's own grant: the actor of the operator API says which.
+        await atomic.recordAction({
+          action: 'requests approve',
+          target: row.id,
+          keyId: created.id,
+          before: { status: row.status, plan: row.plan_id, email: row.email },
+          after: { status: 'approved', plan, keyId: created.id },
+        });
+        return created;
       });
       return issued;
     } catch (error) {
@@ -317,15 +319,18 @@ export function createKeyRequestService(
     async reject(id, reason) {
       const text = requireText(reason, 'reason', 1000);
       const row = await pending(id);
-      if (!(await settleRequest(db, id, { status: 'rejected', reason: text }, clock())))
-        throw new OperatorError(`request ${id} was settled meanwhile`);
-      const request = viewOf(await existing(id));
-      await operator.recordAction({
-        action: 'requests reject',
-        target: id,
-        before: { status: row.status, plan: row.plan_id, email: row.email },
-        after: { status: request.status },
-        reason: text,
+      const request = await operator.atomically(async (atomic, trx) => {
+        if (!(await settleRequest(trx, id, { status: 'rejected', reason: text }, clock())))
+          throw new OperatorError(`request ${id} was settled meanwhile`);
+        const settled = await findKeyRequest(trx, id);
+        await atomic.recordAction({
+          action: 'requests reject',
+          target: id,
+          before: { status: row.status, plan: row.plan_id, email: row.email },
+          after: { status: settled!.status },
+          reason: text,
+        });
+        return viewOf(settled!);
       });
       return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), text)) };
     },

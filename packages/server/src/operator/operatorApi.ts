@@ -12,17 +12,19 @@ import {
 import {
   activeKeyOwners,
   alertsSentInMonth,
+  claimSignalAlerts,
   claimUsageAlert,
   findKeys,
   insertKeyUnlessTrialTaken,
   type KeyOwner,
   type KeyState,
-  releaseUsageAlert,
   revokeKeysOf,
 } from '../data/keyOwners.js';
 import { callsInMonth, setCallsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { unknownKeyBucket } from '../data/usageHistory.js';
 import {
+  corpusSize,
+  coverageInMonth,
   type HistoryRow,
   historyOf,
   sightingsBetween,
@@ -31,6 +33,7 @@ import {
 } from '../data/usageHistoryQueries.js';
 import {
   defaultSignalThresholds,
+  coverageSignals,
   type Signal,
   type SignalThresholds,
   sharingSignals,
@@ -44,6 +47,7 @@ import { keyStanding } from '../domain/keyStanding.js';
 import { effectiveLimits, plansWhere, remainingCalls } from '../domain/plans.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { appendAuditEntries, type AuditEntry, listAuditEntries } from '../data/operatorAudit.js';
+import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
 import { osActor } from './operatorActor.js';
 import { optionalText, quoted, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
@@ -174,8 +178,18 @@ export interface OperatorApi {
    * the id `unknown` gives the calls whose key was missing or not recognised.
    */
   usageHistory(id: string, range: { from?: Date; to?: Date; by: 'hour' | 'day' }): Promise<HistoryEntry[]>;
-  /** Signs of broken terms in a month (default: this one): sweeps, sharing, trial rotation, each with its evidence. */
+  /** Signs of broken terms in a month (default: this one): coverage, sweeps, sharing, trial rotation, each with its evidence. */
   usageSignals(month?: string, thresholds?: SignalThresholds): Promise<Signal[]>;
+  /**
+   * Hands the month's signs not mailed before (once per key, signal and month) to `send`, in one
+   * transaction with their claim and audit entry: a failed mail leaves them to the next run.
+   * Returns the signs sent (none when every one was mailed before).
+   */
+  sendUsageSignals(
+    month: string | undefined,
+    thresholds: SignalThresholds | undefined,
+    send: (signals: Signal[]) => Promise<void>,
+  ): Promise<Signal[]>;
   /** Records an action taken outside this API (corpus loads, announcements) in the audit, as this operator. */
   recordAction(
     action: Omit<AuditEntry, 'actor' | 'reason' | 'keyId'> & { keyId?: string | null; reason?: string | null },
@@ -184,6 +198,12 @@ export interface OperatorApi {
   auditTrail(filter?: { keyId?: string; since?: Date; limit?: number }): Promise<AuditView[]>;
   /** Sets a key's count for a month (e.g. to use an allowance up for a test of the 429). */
   setUsage(id: string, calls: number, month?: string): Promise<UsageView>;
+  /**
+   * Runs `work` as one transaction, given an operator API bound to it and the transaction for the
+   * caller's own writes: its actions, their audit entries and those writes commit together or not
+   * at all; running servers hear of the keys it changed at the commit.
+   */
+  atomically<T>(work: (operator: OperatorApi, db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 /** One entry of the audit as shown to the operator. */
@@ -301,34 +321,56 @@ export function createOperatorApi(
   const givenReason = optionalText(options.reason, 'reason', 2000);
 
   /**
-   * Every change goes through here once it has committed: the audit row follows in its own
-   * statement, and when that fails the command says so rather than reporting success.
+   * Every change writes its audit entries here, in the change's own transaction: an entry that
+   * cannot be written undoes the change, so nothing is done without being recorded.
    */
   async function audit(
+    trx: Kysely<Database>,
     entries: readonly (Omit<AuditEntry, 'actor' | 'reason'> & { reason?: string | null })[],
   ): Promise<void> {
     try {
       await appendAuditEntries(
-        db,
+        trx,
         entries.map((entry) => ({ ...entry, actor, reason: entry.reason ?? givenReason })),
       );
     } catch (error) {
       const first = entries[0]!;
       throw new OperatorError(
-        `${first.action} ${first.target} was done but not recorded in the audit: ${error instanceof Error ? error.message : String(error)}`,
+        `${first.action} ${first.target} was not done: its audit entry could not be written: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
 
-  /** A change to one key: recorded with the key as it was and as it is now; returns the latter. */
-  async function auditedChange(action: string, before: ApiKeyRecord, now: Date, reason?: string | null) {
-    const after = viewOf(await existing(before.id), clock());
-    await audit([{ action, target: before.id, keyId: before.id, before: viewOf(before, now), after, reason }]);
+  /** A change to one key, in its transaction: recorded with the key as it was and as it is now; returns the latter. */
+  async function auditedChange(
+    trx: Kysely<Database>,
+    action: string,
+    before: ApiKeyRecord,
+    now: Date,
+    reason?: string | null,
+  ) {
+    const after = viewOf(await existing(before.id, trx), clock());
+    await audit(trx, [{ action, target: before.id, keyId: before.id, before: viewOf(before, now), after, reason }]);
     return after;
   }
 
-  async function existing(id: string): Promise<ApiKeyRecord> {
-    const record = await findKeyById(db, id);
+  /** One change to one key and its audit entry, committed together; servers forget the key after the commit. */
+  async function changeKey(
+    id: string,
+    write: (trx: Kysely<Database>) => Promise<boolean>,
+    refused: string,
+    recorded: { action: string; before: ApiKeyRecord; now: Date; reason?: string | null },
+  ): Promise<KeyView> {
+    const after = await inTransaction(db, async (trx) => {
+      if (!(await write(trx))) throw new OperatorError(refused);
+      return auditedChange(trx, recorded.action, recorded.before, recorded.now, recorded.reason);
+    });
+    changed(id);
+    return after;
+  }
+
+  async function existing(id: string, from: Kysely<Database> = db): Promise<ApiKeyRecord> {
+    const record = await findKeyById(from, id);
     if (!record) throw new OperatorError(`no key with id ${quoted(id)} (see: keys list)`);
     return record;
   }
@@ -366,6 +408,40 @@ export function createOperatorApi(
     return alerts;
   }
 
+  async function signalsIn(month: string | undefined, thresholds: SignalThresholds): Promise<Signal[]> {
+    const calendarMonth = monthOf(month, clock());
+    const trialWindow = {
+      from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
+      to: calendarMonth.next,
+    };
+    const [used, created, requested, coverage, size, calls] = await Promise.all([
+      sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
+      trialKeysCreated(db, trialWindow),
+      trialRequestsFrom(db, trialWindow),
+      coverageInMonth(db, calendarMonth.key),
+      corpusSize(db),
+      usageInMonth(db, calendarMonth.key),
+    ]);
+    // A trial asked for from a network counts as seen there, as one used from it does.
+    const sightings = [
+      ...used,
+      ...requested.map((request) => ({
+        keyId: request.id,
+        day: isoSeconds(request.createdAt).slice(0, 10),
+        kind: 'network' as const,
+        value: request.network,
+      })),
+    ];
+    const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
+    const order: Signal['signal'][] = ['coverage', 'sweep', 'sharing', 'trial-rotation'];
+    return [
+      ...coverageSignals(coverage, size, calls, thresholds),
+      ...sweepSignals(sightings, thresholds),
+      ...sharingSignals(sightings, thresholds),
+      ...trialRotationSignals(sightings, trials, thresholds),
+    ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
+  }
+
   return {
     async createKey(input) {
       const client = requireClientName(input.client);
@@ -398,35 +474,38 @@ export function createOperatorApi(
 
       const key = generateApiKey();
       const id = generateKeyId();
-      const earlier = await insertKeyUnlessTrialTaken(
-        db,
-        {
-          id,
-          key_hash: hashApiKey(key),
-          key_prefix: displayPrefix(key),
-          client,
-          email,
-          plan_id: plan.id,
-          monthly_calls: monthlyCalls,
-          max_limit: maxLimit,
-          status: 'active',
-          revoked_at: null,
-          revoked_reason: null,
-          expires_at: expiresAt,
-          created_at: now,
-          allowed_origins: allowedOrigins,
-        },
-        days === null
-          ? null
-          : {
-              since: new Date(now.getTime() - trialLookbackDays * dayMs),
-              allowAnother: input.allowAnotherTrial === true,
-            },
-      );
+      const earlier = await inTransaction(db, async (trx) => {
+        const refusedBy = await insertKeyUnlessTrialTaken(
+          trx,
+          {
+            id,
+            key_hash: hashApiKey(key),
+            key_prefix: displayPrefix(key),
+            client,
+            email,
+            plan_id: plan.id,
+            monthly_calls: monthlyCalls,
+            max_limit: maxLimit,
+            status: 'active',
+            revoked_at: null,
+            revoked_reason: null,
+            expires_at: expiresAt,
+            created_at: now,
+            allowed_origins: allowedOrigins,
+          },
+          days === null
+            ? null
+            : {
+                since: new Date(now.getTime() - trialLookbackDays * dayMs),
+                allowAnother: input.allowAnotherTrial === true,
+              },
+        );
+        if (refusedBy) return refusedBy;
+        const after = viewOf(await existing(id, trx), clock());
+        await audit(trx, [{ action: 'keys create', target: id, keyId: id, before: null, after }]);
+        return undefined;
+      });
       if (earlier) throw trialTaken(earlier, plan.id);
-      await audit([
-        { action: 'keys create', target: id, keyId: id, before: null, after: viewOf(await existing(id), clock()) },
-      ]);
       return {
         id,
         key,
@@ -462,20 +541,25 @@ export function createOperatorApi(
       const email = owner.email === undefined ? undefined : requireEmail(owner.email);
       const client = owner.client === undefined ? undefined : requireClientName(owner.client);
       const text = optionalText(reason, 'reason', 500);
-      const ids = await revokeKeysOf(db, { email, client }, text, clock());
-      for (const id of ids) changed(id);
-      const now = clock();
-      const views = await Promise.all(ids.map(async (id) => viewOf(await existing(id), now)));
-      await audit(
-        views.map((view) => ({
-          action: 'keys revoke',
-          target: view.id,
-          keyId: view.id,
-          before: { state: 'active', by: email === undefined ? { client } : { email, client } },
-          after: view,
-          reason: text,
-        })),
-      );
+      const views = await inTransaction(db, async (trx) => {
+        const ids = await revokeKeysOf(trx, { email, client }, text, clock());
+        const now = clock();
+        const revoked: KeyView[] = [];
+        for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
+        await audit(
+          trx,
+          revoked.map((view) => ({
+            action: 'keys revoke',
+            target: view.id,
+            keyId: view.id,
+            before: { state: 'active', by: email === undefined ? { client } : { email, client } },
+            after: view,
+            reason: text,
+          })),
+        );
+        return revoked;
+      });
+      for (const view of views) changed(view.id);
       return views;
     },
 
@@ -510,39 +594,47 @@ export function createOperatorApi(
       } else if (record.plan.validityDays !== null) {
         expiresAt = null;
       }
-      const updated = await updateActiveKey(db, id, {
-        plan_id: plan.id,
-        monthly_calls: monthlyCalls,
-        max_limit: maxLimit,
-        expires_at: expiresAt,
-      });
-      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys change-plan', record, now);
+      return changeKey(
+        id,
+        (trx) =>
+          updateActiveKey(trx, id, {
+            plan_id: plan.id,
+            monthly_calls: monthlyCalls,
+            max_limit: maxLimit,
+            expires_at: expiresAt,
+          }),
+        `key ${id} could not be changed (revoked meanwhile?)`,
+        { action: 'keys change-plan', before: record, now },
+      );
     },
 
     async setAllowedOrigins(id, origins) {
       const allowedOrigins = requireOrigins(origins);
       const record = await existing(id);
       if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its origins cannot change`);
-      const updated = await updateActiveKey(db, id, { allowed_origins: allowedOrigins });
-      if (!updated) throw new OperatorError(`key ${id} could not be changed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys set-origins', record, clock());
+      return changeKey(
+        id,
+        (trx) => updateActiveKey(trx, id, { allowed_origins: allowedOrigins }),
+        `key ${id} could not be changed (revoked meanwhile?)`,
+        { action: 'keys set-origins', before: record, now: clock() },
+      );
     },
 
     async rollKey(id) {
       const record = await existing(id);
       if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`);
       const key = generateApiKey();
-      const rolled = await updateActiveKey(db, id, {
-        key_hash: hashApiKey(key),
-        key_prefix: displayPrefix(key),
-        secret_rolled_at: clock(),
-      });
-      if (!rolled) throw new OperatorError(`key ${id} could not be rolled (revoked meanwhile?)`);
-      changed(id);
-      await auditedChange('keys roll', record, clock());
+      await changeKey(
+        id,
+        (trx) =>
+          updateActiveKey(trx, id, {
+            key_hash: hashApiKey(key),
+            key_prefix: displayPrefix(key),
+            secret_rolled_at: clock(),
+          }),
+        `key ${id} could not be rolled (revoked meanwhile?)`,
+        { action: 'keys roll', before: record, now: clock() },
+      );
       return {
         id,
         key,
@@ -567,26 +659,26 @@ export function createOperatorApi(
       const sent: UsageAlert[] = [];
       for (const alert of await alertsIn(calendarMonth)) {
         if (alert.sent || alert.email === null) continue;
-        if (!(await claimUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold, clock()))) continue;
-        try {
+        // The claim, its audit entry and the mail are one transaction: a mail that fails undoes the
+        // claim, so the next run tries again; a run at the same time waits on the claim and skips it.
+        const mailed = await inTransaction(db, async (trx) => {
+          if (!(await claimUsageAlert(trx, alert.keyId, calendarMonth.key, alert.threshold, clock()))) return false;
+          // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
+          for (const lower of alertThresholds)
+            if (lower < alert.threshold) await claimUsageAlert(trx, alert.keyId, calendarMonth.key, lower, clock());
+          await audit(trx, [
+            {
+              action: 'usage alerts send',
+              target: alert.keyId,
+              keyId: alert.keyId,
+              before: null,
+              after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
+            },
+          ]);
           await send(alert);
-        } catch (error) {
-          await releaseUsageAlert(db, alert.keyId, calendarMonth.key, alert.threshold);
-          throw error;
-        }
-        // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
-        for (const lower of alertThresholds)
-          if (lower < alert.threshold) await claimUsageAlert(db, alert.keyId, calendarMonth.key, lower, clock());
-        sent.push({ ...alert, sent: true });
-        await audit([
-          {
-            action: 'usage alerts send',
-            target: alert.keyId,
-            keyId: alert.keyId,
-            before: null,
-            after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
-          },
-        ]);
+          return true;
+        });
+        if (mailed) sent.push({ ...alert, sent: true });
       }
       return sent;
     },
@@ -603,10 +695,12 @@ export function createOperatorApi(
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
-      if (!(await revokeKey(db, id, text, clock())))
-        throw new OperatorError(`key ${id} could not be revoked (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys revoke', record, clock(), text);
+      return changeKey(
+        id,
+        (trx) => revokeKey(trx, id, text, clock()),
+        `key ${id} could not be revoked (revoked meanwhile?)`,
+        { action: 'keys revoke', before: record, now: clock(), reason: text },
+      );
     },
 
     async renewKey(id, until) {
@@ -625,10 +719,11 @@ export function createOperatorApi(
             `${record.plan.id} keys are valid for at most ${days} days from issue: ${id} cannot run past ${isoSeconds(latest)}`,
           );
       }
-      if (!(await renewKey(db, id, until)))
-        throw new OperatorError(`key ${id} could not be renewed (revoked meanwhile?)`);
-      changed(id);
-      return auditedChange('keys renew', record, now);
+      return changeKey(id, (trx) => renewKey(trx, id, until), `key ${id} could not be renewed (revoked meanwhile?)`, {
+        action: 'keys renew',
+        before: record,
+        now,
+      });
     },
 
     async usage(id, month) {
@@ -659,52 +754,60 @@ export function createOperatorApi(
       requireWholeNumber(calls, 'calls', 0, 2_147_483_647);
       const calendarMonth = monthOf(month, clock());
       const record = await existing(id);
-      const before = await callsInMonth(db, id, calendarMonth.key);
-      await setCallsInMonth(db, id, calendarMonth.key, calls);
-      await audit([
-        {
-          action: 'usage set',
-          target: id,
-          keyId: id,
-          before: { month: calendarMonth.key.slice(0, 7), calls: before },
-          after: { month: calendarMonth.key.slice(0, 7), calls },
-        },
-      ]);
+      await inTransaction(db, async (trx) => {
+        const before = await setCallsInMonth(trx, id, calendarMonth.key, calls);
+        await audit(trx, [
+          {
+            action: 'usage set',
+            target: id,
+            keyId: id,
+            before: { month: calendarMonth.key.slice(0, 7), calls: before },
+            after: { month: calendarMonth.key.slice(0, 7), calls },
+          },
+        ]);
+      });
       return usageOf(record, calendarMonth, calls, clock());
     },
 
-    async usageSignals(month, thresholds = defaultSignalThresholds) {
+    usageSignals(month, thresholds = defaultSignalThresholds) {
+      return signalsIn(month, thresholds);
+    },
+
+    async sendUsageSignals(month, thresholds, send) {
       const calendarMonth = monthOf(month, clock());
-      const trialWindow = {
-        from: new Date(calendarMonth.start.getTime() - thresholds.trialWindowDays * dayMs),
-        to: calendarMonth.next,
-      };
-      const [used, created, requested] = await Promise.all([
-        sightingsBetween(db, { from: calendarMonth.key, to: calendarMonth.next.toISOString().slice(0, 10) }),
-        trialKeysCreated(db, trialWindow),
-        trialRequestsFrom(db, trialWindow),
-      ]);
-      // A trial asked for from a network counts as seen there, as one used from it does.
-      const sightings = [
-        ...used,
-        ...requested.map((request) => ({
-          keyId: request.id,
-          day: isoSeconds(request.createdAt).slice(0, 10),
-          kind: 'network' as const,
-          value: request.network,
-        })),
-      ];
-      const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
-      const order = ['sweep', 'sharing', 'trial-rotation'];
-      return [
-        ...sweepSignals(sightings, thresholds),
-        ...sharingSignals(sightings, thresholds),
-        ...trialRotationSignals(sightings, trials, thresholds),
-      ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
+      const signals = await signalsIn(month, thresholds ?? defaultSignalThresholds);
+      return inTransaction(db, async (trx) => {
+        const claimed = await claimSignalAlerts(trx, calendarMonth.key, signals, clock());
+        const fresh = signals.filter((signal) => claimed.has(`${signal.keyId} ${signal.signal}`));
+        if (fresh.length === 0) return [];
+        await audit(trx, [
+          {
+            action: 'usage signals send',
+            target: `${fresh.length} signs of broken terms`,
+            keyId: null,
+            before: null,
+            after: {
+              month: calendarMonth.key.slice(0, 7),
+              signals: fresh.map((signal) => ({ keyId: signal.keyId, signal: signal.signal })),
+            },
+          },
+        ]);
+        await send(fresh);
+        return fresh;
+      });
     },
 
     async recordAction(action) {
-      await audit([{ ...action, keyId: action.keyId ?? null }]);
+      await audit(db, [{ ...action, keyId: action.keyId ?? null }]);
+    },
+
+    async atomically(work) {
+      const changedKeys: string[] = [];
+      const result = await inTransaction(db, (trx) =>
+        work(createOperatorApi({ db: trx }, { ...options, onKeyChanged: (id) => changedKeys.push(id) }), trx),
+      );
+      for (const id of changedKeys) changed(id);
+      return result;
     },
 
     async auditTrail(filter = {}) {

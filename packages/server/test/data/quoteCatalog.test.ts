@@ -67,7 +67,7 @@ describe('the quote catalog on the taxonomy index', () => {
     expect(statements).toEqual(Array(pagesWithItems).fill('summaries-by-rank'));
     statements.length = 0;
     const quote = await catalog.randomQuote(resolved({ category: 'hope', mood: 'uplifting' }));
-    expect(JSON.parse(String(quote ?? '{}')).category).toMatch(/Hope/);
+    expect(JSON.parse(String(quote?.body ?? '{}')).category).toMatch(/Hope/);
     expect(statements).toEqual(['quotes-by-rank']);
   });
 

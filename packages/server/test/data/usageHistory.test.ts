@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { UsageHistory } from '../../src/data/usageHistory.js';
-import { foldAndPruneHistory, historyOf } from '../../src/data/usageHistoryQueries.js';
+import { coverageInMonth, foldAndPruneHistory, historyOf } from '../../src/data/usageHistoryQueries.js';
 
 let database: TestDatabase;
 
@@ -104,5 +104,40 @@ describe('the usage history in memory and in the table', () => {
       { span: 'day', count: 2 },
       { span: 'hour', count: 1 },
     ]);
+  });
+
+  it('merges the quotes two servers served a key exactly, across flushes and chunks, a month apart', async () => {
+    const one = new UsageHistory(database.pool, 60_000);
+    const two = new UsageHistory(database.pool, 60_000);
+    const at = Date.parse('2026-05-20T12:00:00Z');
+    const served = new Set<number>();
+    // Random positions over 150,000 (19 chunks), many served by both servers, in two flushes each.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % 150_000;
+    };
+    for (let round = 0; round < 2; round++) {
+      for (let call = 0; call < 3000; call++) {
+        const ranks = call % 10 === 0 ? Array.from({ length: 25 }, next) : [next()];
+        for (const rank of ranks) served.add(rank);
+        (call % 2 === 0 ? one : two).cover('k_cover', ranks, at);
+      }
+      // A repeat of what the other server served adds nothing.
+      one.cover('k_cover', [...served].slice(0, 500), at);
+      await Promise.all([one.flush(), two.flush()]);
+    }
+    // The next month starts a bitset of its own: chunk boundaries 8191 | 8192 and the last position.
+    two.cover('k_cover', [0, 8191, 8192, 149_999], Date.parse('2026-06-01T00:00:00Z'));
+    expect(two.coverageBytes()).toBe(3 * 1024);
+    await Promise.all([one.close(), two.close()]);
+    expect(one.coverageBytes()).toBe(0);
+
+    expect(await coverageInMonth(database.db, '2026-05-01')).toEqual([{ keyId: 'k_cover', quotes: served.size }]);
+    expect(await coverageInMonth(database.db, '2026-06-01')).toEqual([{ keyId: 'k_cover', quotes: 4 }]);
+    const { rows } = await database.pool.query<{ chunks: number }>(
+      "SELECT count(*)::int AS chunks FROM usage_coverage WHERE key_id = 'k_cover' AND month = '2026-05-01'",
+    );
+    expect(rows[0]!.chunks).toBe(19);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageSighting, parsePageSighting } from '../../src/domain/callSightings.js';
 import {
+  coverageSignals,
   defaultSignalThresholds,
   type Sighting,
   sharingSignals,
@@ -63,5 +64,29 @@ describe('signs of broken terms', () => {
       defaultSignalThresholds,
     );
     expect(signals.map((signal) => signal.keyId).sort()).toEqual(['k_t3', 'k_t4', 'k_t5']);
+  });
+
+  it('coverage names a key served at least the share of the corpus, with its figures and calls', () => {
+    const coverage = [
+      { keyId: 'k_harvest', quotes: 41_200 },
+      { keyId: 'k_busy', quotes: 42_000 },
+      { keyId: 'k_app', quotes: 4_000 },
+    ];
+    const calls = new Map([
+      ['k_harvest', 824],
+      ['k_busy', 50_000],
+    ]);
+    const thresholds = { ...defaultSignalThresholds, coveragePercent: 27 };
+    const signals = coverageSignals(coverage, 152_000, calls, thresholds);
+    expect(signals.map((signal) => signal.keyId)).toEqual(['k_harvest', 'k_busy']);
+    expect(signals[0]).toEqual({
+      keyId: 'k_harvest',
+      signal: 'coverage',
+      evidence: 'served 41,200 distinct quotes, 27% of the 152,000 in the corpus, in 824 counted calls; threshold 27%',
+      figures: { quotes: 41_200, corpus: 152_000, percent: 27, calls: 824 },
+    });
+    // The default leaves a professional key's whole allowance of random draws alone (28% at most).
+    expect(coverageSignals(coverage, 152_000, calls, defaultSignalThresholds)).toEqual([]);
+    expect(coverageSignals(coverage, 0, calls, thresholds)).toEqual([]);
   });
 });

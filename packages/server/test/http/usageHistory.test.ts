@@ -6,9 +6,10 @@ import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adm
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { get, type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
 
-// Two real server processes on one database, the history read back through the real CLI: each
-// key's `served` history must equal its monthly counter, and each refusal appear under its
-// problem type.
+// Two real server processes on one database, the history and the signs read back through the
+// real CLI: after mixed traffic from 20 keys each key's `served` history must equal its monthly
+// counter, each refusal appear under its problem type, and `usage signals` name the harvesting
+// and the shared key, and no other.
 let database: TestDatabase;
 let cli: AdminCli;
 let operator: OperatorApi;
@@ -62,7 +63,7 @@ async function stop(service: ServiceProcess): Promise<void> {
 }
 
 describe('usage history on two servers sharing one database', () => {
-  it("equals each key's monthly counter after mixed traffic, refusals by problem type", async () => {
+  it("equals each key's monthly counter after traffic from 20 keys; the signs name the harvester and the shared key alone", async () => {
     const [first, second] = await Promise.all([startServiceProcess(serverEnv()), startServiceProcess(serverEnv())]);
     const trial = await operator.createKey({ client: 'Burst', plan: 'trial' });
     const starter = await operator.createKey({
@@ -72,10 +73,25 @@ describe('usage history on two servers sharing one database', () => {
     });
     const capped = await operator.createKey({ client: 'Capped', plan: 'enterprise', monthlyCalls: 7 });
     const professional = await operator.createKey({ client: 'Steady', plan: 'professional' });
+    // Walks 25 consecutive pages of one filter: 250 of the fixture's 430 quotes.
+    const harvester = await operator.createKey({ client: 'Harvester', plan: 'professional' });
+    // Used from six networks on one day: a published key.
+    const shared = await operator.createKey({ client: 'Published key', plan: 'starter' });
+    // Ordinary apps on every plan but trial (three trials on one network would be a rotation).
+    const plans = ['starter', 'professional', 'platform', 'enterprise'] as const;
+    const apps = await Promise.all(
+      Array.from({ length: 14 }, (_, n) => operator.createKey({ client: `App ${n}`, plan: plans[n % plans.length]! })),
+    );
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     const expected = new Map<string, Record<string, number>>();
-    const call = async (server: ServiceProcess, path: string, headers: Record<string, string>, bucket: string) => {
-      const answer = await get(`${server.url}${path}`, headers, { agent });
+    const call = async (
+      server: ServiceProcess,
+      path: string,
+      headers: Record<string, string>,
+      bucket: string,
+      localAddress?: string,
+    ) => {
+      const answer = await get(`${server.url}${path}`, headers, { agent, localAddress });
       const outcome = outcomeOf(answer.status, answer.body);
       const totals = expected.get(bucket) ?? {};
       totals[outcome] = (totals[outcome] ?? 0) + 1;
@@ -110,6 +126,34 @@ describe('usage history on two servers sharing one database', () => {
             professional.id,
           ),
         ),
+        // Each app: random quotes, the first three pages of a filter, the categories, a no-match and a
+        // bad request, from its own network and the shared loopback one.
+        ...apps.flatMap((app, n) =>
+          [
+            '/v1/quotes-random',
+            '/v1/quotes-random?category=a',
+            '/v1/quotes-filter?category=a&limit=10&offset=0',
+            '/v1/quotes-filter?category=a&limit=10&offset=10',
+            '/v1/quotes-filter?category=a&limit=10&offset=20',
+            '/v1/quotes-categories',
+            '/v1/quotes-filter?category=zzzz',
+            '/v1/quotes-random?limit=x',
+          ].map((path, i) =>
+            call(on(i + n), path, { 'X-API-Key': app.key }, app.id, i % 2 ? `127.0.${100 + n}.1` : undefined),
+          ),
+        ),
+        ...Array.from({ length: 25 }, (_, page) =>
+          call(
+            on(page),
+            `/v1/quotes-filter?category=a&limit=10&offset=${page * 10}`,
+            { 'X-API-Key': harvester.key },
+            harvester.id,
+            '127.0.90.1',
+          ),
+        ),
+        ...Array.from({ length: 12 }, (_, i) =>
+          call(on(i), '/v1/quotes-random', { 'X-API-Key': shared.key }, shared.id, `127.0.${10 + (i % 6)}.1`),
+        ),
         // Unknown and missing keys: 401, together in the unknown bucket.
         ...Array.from({ length: 6 }, (_, i) =>
           call(on(i), '/v1/quotes-random', i % 2 ? { 'X-API-Key': `qk_${'x'.repeat(24)}` } : {}, 'unknown'),
@@ -125,17 +169,41 @@ describe('usage history on two servers sharing one database', () => {
     expect(expected.get(trial.id)?.['rate-limited']).toBeGreaterThan(0);
     expect(expected.get(starter.id)?.['origin-not-allowed']).toBe(4);
     expect(expected.get(capped.id)).toEqual({ served: 7, 'allowance-exhausted': 4 });
-    for (const key of [trial, starter, capped, professional]) {
-      const rows = await history(key.id);
-      const counter = (await operator.usage(key.id)).calls;
-      expect(byOutcome(rows)).toEqual(expected.get(key.id));
-      expect(byOutcome(rows).served ?? 0).toBe(counter);
-      // By hour the same calls, each row the start of an hour.
-      const hourly = await history(key.id, '--by', 'hour');
-      expect(byOutcome(hourly)).toEqual(expected.get(key.id));
-      for (const row of hourly) expect(row.start).toMatch(/T\d{2}:00:00Z$/);
-    }
+    expect(expected.get(harvester.id)).toEqual({ served: 25 });
+    const today = new Date().toISOString().slice(0, 10);
+    const keys = [trial, starter, capped, professional, harvester, shared, ...apps];
+    // Four CLI processes at a time: 40 runs one after another take most of a minute on 2 cores.
+    for (let first = 0; first < keys.length; first += 4)
+      await Promise.all(
+        keys.slice(first, first + 4).map(async (key) => {
+          const rows = await history(key.id, '--from', today);
+          const counter = (await operator.usage(key.id)).calls;
+          expect(byOutcome(rows)).toEqual(expected.get(key.id));
+          expect(byOutcome(rows).served ?? 0).toBe(counter);
+          // By hour the same calls, each row the start of an hour.
+          const hourly = await history(key.id, '--by', 'hour');
+          expect(byOutcome(hourly)).toEqual(expected.get(key.id));
+          for (const row of hourly) expect(row.start).toMatch(/T\d{2}:00:00Z$/);
+        }),
+      );
     expect(byOutcome(await history('unknown'))).toEqual(expected.get('unknown'));
+
+    const run = await admin('usage', 'signals', '--json');
+    expect(run.stderr).toBe('');
+    const signals = JSON.parse(run.stdout) as { keyId: string; signal: string; evidence: string }[];
+    expect(signals.map((signal) => [signal.keyId, signal.signal])).toEqual(
+      [
+        [harvester.id, 'coverage'],
+        [harvester.id, 'sweep'],
+        [shared.id, 'sharing'],
+      ].sort((a, b) => a[0]!.localeCompare(b[0]!)),
+    );
+    const evidence = new Map(signals.map((signal) => [signal.signal, signal.evidence]));
+    expect(evidence.get('coverage')).toBe(
+      'served 250 distinct quotes, 58% of the 430 in the corpus, in 25 counted calls; threshold 35%',
+    );
+    expect(evidence.get('sweep')).toMatch(/^walked 25 consecutive pages of category=a \(offsets 0 to 240, 10 a page/);
+    expect(evidence.get('sharing')).toMatch(/used from 6 networks \(127\.0\.10\.0\/24, 127\.0\.11\.0\/24/);
 
     const csv = await admin('usage', 'history', capped.id, '--csv');
     expect(csv.code).toBe(0);

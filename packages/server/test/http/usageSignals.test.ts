@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { type AdminCli, buildAdminCli } from '../support/adminProcess.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { insertPendingRequests } from '../support/keyRequestRows.js';
 import { type SmtpInbox, startSmtpInbox } from '../support/smtpInbox.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
@@ -77,25 +78,7 @@ describe('usage signals', () => {
 
     // Three trials asked for through the form from one network (waiting for the operator).
     const asked = ['r_asked1', 'r_asked2', 'r_asked3'];
-    await database.db
-      .insertInto('key_requests')
-      .values(
-        asked.map((id, n) => ({
-          id,
-          email: `asker${n}@example.net`,
-          name: `Asker ${n}`,
-          application: 'Quotes app',
-          plan_id: 'trial',
-          use: 'a daily quote',
-          client_address: `127.0.30.${n + 1}`,
-          client_network: '127.0.30.0/24',
-          status: 'pending' as const,
-          token_hash: null,
-          token_expires_at: new Date(Date.now() + 86_400_000),
-          created_at: new Date(),
-        })),
-      )
-      .execute();
+    await insertPendingRequests(database, asked, { plan: 'trial', network: '127.0.30' });
 
     await server.flushUsageHistory();
     const run = await cli.run({ DATABASE_URL: database.url }, 'usage', 'signals', '--json');
@@ -105,6 +88,7 @@ describe('usage signals', () => {
     const named = signals.map((signal) => [signal.keyId, signal.signal]).sort();
     expect(named).toEqual(
       [
+        [harvester.id, 'coverage'],
         [harvester.id, 'sweep'],
         [shared.id, 'sharing'],
         ...[...trials.map((trial) => trial.id), ...asked].map((id) => [id, 'trial-rotation']),
@@ -119,6 +103,13 @@ describe('usage signals', () => {
       pageSize: 10,
     });
     expect(sweep.evidence).toContain('walked 25 consecutive pages of category=a');
+    // 25 pages of 10 distinct quotes: 250 of the small fixture corpus, far past 35%.
+    const coverage = signals.find((signal) => signal.signal === 'coverage')!;
+    const corpus = (await database.db.selectFrom('corpus_state').select('size').executeTakeFirstOrThrow()).size;
+    expect(coverage.figures).toEqual({ quotes: 250, corpus, percent: Math.floor(25_000 / corpus), calls: 25 });
+    expect(coverage.evidence).toBe(
+      `served 250 distinct quotes, ${Math.floor(25_000 / corpus)}% of the ${corpus} in the corpus, in 25 counted calls; threshold 35%`,
+    );
     const sharing = signals.find((signal) => signal.signal === 'sharing')!;
     expect(sharing.figures).toMatchObject({ networks: 6, origins: 0 });
     expect(sharing.evidence).toContain('127.0.10.0/24');
@@ -139,18 +130,43 @@ describe('usage signals', () => {
     expect((JSON.parse(lenient.stdout) as SignalRow[]).map((signal) => signal.signal)).not.toContain('sweep');
 
     // alerts --send mails the signs to the operator, and nobody else.
-    const sent = await cli.run(
-      { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
-      'usage',
-      'alerts',
-      '--send',
-    );
+    const sendAlerts = () =>
+      cli.run(
+        { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
+        'usage',
+        'alerts',
+        '--send',
+      );
+    const sent = await sendAlerts();
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     const [mail] = await inbox.waitFor(1);
     expect(mail!.to).toMatchObject({ text: 'ops@quotes.example' });
-    expect(mail!.subject).toMatch(/8 signs of broken terms/);
+    expect(mail!.subject).toMatch(/9 signs of broken terms/);
     expect(mail!.text).toContain(`${harvester.id} sweep: walked 25 consecutive pages`);
-    expect(inbox.messages).toHaveLength(1);
+    expect(sent.stdout).toContain('9 new signs of broken terms mailed.');
+
+    // Each sign is mailed once per key, signal and month: a second run mails nothing, and a run
+    // after a new sign appeared mails that one alone.
+    const again = await sendAlerts();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('0 new signs of broken terms mailed.');
+    const republished = await server.createKey({ plan: 'starter', client: 'Published again' });
+    for (let network = 50; network < 55; network++)
+      expect(await callFrom(`127.0.${network}.1`, '/v1/quotes-random', republished.key)).toBe(200);
+    await server.flushUsageHistory();
+    const later = await sendAlerts();
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stdout).toContain('1 new sign of broken terms mailed.');
+    // Had the second run mailed, its message would be the second one here.
+    const [, second] = await inbox.waitFor(2);
+    expect(second!.subject).toMatch(/: 1 sign of broken terms/);
+    expect(second!.text).toContain(`${republished.id} sharing: on `);
+    expect(second!.text).not.toContain(harvester.id);
+    const audit = await cli.run({ DATABASE_URL: database.url }, 'audit', 'list', '--json');
+    const sends = (JSON.parse(audit.stdout) as { action: string; after: { signals: unknown[] } }[]).filter(
+      (entry) => entry.action === 'usage signals send',
+    );
+    expect(sends.map((entry) => entry.after.signals.length)).toEqual([9, 1]);
   }, 120_000);
 });

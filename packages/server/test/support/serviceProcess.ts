@@ -59,17 +59,25 @@ export interface RawAnswer {
   ms: number;
 }
 
-/** One GET over node:http (hop-by-hop headers such as Connection stay visible), with a deadline. */
+/**
+ * One GET over node:http (hop-by-hop headers such as Connection stay visible), with a deadline;
+ * `localAddress` sends it from that loopback address (all of 127/8 is local): a client on another network.
+ */
 export function get(
   url: string,
   headers: Record<string, string>,
-  options: { agent?: Agent; timeoutMs?: number } = {},
+  options: { agent?: Agent; timeoutMs?: number; localAddress?: string } = {},
 ): Promise<RawAnswer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
-      { headers, agent: options.agent, signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) },
+      {
+        headers,
+        agent: options.agent,
+        localAddress: options.localAddress,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
