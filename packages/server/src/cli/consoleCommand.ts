@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { startConsole } from '../console/consoleServer.js';
 import { OperatorError } from '../operator/operatorApi.js';
 import { wholeNumber } from './cliOptions.js';
+import { signalThresholdsOf } from '../config.js';
 import type { CliContext } from './keyCommands.js';
 
 function hostAddress(text: string): string {
@@ -36,6 +37,7 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
           database,
           host: options.host,
           port: options.port,
+          signalThresholds: signalThresholdsOf(cli.config()),
           log: (line) => process.stderr.write(`${line}\n`),
         }).catch((error: NodeJS.ErrnoException) => {
           throw new OperatorError(`cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);

@@ -1,6 +1,7 @@
 import type { Database } from '@quotes/database';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../domain/clock.js';
+import type { SignalThresholds } from '../domain/usageSignals.js';
 import { createOperatorApi, type OperatorApi } from '../operator/operatorApi.js';
 import type { ConsoleSession } from './consoleSessions.js';
 
@@ -8,14 +9,20 @@ import type { ConsoleSession } from './consoleSessions.js';
 export interface ConsoleContext {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
+  readonly signalThresholds: SignalThresholds;
   /** The operator API as this session: the audit names it `console:LABEL`. */
   operator(session: ConsoleSession, reason?: string | null): OperatorApi;
 }
 
-export function consoleContext(database: { db: Kysely<Database> }, clock: Clock): ConsoleContext {
+export function consoleContext(
+  database: { db: Kysely<Database> },
+  clock: Clock,
+  signalThresholds: SignalThresholds,
+): ConsoleContext {
   return {
     db: database.db,
     clock,
+    signalThresholds,
     operator: (session, reason) =>
       createOperatorApi(database, { clock, actor: `console:${session.label}`, reason: reason ?? null }),
   };

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Database } from '@quotes/database';
 import type { Kysely } from 'kysely';
 import { type Clock, systemClock } from '../domain/clock.js';
+import { defaultSignalThresholds, type SignalThresholds } from '../domain/usageSignals.js';
 import { consoleApp } from './consoleApp.js';
 import { consoleContext } from './consoleContext.js';
 import { ConsoleSessions } from './consoleSessions.js';
@@ -22,6 +23,8 @@ export async function startConsole(options: {
   host: string;
   port: number;
   clock?: Clock;
+  /** The signs of broken terms' thresholds (the `USAGE_SIGNAL_*` settings, as the CLI reads them). */
+  signalThresholds?: SignalThresholds;
   /** Lines about sessions and failures, never a token or a key. */
   log?: (line: string) => void;
 }): Promise<RunningConsole> {
@@ -39,7 +42,7 @@ export async function startConsole(options: {
   server.on(
     'request',
     consoleApp(
-      consoleContext(options.database, clock),
+      consoleContext(options.database, clock, options.signalThresholds ?? defaultSignalThresholds),
       sessions,
       { host: options.host, port },
       options.log ?? (() => undefined),

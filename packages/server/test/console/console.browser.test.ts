@@ -161,7 +161,9 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     // Chromium reports the 400 below as a console error: that one is expected.
     const bad = await page.goto(`${console_.url}/keys?state=lost&page=0`);
     expect(bad!.status()).toBe(400);
-    expect(await page.getByRole('alert').innerText()).toBe('state: one of active, expired, revoked; page: a whole number from 1');
+    expect(await page.getByRole('alert').innerText()).toBe(
+      'state: one of active, expired, revoked; page: a whole number from 1',
+    );
     pageErrors.length = 0;
   });
 

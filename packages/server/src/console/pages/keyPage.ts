@@ -58,7 +58,7 @@ export async function keyPage(
       from: days.from.toISOString().slice(0, 10),
       to: days.to.toISOString().slice(0, 10),
     }),
-    operator.usageSignals(),
+    operator.usageSignals(undefined, context.signalThresholds),
     operator.auditTrail({ keyId: id, limit: 100 }),
   ]);
   const asRows = (entries: typeof byDay) =>

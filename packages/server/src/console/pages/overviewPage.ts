@@ -18,7 +18,7 @@ export async function overviewPage(context: ConsoleContext, session: ConsoleSess
     historyOf(context.db, null, ninety, 'day'),
     busiestKeys(context.db, { from: month.start, to: month.next }, 10),
     operator.usageAlerts(),
-    operator.usageSignals(),
+    operator.usageSignals(undefined, context.signalThresholds),
     pendingKeyRequests(context.db, 20),
   ]);
   const recent = rows.filter((row) => row.start >= thirty.from);
