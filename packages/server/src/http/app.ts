@@ -46,6 +46,7 @@ export function createApp(
   const networks = new LRUCache<string, string>({ max: 10_000 });
   /** A call the counter keeps: counted in the history, with what the signs of broken terms read (the quotes it served among them). */
   const served = (call: ApiCall, request: Request, nowMs: number, ranks?: readonly number[]) => {
+    if (history === undefined) return;
     const keyId = call.caller.key.id;
     history.record(keyId, servedOutcome, nowMs);
     if (ranks !== undefined) history.cover(keyId, ranks, nowMs);
@@ -84,7 +85,7 @@ export function createApp(
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))
         served(call, request, runtime.clock().getTime());
       else
-        history.record(
+        history?.record(
           call?.caller.key.id ?? problem.keyId ?? unknownKeyBucket,
           problem.kind,
           runtime.clock().getTime(),
