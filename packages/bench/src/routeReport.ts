@@ -6,7 +6,7 @@ import type { Scenario } from './scenarios.js';
 /** How the calls of a route measurement reached the server, in the order they are measured and shown. */
 export const routes = {
   direct: 'direct, 16 keys',
-  oneKey: 'direct, 1 key',
+  oneKey: 'direct, 1 key (KEY_CALLS_AT_ONCE: 8 at once)',
   historyOff: 'direct, 16 keys, history off',
   balanced: (servers: number) => `HAProxy, ${servers} server${servers > 1 ? 's' : ''}`,
 } as const;
@@ -106,7 +106,7 @@ export function routeTables(section: Partial<RouteSection>): string[] {
   if (memory)
     lines.push(
       '',
-      `Usage history in memory between flushes: ${rps(memory.ordinaryBytesPerKey)} bytes per ordinary active key (${rps(memory.ordinaryKeys)} keys), ${rps(memory.boundBytesPerKey / 1024)} KB per key at its bound of 1,000 networks, origins and pages each (${memory.boundKeys} keys).`,
+      `Usage history in memory between flushes (src/historyMemory.ts): ${rps(memory.ordinaryBytesPerKey)} bytes per ordinary active key (${rps(memory.ordinaryKeys)} keys), ${rps(memory.boundBytesPerKey / 1024)} KB per key at its bounds (${memory.boundKeys} keys).`,
     );
   // The model starts from the first corpus size: per-call costs, not the corpus, decide it.
   const corpusSize = Math.min(...measured.map((m) => m.corpusSize));

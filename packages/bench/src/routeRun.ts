@@ -61,12 +61,16 @@ export async function measureRoutes(
     // Behind the balancer as in deploy/: the client's address from its X-Forwarded-For.
     const serverEnv = { TRUST_PROXY: '127.0.0.1' };
     const poolSize = 'missing' in haproxy ? 1 : Math.max(...balancedCounts);
-    const [historyOff, ...pool] = await Promise.all([
+    // Each started one is stopped in the end, even when another failed to start.
+    const starts = await Promise.allSettled([
       options.startServer({ ...serverEnv, USAGE_HISTORY: 'off' }),
       ...Array.from({ length: poolSize }, () => options.startServer(serverEnv)),
     ]);
+    for (const start of starts) if (start.status === 'fulfilled') started.push(start.value);
+    const failed = starts.find((start): start is PromiseRejectedResult => start.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [historyOff, ...pool] = started;
     if (!historyOff || !pool[0]) throw new Error('the route servers did not start');
-    started.push(historyOff, ...pool);
     const first = pool[0];
     const targets: RouteTarget[] = [
       { route: routes.direct, base: first.base, keys, servers: [first.process.pid] },

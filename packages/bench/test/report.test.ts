@@ -160,7 +160,7 @@ describe('the benchmark report', () => {
         '| a capped key, counted | this run | 2,000 | 0.2 | 0.0 | 1,000 | 1,000 | 0.20 | 21 |',
       ]),
     );
-    expect(text).toContain('1,500 bytes per ordinary active key (10,000 keys), 586 KB per key at its bound');
+    expect(text).toContain('1,500 bytes per ordinary active key (10,000 keys), 586 KB per key at its bounds (20 keys)');
   });
 
   it('says why route rows are missing', () => {
