@@ -7,7 +7,8 @@ import pg from 'pg';
  * answered call. Read from /proc (user + system ticks, 100 a second on Linux whatever the kernel's
  * HZ) and pg_stat_database, in a window around the run: PostgreSQL publishes a backend's counts
  * at most once a second, so the counts of the warm-up just before and of the run's last second
- * trade places at the window's two ends (the same load on both sides).
+ * trade places at the window's two ends (the same load on both sides). PostgreSQL's processes are
+ * those of pg_stat_activity when the run starts: a connection opened during it is not counted.
  */
 export interface CallCosts {
   /** CPU of the server processes serving the run, µs per call. */
