@@ -342,8 +342,9 @@ async function main(): Promise<void> {
         }
       }
       const server = await startServerProcess(env);
-      const meter = await CostMeter.open(databaseUrl);
+      let meter: CostMeter | undefined;
       try {
+        meter = await CostMeter.open(databaseUrl);
         await afterStart(server.base, coldClients[coldClients.length - 1] ?? 1);
         const targets: Targets = {
           server: { base: server.base, headers: {}, keys: platformKeys },
@@ -474,7 +475,7 @@ async function main(): Promise<void> {
       } finally {
         // Read before stopping: the high-water mark goes with the process.
         report.peakRss[size] = await peakRssBytes(server.process.pid);
-        await meter.close();
+        await meter?.close();
         await server.process.stop();
         await floor.stop();
       }
