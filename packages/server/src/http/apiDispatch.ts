@@ -5,8 +5,8 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
  * The API's calls (`/v1/...`, nearly all the traffic) run through their middleware here, in
  * order, without Express's router: Express gives every request and response another prototype
  * (`Object.setPrototypeOf`, twice), builds a final handler and walks its layers on every call,
- * 2-3 µs of the server's 35-40 µs of CPU per quotes-categories call under load (A/B, four
- * alternating rounds). The chain's handlers read only what Node's request and response have,
+ * 2-4 µs of the server's 30-40 µs of CPU per quotes-categories call under load (A/B, nine
+ * alternating rounds in two runs). The chain's handlers read only what Node's request and response have,
  * plus the two properties Express would set and they use (`originalUrl`, `locals`); like
  * Express 5, a handler's rejected promise goes to the error handler. Every other path (probes,
  * pages, the reference page) still goes through Express.
