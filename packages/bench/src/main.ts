@@ -10,6 +10,8 @@ import { freePort, startEmbeddedPostgres } from '@quotes/server';
 import pg from 'pg';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
+import { CostMeter } from './callCosts.js';
+import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
 import { sampleLatenciesApart } from './latencyRun.js';
 import { type LoadResult, runLoad } from './loadRun.js';
@@ -17,6 +19,7 @@ import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes } from './peakRss.js';
 import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
 import { quoteResults } from './readmeQuotes.js';
+import { measureRoutes } from './routeRun.js';
 import { mixedScenario, type Scenario, scenarios } from './scenarios.js';
 
 /** Where a default run writes: the results the READMEs quote. */
@@ -32,6 +35,8 @@ const { values: options } = parseArgs({
     'mixed-urls': { type: 'string', default: '2000' },
     'cold-calls': { type: 'string', default: '200' },
     'counted-calls': { type: 'string', default: '45000' },
+    'route-scenarios': { type: 'string', default: 'random,categories' },
+    'server-node-options': { type: 'string', default: '' },
     out: { type: 'string', default: committedResults },
   },
 });
@@ -53,6 +58,8 @@ const seed = positiveInteger('seed', options.seed);
 const mixedUrls = positiveInteger('mixed-urls', options['mixed-urls']);
 const coldCalls = positiveInteger('cold-calls', options['cold-calls']);
 const countedCalls = positiveInteger('counted-calls', options['counted-calls']);
+/** The scenarios measured over every route (one key, history off, through HAProxy). */
+const routeScenarioIds = new Set((options['route-scenarios'] ?? '').split(',').map((id) => id.trim()));
 /** Connections of the key whose latency the bystander figure watches, and of the key flooding beside it. */
 const bystanderConnections = 2;
 const floodConnections = 32;
@@ -67,10 +74,13 @@ const serverDist = dirname(require.resolve('@quotes/server'));
 const serverMain = join(serverDist, 'main.js');
 const adminCli = join(serverDist, 'cli', 'main.js');
 /** The server runs as `npm start` runs it: with the Node options of its start script. */
-const serverNodeOptions =
-  (
+const serverNodeOptions = [
+  ...((
     JSON.parse(readFileSync(join(serverDist, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
+  ).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? []),
+  // More, for a look inside (`--cpu-prof --cpu-prof-dir=DIR` profiles every server process the bench starts).
+  ...(options['server-node-options'] ?? '').split(/\s+/).filter((option) => option !== ''),
+];
 const floorScript = fileURLToPath(new URL('./floorApp.js', import.meta.url));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -245,6 +255,9 @@ async function main(): Promise<void> {
     bystander: [],
     counting: [],
     index: [],
+    routes: [],
+    routeNotes: [],
+    countedCosts: [],
   };
   try {
     for (const size of sizes) {
@@ -253,6 +266,10 @@ async function main(): Promise<void> {
       log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
       report.index.push(micro);
     }
+    report.historyMemory = measureHistoryMemory();
+    log(
+      `usage history in memory: ${report.historyMemory.ordinaryBytesPerKey} bytes per ordinary key, ${report.historyMemory.boundBytesPerKey} at the bound`,
+    );
     for (const size of sizes) {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
       const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
@@ -325,7 +342,9 @@ async function main(): Promise<void> {
         }
       }
       const server = await startServerProcess(env);
+      let meter: CostMeter | undefined;
       try {
+        meter = await CostMeter.open(databaseUrl);
         await afterStart(server.base, coldClients[coldClients.length - 1] ?? 1);
         const targets: Targets = {
           server: { base: server.base, headers: {}, keys: platformKeys },
@@ -351,6 +370,21 @@ async function main(): Promise<void> {
           const results = await measure(targets, scenario, rotations[index % rotations.length] ?? ['server', 'floor']);
           report.measurements.push({ corpusSize: size, keyPlan: 'platform', scenario, ...results });
         }
+
+        // 4b. quotes-random and quotes-categories over other routes: one key, the history off,
+        // through HAProxy; with their costs per call.
+        const routed = await measureRoutes({
+          corpusSize: size,
+          scenarios: all.filter((scenario) => routeScenarioIds.has(scenario.id)),
+          startServer: (more) => startServerProcess({ ...env, ...more }),
+          floorBase: targets.floor.base,
+          keys: platformKeys,
+          meter,
+          load: { connections, durationSeconds, warmupSeconds },
+          log,
+        });
+        report.routes?.push(...routed.routes);
+        for (const note of routed.notes) if (!report.routeNotes?.includes(note)) report.routeNotes?.push(note);
 
         // 5. Bystander: one key's quotes-random alone, then beside another key flooding
         // never-seen combinations.
@@ -384,15 +418,18 @@ async function main(): Promise<void> {
         // 6. Counting on the path: a capped (professional) key, run by amount so it stays within its allowance.
         const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
         const scenario = all[0] as Scenario;
-        const counted = await runLoad({
-          origin: server.base,
-          paths: [scenario.path],
-          headers: { 'X-API-Key': professionalKey },
-          connections,
-          durationSeconds,
-          warmupSeconds: 0,
-          amount: countedCalls,
-        });
+        const { result: counted, costs: countedCosts } = await meter.measure({ servers: [server.process.pid] }, () =>
+          runLoad({
+            origin: server.base,
+            paths: [scenario.path],
+            headers: { 'X-API-Key': professionalKey },
+            connections,
+            durationSeconds,
+            warmupSeconds: 0,
+            amount: countedCalls,
+          }),
+        );
+        report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
         const floorResult = await runLoad({
           origin: targets.floor.base,
           paths: [scenario.path],
@@ -438,6 +475,7 @@ async function main(): Promise<void> {
       } finally {
         // Read before stopping: the high-water mark goes with the process.
         report.peakRss[size] = await peakRssBytes(server.process.pid);
+        await meter?.close();
         await server.process.stop();
         await floor.stop();
       }

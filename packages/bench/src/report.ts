@@ -1,6 +1,7 @@
 import type { IndexMicroResult } from './indexMicro.js';
 import type { LatencySample } from './latencySample.js';
 import type { LoadResult } from './loadRun.js';
+import { type RouteSection, routeTables } from './routeReport.js';
 import type { Scenario } from './scenarios.js';
 
 export interface ScenarioMeasurement {
@@ -38,7 +39,8 @@ export interface CountingMeasurement {
   usageSays: number | null;
 }
 
-export interface BenchReport {
+/** The route, history and scaling figures (routeReport.ts) are optional: reports before them lack them. */
+export interface BenchReport extends Partial<RouteSection> {
   startedAt: string;
   machine: string;
   connections: number;
@@ -123,6 +125,7 @@ export function markdownReport(report: BenchReport): string {
         return `| ${size(c.corpusSize)} | ${rps(c.sent)} | ${c.errors} | ${c.usageSays === null ? '-' : rps(c.usageSays)} | exact ${exact ? 'ok' : 'missed'} |`;
       },
     ),
+    ...routeTables(report),
     ...section(
       report.index,
       '| corpus | one filter on Uint32Array bitsets | on Roaring (roaring-wasm) | bitsets | Roaring | bitset build |',

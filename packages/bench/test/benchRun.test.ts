@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { findDebianTool, haproxyTool } from '@quotes/server';
 import type { BenchReport } from '../src/report.js';
+import { routes } from '../src/routeReport.js';
 
 const mainScript = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const out = await mkdtemp(join(tmpdir(), 'quotes-bench-run-'));
@@ -23,7 +25,8 @@ describe('npm run bench, tiny', () => {
       [
         mainScript,
         ...['--sizes', '3000', '--duration', '1', '--warmup', '0', '--connections', '8'],
-        ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--out', out],
+        ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--route-scenarios', 'random'],
+        ...['--out', out],
       ],
       { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
     );
@@ -49,6 +52,22 @@ describe('npm run bench, tiny', () => {
     expect(report.bystander).toHaveLength(1);
     expect(report.counting).toEqual([{ corpusSize: 3000, sent: 300, errors: 0, usageSays: 300 }]);
     expect(report.peakRss[3000]).toBeGreaterThan(0);
+    // The routes: HAProxy's rows where haproxy is installed (CI installs it), else a note saying why not.
+    const haproxy = findDebianTool(haproxyTool);
+    const direct = [routes.direct, routes.oneKey, routes.historyOff];
+    expect(report.routes?.map((route) => route.route)).toEqual(
+      'path' in haproxy ? [...direct, routes.balanced(1), routes.balanced(2), routes.balanced(3)] : direct,
+    );
+    expect(report.routeNotes).toEqual('path' in haproxy ? [] : [expect.stringMatching(/^HAProxy rows skipped: /)]);
+    for (const route of report.routes ?? []) {
+      expect(route.scenario.id, route.route).toBe('random');
+      expect(route.server.errors, route.route).toBe(0);
+      expect(route.costs?.serverMicros, route.route).toBeGreaterThan(0);
+      expect(route.costs?.transactionsPerCall, route.route).toBeGreaterThanOrEqual(0);
+      if (route.route.startsWith('HAProxy')) expect(route.costs?.balancerMicros, route.route).not.toBeNull();
+    }
+    expect(report.countedCosts?.map((counted) => counted.costs?.serverMicros)).toEqual([expect.any(Number)]);
+    expect(report.historyMemory?.ordinaryBytesPerKey).toBeGreaterThan(0);
     expect(await readFile(join(out, 'latest.md'), 'utf8')).toContain('quotes-usage says');
     expect(await readFile(join(out, 'latest.svg'), 'utf8')).toMatch(/^<svg/);
   }, 300_000);

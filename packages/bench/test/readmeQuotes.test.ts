@@ -22,9 +22,9 @@ describe('the results the READMEs quote', () => {
       expect(withQuote(text, quote.name, quote.content)).toBe(text);
     });
 
-  it('the bench README stays short', async () => {
-    const lines = (await readFile(new URL('../README.md', import.meta.url), 'utf8')).trimEnd().split('\n');
-    expect(lines.length).toBeLessThanOrEqual(150);
+  it("the bench README's own text stays short (the quoted run grows with the figures it holds)", async () => {
+    const text = withQuote(await readFile(new URL('../README.md', import.meta.url), 'utf8'), 'latest', '');
+    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(130);
   });
 
   it('a README without the block is an error, not a silent pass', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../src/loadRun.js';
 import { type BenchReport, markdownReport, summaryLine, svgChart } from '../src/report.js';
+import type { CallCosts } from '../src/callCosts.js';
+import { routes } from '../src/routeReport.js';
 import { mixedScenario, scenarios } from '../src/scenarios.js';
 
 const load = (requestsPerSecond: number, p99 = 5, errors = 0): LoadResult => ({
@@ -114,6 +116,56 @@ describe('the benchmark report', () => {
         '| 150,000 | 99 µs | 900 µs | 1 MB | 1 MB | 90 ms |',
       ]),
     );
+  });
+
+  it('shows each route beside its floor, the history on and off, and the model at 10 and 100 times the calls', () => {
+    const costs = (serverMicros: number, transactionsPerCall: number): CallCosts => ({
+      serverMicros,
+      databaseMicros: 10,
+      balancerMicros: null,
+      transactionsPerCall,
+      transactionsPerSecond: 0,
+      rowsWrittenPerCall: 0.5,
+      walBytesPerCall: 100,
+      connections: 22,
+    });
+    const route = (name: string, requestsPerSecond: number, cost: CallCosts | null) => ({
+      corpusSize: 150000,
+      scenario: random!,
+      route: name,
+      server: load(requestsPerSecond),
+      floor: load(10000),
+      costs: cost,
+    });
+    const text = markdownReport(
+      report([], {
+        routes: [
+          route(routes.direct, 5000, costs(50, 0.01)),
+          route(routes.historyOff, 4000, costs(40, 0.01)),
+          route(routes.balanced(2), 3000, { ...costs(60, 0.02), balancerMicros: 20 }),
+        ],
+        routeNotes: [],
+        countedCosts: [{ corpusSize: 150000, server: load(2000), costs: costs(100, 0.5) }],
+        historyMemory: { ordinaryKeys: 10000, ordinaryBytesPerKey: 1500, boundKeys: 20, boundBytesPerKey: 600_000 },
+      }),
+    );
+    expect(text.split('\n')).toEqual(
+      expect.arrayContaining([
+        '| 150,000 | quotes-random, no filter | direct, 16 keys | 5,000 | 5 | 0 | 0.50 | 10,000 | 50 | 10 | - | 0.0100 |',
+        '| 150,000 | quotes-random, no filter | HAProxy, 2 servers | 3,000 | 5 | 0 | 0.30 | 10,000 | 60 | 10 | 20 | 0.0200 |',
+        '| 150,000 | quotes-random, no filter | 0.50 | 0.40 | 1.25 |',
+        // 50 µs a call at 50,000 and 500,000 calls/s: 2.5 and 25 cores, so 3 and 25 processes of 21 connections.
+        '| quotes-random, no filter | 10x | 50,000 | 2.5 | 0.5 | 500 | 25,000 | 5.00 | 63 |',
+        '| quotes-random, no filter | 100x | 500,000 | 25.0 | 5.0 | 5,000 | 250,000 | 50.00 | 525 |',
+        '| a capped key, counted | this run | 2,000 | 0.2 | 0.0 | 1,000 | 1,000 | 0.20 | 21 |',
+      ]),
+    );
+    expect(text).toContain('1,500 bytes per ordinary active key (10,000 keys), 586 KB per key at its bounds (20 keys)');
+  });
+
+  it('says why route rows are missing', () => {
+    const text = markdownReport(report([], { routes: [], routeNotes: ['HAProxy rows skipped: no haproxy.'] }));
+    expect(text).toContain('\nHAProxy rows skipped: no haproxy.\n');
   });
 
   it('compares the two corpus sizes', () => {

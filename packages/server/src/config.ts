@@ -50,6 +50,8 @@ const environmentSchema = z
     KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
     // Usage history: how often each server adds what it counted (a kill loses at most this much),
     // how long rows stay hourly before they are folded into days, and how long they are kept.
+    // off: no history is recorded (usage history and signals stay empty; the monthly counter still bills).
+    USAGE_HISTORY: z.enum(['on', 'off']).default('on'),
     USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
     USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
     USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),

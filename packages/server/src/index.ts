@@ -16,7 +16,12 @@ export {
 // The taxonomy index, for the benchmarks' measurement of it against a Roaring library.
 export type { RankSet } from './data/rankSet.js';
 export { TaxonomyIndex, tagCodeLayout } from './data/taxonomyIndex.js';
+// The usage history's recorder, for the benchmarks' measurement of its memory per key.
+export { UsageHistory } from './data/usageHistory.js';
 export { createLogger, type Logger } from './log.js';
+// HAProxy as the cluster runs it, for the benchmarks' figures through a balancer.
+export { findDebianTool, haproxyTool } from './cluster/debianTool.js';
+export { type HAProxy, startHAProxy } from './cluster/haproxy.js';
 export { freePort } from '@quotes/database';
 export {
   type CreateKeyInput,

@@ -26,8 +26,8 @@ export interface ServiceRuntime {
   readonly outage: DatabaseOutage;
   /** Each key's burst limit (shared by the live servers) and calls at once, in this process. */
   readonly fairness: KeyFairness;
-  /** Each key's calls per hour and outcome, counted in memory and flushed periodically. */
-  readonly history: UsageHistory;
+  /** Each key's calls per hour and outcome, counted in memory and flushed periodically; none with USAGE_HISTORY=off. */
+  readonly history: UsageHistory | undefined;
   /** The client's address: the socket's, or X-Forwarded-For's behind a proxy TRUST_PROXY names. */
   readonly clientAddress: (request: IncomingMessage) => string;
   /** The servers live on this database, this one included. */
@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   notificationHeartbeatMs?: number;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
   trustProxy?: readonly string[];
+  /** Whether calls are recorded in the usage history (default true; USAGE_HISTORY). */
+  recordHistory?: boolean;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
   /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
@@ -116,9 +118,12 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
   ]);
   if (options.warmUpMs !== undefined && options.warmUpMs > 0) await warmUpCatalog(catalog, options.warmUpMs);
-  const history = new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, (error) =>
-    log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
-  );
+  const history =
+    options.recordHistory === false
+      ? undefined
+      : new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, (error) =>
+          log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
+        );
   const retention = options.historyRetention ?? { keepDays: 400, hourlyDays: 31 };
   const upkeep = () =>
     void foldAndPruneHistory(database.db, options.clock(), retention).catch((error: unknown) =>
@@ -144,7 +149,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     async close() {
       await presence.close();
       clearInterval(upkeepTimer);
-      await history.close();
+      await history?.close();
       await notifications.close();
       await counter.settleDebts().catch(() => undefined);
       counter.close();

@@ -169,6 +169,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
       warmUpMs: options.warmUpMs,
       trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
+      recordHistory: options.config?.USAGE_HISTORY !== 'off',
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
       presenceIntervalMs: options.presenceIntervalMs,
@@ -226,7 +227,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       database,
       metricsUrl: metricsServer?.url,
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
-      flushUsageHistory: () => runtime.history.flush(),
+      flushUsageHistory: async () => runtime.history?.flush(),
       liveServers: () => runtime.presence.servers(),
       close() {
         closing ??= (async () => {

@@ -95,6 +95,10 @@ describe('startServer from a configuration', () => {
       const live = await fetch(`${server.url}/healthz`);
       expect(live.status).toBe(200);
       expect(live.headers.get('connection')).toBe('close');
+      // An API call (dispatched outside Express) is told to close too.
+      const call = await fetch(`${server.url}/v1/quotes-random`);
+      expect(call.status).toBe(401);
+      expect(call.headers.get('connection')).toBe('close');
       await closing;
       expect(performance.now() - started).toBeGreaterThanOrEqual(700);
       await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();

@@ -21,10 +21,14 @@ export interface HAProxyOptions {
   servers: readonly BalancedServer[];
   /** HAProxy's output is appended here too. */
   logPath?: string;
+  /** false: only failed or retried calls are logged (`option dontlog-normal`), as a benchmark's servers log only warnings. */
+  logEveryCall?: boolean;
 }
 
 export interface HAProxy {
   readonly url: string;
+  /** Its process (one, with a thread per core), for CPU accounting. */
+  readonly pid: number | undefined;
   readonly metricsUrl: string;
   /** Each server's state as HAProxy sees it now: UP, DOWN, MAINT, NOLB (draining), ... */
   serverStates(): Promise<Map<string, string>>;
@@ -51,6 +55,8 @@ export function haproxyConfig(deployed: string, options: HAProxyOptions, socketP
       // One line a call on stderr (the log file): which server answered, and the retries.
       lines.push('    log stderr format raw local0');
       replaced.add('global log');
+    } else if (section === 'defaults' && setting === 'option httplog' && options.logEveryCall === false) {
+      lines.push(line, '    option dontlog-normal');
     } else if (section === 'global' && setting.startsWith('maxconn ')) {
       // Enough for loopback, and within a default limit of open files.
       lines.push('    maxconn 4096');
@@ -129,6 +135,7 @@ export async function startHAProxy(options: HAProxyOptions): Promise<HAProxy> {
   }
   return {
     url: `http://127.0.0.1:${options.port}`,
+    pid: child.process.pid,
     metricsUrl: `http://127.0.0.1:${options.statsPort}/metrics`,
     serverStates,
     async whenAllUp(deadlineMs) {

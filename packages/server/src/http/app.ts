@@ -1,6 +1,7 @@
 import { rules } from '@quotes/contract';
 import { apiReferenceRouter } from '@quotes/docs';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type Request, type RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import { pageSighting } from '../domain/callSightings.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
@@ -13,17 +14,19 @@ import { sendApiResponse } from './apiResponse.js';
 import type { ContractRouting } from './contractRouting.js';
 import { countedCall, isCountedAnswer } from './countedCall.js';
 import { crossOrigin } from './crossOrigin.js';
-import { drainAwareResponses } from './drainAwareResponse.js';
+import { apiDispatch } from './apiDispatch.js';
+import { drainAwareResponses, drainAwareWriteHead } from './drainAwareResponse.js';
 import { healthRoutes } from './healthRoutes.js';
 import { createOperationHandlers, handle } from './operationHandlers.js';
 import { asProblem, problemResponder } from './problemResponder.js';
 import { requestLog } from './requestLog.js';
 
 /**
- * The Express app: request id and logging, the probes and the API reference (/docs,
+ * The server's request listener: request id and logging, the probes and the API reference (/docs,
  * /openapi.yaml, /openapi.json: public, outside /v1 and the contract), then every API call down
  * one path: parse (route, key, query, plan) -> count -> operation -> send; any problem thrown on
- * the way is rendered by the problem responder.
+ * the way is rendered by the problem responder. Calls under /v1/ take the same middleware
+ * without Express's router (apiDispatch.ts); everything else goes through the Express app.
  */
 export function createApp(
   runtime: ServiceRuntime,
@@ -32,7 +35,7 @@ export function createApp(
   observeCalls?: RequestHandler,
   /** Pages outside /v1 and their posts (asking for a key), mounted beside the reference page. */
   pages?: RequestHandler,
-): Express {
+): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -46,6 +49,7 @@ export function createApp(
   const networks = new LRUCache<string, string>({ max: 10_000 });
   /** A call the counter keeps: counted in the history, with what the signs of broken terms read (the quotes it served among them). */
   const served = (call: ApiCall, request: Request, nowMs: number, ranks?: readonly number[]) => {
+    if (history === undefined) return;
     const keyId = call.caller.key.id;
     history.record(keyId, servedOutcome, nowMs);
     if (ranks !== undefined) history.cover(keyId, ranks, nowMs);
@@ -84,7 +88,7 @@ export function createApp(
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))
         served(call, request, runtime.clock().getTime());
       else
-        history.record(
+        history?.record(
           call?.caller.key.id ?? problem.keyId ?? unknownKeyBucket,
           problem.kind,
           runtime.clock().getTime(),
@@ -100,9 +104,13 @@ export function createApp(
     next();
   };
 
-  if (observeCalls) app.use(observeCalls);
-  app.use(requestLog(runtime.log, runtime.clientAddress));
-  app.use(crossOrigin(routing));
+  const first = [
+    ...(observeCalls ? [observeCalls] : []),
+    requestLog(runtime.log, runtime.clientAddress),
+    crossOrigin(routing),
+  ];
+  const respondWithProblem = problemResponder(runtime.log, runtime.outage);
+  for (const handler of first) app.use(handler);
   // API calls first: they are nearly all the traffic, and each router they skip is a path match saved.
   app.use('/v1', apiAnswerHeaders, handleApiCall);
   app.use(healthRoutes(runtime.database, runtime.outage, runtime.lifecycle));
@@ -110,8 +118,13 @@ export function createApp(
   app.use(apiReferenceRouter());
   // Everything else gets the contract routing's 404 or 405, as problem details.
   app.use(handleApiCall);
-  app.use(problemResponder(runtime.log, runtime.outage));
-  return app;
+  app.use(respondWithProblem);
+  const api = apiDispatch(
+    [...first, apiAnswerHeaders, handleApiCall],
+    respondWithProblem,
+    drainAwareWriteHead(runtime.lifecycle),
+  );
+  return (request, response) => (request.url?.startsWith('/v1/') ? api(request, response) : app(request, response));
 }
 
 /** The client network of an address, or none for one that cannot be read (a closed socket has none). */

@@ -249,6 +249,19 @@ describe('usage history on two servers sharing one database', () => {
     expect(lost).toBeLessThanOrEqual(inLastInterval + 4);
   }, 120_000);
 
+  it('records nothing with USAGE_HISTORY=off, while the monthly counter still counts', async () => {
+    const service = await startServiceProcess({ ...serverEnv(), USAGE_HISTORY: 'off' });
+    const issued = await operator.createKey({ client: 'Unrecorded', plan: 'professional' });
+    for (let call = 0; call < 5; call += 1)
+      expect((await get(`${service.url}/v1/quotes-random`, { 'X-API-Key': issued.key })).status).toBe(200);
+    expect((await get(`${service.url}/v1/quotes-random`, { 'X-API-Key': 'qk_unknown' })).status).toBe(401);
+    // Past a flush interval and a shutdown, the two moments the history is written.
+    await new Promise((resolve) => setTimeout(resolve, 1.5 * flushMs));
+    await stop(service);
+    expect((await operator.usage(issued.id)).calls).toBe(5);
+    expect(await history(issued.id)).toEqual([]);
+  }, 60_000);
+
   it('refuses a bad history request in one line', async () => {
     const issued = await operator.createKey({ client: 'Asked', plan: 'starter' });
     expectOneLineError(await admin('usage', 'history', 'k_nope'), /no key with id "k_nope"/, expect);
