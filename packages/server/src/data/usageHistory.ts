@@ -244,9 +244,7 @@ export class UsageHistory {
   /** Adds what was counted so far to the tables; a flush asked for during another runs after it. */
   flush(): Promise<void> {
     const next =
-      this.flushing === undefined
-        ? this.write(this.take())
-        : this.flushing.then(() => this.write(this.take()));
+      this.flushing === undefined ? this.write(this.take()) : this.flushing.then(() => this.write(this.take()));
     const tracked: Promise<void> = next.finally(() => {
       if (this.flushing === tracked) this.flushing = undefined;
     });
@@ -394,8 +392,7 @@ export class UsageHistory {
     } catch (error) {
       // Kept for the next flush (within the budget): OR-ed into whatever was covered since.
       for (const [month, keys] of taken)
-        for (const [keyId, held] of keys)
-          this.coverIn(month, keyId, Array.isArray(held) ? held : positionsOf(held));
+        for (const [keyId, held] of keys) this.coverIn(month, keyId, Array.isArray(held) ? held : positionsOf(held));
       this.onError(error);
     }
   }
