@@ -90,9 +90,16 @@ const sightingsStatement = `
   ORDER BY key_id, day, kind, value
   ON CONFLICT DO NOTHING`;
 
-// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order. A key's
-// listed positions arrive as numbers (a few bytes each rather than a 1 KB chunk's 2 KB of hex)
-// and become their chunks' bits here.
+/**
+ * A chunk with at most this many bits set is sent as its positions' text (about 7 characters each,
+ * under 1 KB) rather than as 2 KB of hex: the statement of a flush holding sparse chunks stays
+ * small beside the chunks themselves.
+ */
+const sentPositions = 128;
+
+// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order. Dense
+// chunks arrive as bytes; a key's listed positions and sparse chunks as positions separated by
+// commas, which become their chunks' bits here.
 const coverageStatement = `
   INSERT INTO usage_coverage AS c (key_id, month, chunk, bits)
   SELECT key_id, month, chunk, bit_or(bits)
@@ -101,7 +108,8 @@ const coverageStatement = `
     FROM unnest($1::text[], $2::date[], $3::integer[], $4::bytea[]) AS row(key_id, month, chunk, bits)
     UNION ALL
     SELECT key_id, month, position >> ${chunkShift}, set_bit(B'0'::bit(${coverageChunkBits}), position & ${coverageChunkBits - 1}, 1)
-    FROM unnest($5::text[], $6::date[], $7::integer[]) AS row(key_id, month, position)
+    FROM unnest($5::text[], $6::date[], $7::text[]) AS row(key_id, month, positions),
+      unnest(string_to_array(positions, ',')::integer[]) AS position
   ) AS covered
   GROUP BY month, key_id, chunk
   ORDER BY month, key_id, chunk
@@ -371,28 +379,35 @@ export class UsageHistory {
   private async writeCoverage(taken: Map<string, MonthCoverage>): Promise<void> {
     if (taken.size === 0) return;
     const chunkColumns: [string[], string[], number[], Buffer[]] = [[], [], [], []];
-    const listColumns: [string[], string[], number[]] = [[], [], []];
+    const listColumns: [string[], string[], string[]] = [[], [], []];
+    const sendPositions = (keyId: string, month: string, positions: readonly number[]) => {
+      listColumns[0].push(keyId);
+      listColumns[1].push(month);
+      listColumns[2].push(positions.join(','));
+    };
     for (const [month, keys] of taken)
       for (const [keyId, held] of keys)
-        if (Array.isArray(held))
-          for (const position of held) {
-            listColumns[0].push(keyId);
-            listColumns[1].push(month);
-            listColumns[2].push(position);
-          }
+        if (Array.isArray(held)) sendPositions(keyId, month, held);
         else
           for (const [chunk, bits] of held) {
-            chunkColumns[0].push(keyId);
-            chunkColumns[1].push(month);
-            chunkColumns[2].push(chunk);
-            chunkColumns[3].push(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
+            const positions = positionsIn(chunk, bits, sentPositions);
+            if (positions !== undefined) sendPositions(keyId, month, positions);
+            else {
+              chunkColumns[0].push(keyId);
+              chunkColumns[1].push(month);
+              chunkColumns[2].push(chunk);
+              chunkColumns[3].push(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
+            }
           }
     try {
       await this.pool.query(coverageStatement, [...chunkColumns, ...listColumns]);
     } catch (error) {
       // Kept for the next flush (within the budget): OR-ed into whatever was covered since.
       for (const [month, keys] of taken)
-        for (const [keyId, held] of keys) this.coverIn(month, keyId, Array.isArray(held) ? held : positionsOf(held));
+        for (const [keyId, held] of keys)
+          if (Array.isArray(held)) this.coverIn(month, keyId, held);
+          else
+            for (const [chunk, bits] of held) this.coverIn(month, keyId, positionsIn(chunk, bits, coverageChunkBits)!);
       this.onError(error);
     }
   }
@@ -451,12 +466,15 @@ function addCalls(counts: HourCounts, keyId: string, outcome: string, calls: num
   return before === undefined ? entryBytes.countOutcome : 0;
 }
 
-/** The positions whose bits a key's chunks set. */
-function positionsOf(chunks: Map<number, Uint8Array>): number[] {
+/** The positions whose bits a chunk sets, or undefined when there are more than `most`. */
+function positionsIn(chunk: number, bits: Uint8Array, most: number): number[] | undefined {
   const positions: number[] = [];
-  for (const [chunk, bits] of chunks)
-    for (let index = 0; index < bits.length; index++)
-      for (let bit = 0; bit < 8; bit++)
-        if ((bits[index]! & (0x80 >>> bit)) !== 0) positions.push((chunk << chunkShift) + index * 8 + bit);
+  const first = chunk << chunkShift;
+  for (let index = 0; index < bits.length; index++) {
+    const byte = bits[index]!;
+    if (byte === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((byte & (0x80 >>> bit)) !== 0) positions.push(first + index * 8 + bit);
+    if (positions.length > most) return undefined;
+  }
   return positions;
 }

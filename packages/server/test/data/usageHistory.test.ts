@@ -60,13 +60,23 @@ describe('the usage history in memory and in the table', () => {
     const at = Date.parse('2026-03-05T08:00:00Z');
     history.record('k_retry', 'served', at);
     history.record('k_retry', 'served', at);
+    // Coverage too: a listed key, and a key with a sparse and a dense chunk.
+    history.cover('k_retry', [5, 9000], at);
+    const dense = Array.from({ length: 300 }, (_, index) => 8192 * 3 + index * 2);
+    history.cover('k_retry_chunks', [1, ...dense], at);
     await history.flush();
-    expect(errors).toHaveLength(1);
+    expect(errors).toHaveLength(2);
     history.record('k_retry', 'served', at);
+    history.cover('k_retry', [5, 77], at);
     fail = false;
     await history.close();
     const rows = await historyOf(database.db, 'k_retry', { from: new Date(at), to: new Date(at + hourMs) }, 'day');
     expect(rows).toEqual([{ start: new Date('2026-03-05T00:00:00Z'), outcome: 'served', calls: 3 }]);
+    expect(await coverageInMonth(database.db, '2026-03-01')).toEqual([
+      { keyId: 'k_retry', quotes: 3 },
+      { keyId: 'k_retry_chunks', quotes: 301 },
+    ]);
+    expect(history.drops).toEqual({ coverage: 0, sightings: 0 });
   });
 
   it('folds old hours into their UTC day once, even when two servers fold at once, and drops what is past retention', async () => {
