@@ -283,7 +283,7 @@ export class UsageHistory {
   private coverIn(monthKey: string, keyId: string, ranks: readonly number[]): void {
     let held = this.coverage.get(monthKey)?.get(keyId);
     if (held === undefined) {
-      if (!this.roomFor(entryBytes.coverageKey + ranks.length * entryBytes.listedPosition)) {
+      if (!this.roomFor(entryBytes.coverageKey)) {
         this.drops.coverage += ranks.length;
         return;
       }
