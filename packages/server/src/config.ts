@@ -53,6 +53,8 @@ const environmentSchema = z
     // off: no history is recorded (usage history and signals stay empty; the monthly counter still bills).
     USAGE_HISTORY: z.enum(['on', 'off']).default('on'),
     USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    // What it holds between flushes at most: reaching it flushes early (server README, Usage history).
+    USAGE_HISTORY_MAX_MB: z.coerce.number().int().min(1).max(1024).default(16),
     USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
     USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
     // The signs of broken terms (usage signals): what counts as unusual (mailed to OPERATOR_EMAIL).

@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   recordHistory?: boolean;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
+  /** The bytes the usage history holds between flushes at most (default 16 MB; USAGE_HISTORY_MAX_MB). */
+  historyMaxBytes?: number;
   /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
   historyRetention?: HistoryRetention;
   /** How often this server tells the others it is live (default 2 s; see ServerPresence). */
@@ -121,9 +123,11 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const history =
     options.recordHistory === false
       ? undefined
-      : new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, (error) =>
-          log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
-        );
+      : new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, {
+          maxBytes: options.historyMaxBytes,
+          onError: (error) =>
+            log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
+        });
   const retention = options.historyRetention ?? { keepDays: 400, hourlyDays: 31 };
   const upkeep = () =>
     void foldAndPruneHistory(database.db, options.clock(), retention).catch((error: unknown) =>

@@ -49,6 +49,8 @@ export interface StartServerOptions {
   warmUpMs?: number;
   /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS, else 10 s. */
   historyFlushMs?: number;
+  /** The bytes the usage history holds between flushes at most; default config.USAGE_HISTORY_MAX_MB, else 16 MB. */
+  historyMaxBytes?: number;
   /** How long the usage history stays hourly and is kept; default from the config, else 31 and 400 days. */
   historyRetention?: HistoryRetention;
   /** Port of the Prometheus metrics (0: a free one); default config.METRICS_PORT; unset, no metrics. */
@@ -171,6 +173,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
       recordHistory: options.config?.USAGE_HISTORY !== 'off',
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
+      historyMaxBytes: options.historyMaxBytes ?? (options.config && options.config.USAGE_HISTORY_MAX_MB * 1024 * 1024),
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
       presenceIntervalMs: options.presenceIntervalMs,
     });

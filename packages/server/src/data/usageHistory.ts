@@ -23,8 +23,55 @@ type DaySightings = Map<string, Map<SightingKind, Set<string>>>;
 /** Corpus positions per bitset chunk: 1 KB, the width of usage_coverage.bits. */
 export const coverageChunkBits = 8192;
 const chunkShift = 13;
-/** Chunks by key, each the positions served in one month, one bit a position. */
-type MonthCoverage = Map<string, Map<number, Uint8Array>>;
+/**
+ * Positions a key's month keeps as a list before its bitset chunks: at 8 bytes a position, a list
+ * never holds more than one chunk, and a key drawing a few random quotes needs no chunk at all.
+ */
+const listedPositions = 128;
+/** A key's positions served in one month: a short list, or its bitset chunks (one bit a position). */
+type KeyCoverage = number[] | Map<number, Uint8Array>;
+/** Coverage by key, in one month. */
+type MonthCoverage = Map<string, KeyCoverage>;
+
+/**
+ * What each new entry holds, in bytes (heap and ArrayBuffers, measured with 10,000 keys in
+ * `test/data/usageHistoryMemory.test.ts`, rounded up): the budget is kept on these estimates, since
+ * asking the heap on every call would cost more than the call.
+ */
+export const entryBytes = {
+  /** A key's first outcome in an hour (its Map and entry). */
+  countKey: 200,
+  /** Each further outcome of that key and hour. */
+  countOutcome: 50,
+  /** A key's first value of a kind in a day (its Maps and Set). */
+  sightingKey: 350,
+  /** Each distinct value, besides its characters. */
+  sightingValue: 60,
+  /** A key's coverage in a month (its entry and list). */
+  coverageKey: 120,
+  /** A listed position (array slots grow by half again). */
+  listedPosition: 12,
+  /** A bitset chunk: 1 KB outside the heap and its typed array. */
+  coverageChunk: 1024 + 200,
+} as const;
+
+/** What the recorder did not keep because its budget was full while a flush was writing. */
+export interface HistoryDrops {
+  /** Served corpus positions not set in the coverage (it under-counts distinct quotes). */
+  coverage: number;
+  /** Networks, origins and pages not noted (the sightings may under-count). */
+  sightings: number;
+}
+
+export interface UsageHistoryOptions {
+  /** Told of a flush that failed (its counts are kept for the next one). */
+  onError?: (error: unknown) => void;
+  /** The bytes the recorder holds between flushes at most (estimated per entry); default 16 MB. */
+  maxBytes?: number;
+}
+
+/** USAGE_HISTORY_MAX_MB's default. */
+export const defaultHistoryBytes = 16 * 1024 * 1024;
 
 // Rows are upserted in key, period and outcome order, the same in every process, so two servers'
 // flushes cannot deadlock on each other's rows.
@@ -43,21 +90,50 @@ const sightingsStatement = `
   ORDER BY key_id, day, kind, value
   ON CONFLICT DO NOTHING`;
 
-// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order.
+/**
+ * A chunk with at most this many bits set is sent as its positions' text (about 7 characters each,
+ * under 1 KB) rather than as 2 KB of hex: the statement of a flush holding sparse chunks stays
+ * small beside the chunks themselves.
+ */
+const sentPositions = 128;
+
+// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order. Dense
+// chunks arrive as bytes; a key's listed positions and sparse chunks as positions separated by
+// commas, which become their chunks' bits here.
 const coverageStatement = `
   INSERT INTO usage_coverage AS c (key_id, month, chunk, bits)
-  SELECT key_id, month, chunk, ('x' || encode(bits, 'hex'))::bit(${coverageChunkBits})
-  FROM unnest($1::text[], $2::date[], $3::integer[], $4::bytea[]) AS row(key_id, month, chunk, bits)
+  SELECT key_id, month, chunk, bit_or(bits)
+  FROM (
+    SELECT key_id, month, chunk, ('x' || encode(bits, 'hex'))::bit(${coverageChunkBits}) AS bits
+    FROM unnest($1::text[], $2::date[], $3::integer[], $4::bytea[]) AS row(key_id, month, chunk, bits)
+    UNION ALL
+    SELECT key_id, month, position >> ${chunkShift}, set_bit(B'0'::bit(${coverageChunkBits}), position & ${coverageChunkBits - 1}, 1)
+    FROM unnest($5::text[], $6::date[], $7::text[]) AS row(key_id, month, positions),
+      unnest(string_to_array(positions, ',')::integer[]) AS position
+  ) AS covered
+  GROUP BY month, key_id, chunk
   ORDER BY month, key_id, chunk
   ON CONFLICT (month, key_id, chunk) DO UPDATE SET bits = c.bits | excluded.bits`;
+
+/** What one flush writes: everything held when it began. */
+interface Taken {
+  hours: Map<number, HourCounts>;
+  sightings: Map<number, DaySightings>;
+  coverage: Map<string, MonthCoverage>;
+}
 
 /**
  * Each key's calls per hour and outcome, the distinct networks, origins and filter pages its
  * served calls were seen with per day, and the corpus positions they served per month, kept in
  * memory and added to `usage_history`, `usage_sightings` and `usage_coverage` by one statement
- * each per flush (every `flushMs`, and at close): a call
- * costs Map look-ups and an increment, never a database write. A flush that fails keeps its counts for the next one, so
- * only a killed process loses history: what it counted since its last flush.
+ * each per flush (every `flushMs`, and at close): a call costs Map look-ups and an increment,
+ * never a database write. A flush that fails keeps its counts for the next one, so only a killed
+ * process loses history: what it counted since its last flush.
+ *
+ * Memory is kept under `maxBytes` (estimated per entry, `entryBytes`) plus one flush in flight:
+ * reaching it starts a flush at once, which takes everything held; while that flush is writing,
+ * calls are still counted but new sightings and coverage past the budget are dropped, and counted
+ * in `drops`.
  */
 export class UsageHistory {
   private hours = new Map<number, HourCounts>();
@@ -68,12 +144,21 @@ export class UsageHistory {
   private coverageMonth = { key: '', from: 0, until: 0 };
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly onError: (error: unknown) => void;
+  private readonly maxBytes: number;
+  /** Estimated bytes of what is held and not yet taken by a flush. */
+  private held = 0;
+  /** Flushes started because the budget was reached. */
+  earlyFlushes = 0;
+  readonly drops: HistoryDrops = { coverage: 0, sightings: 0 };
 
   constructor(
     private readonly pool: pg.Pool,
     flushMs: number,
-    private readonly onError: (error: unknown) => void = () => undefined,
+    options: UsageHistoryOptions = {},
   ) {
+    this.onError = options.onError ?? (() => undefined);
+    this.maxBytes = options.maxBytes ?? defaultHistoryBytes;
     // A slow database makes flushes wait for each other, never pile up.
     this.timer = setInterval(() => {
       if (this.flushing === undefined) void this.flush();
@@ -88,12 +173,25 @@ export class UsageHistory {
       this.currentHourStart = hourStart;
       this.current = this.hourCounts(hourStart);
     }
-    addCalls(this.current, keyId, outcome, 1);
+    // Counts are always kept (they are what the history is); a new entry may start a flush.
+    const added = addCalls(this.current, keyId, outcome, 1);
+    if (added !== 0) {
+      this.held += added;
+      if (this.held >= this.maxBytes) this.flushEarly();
+    }
   }
 
   /** A served call of `keyId` was seen with this network, origin or page (each distinct value is written once a day). */
   sight(keyId: string, kind: SightingKind, value: string, nowMs: number): void {
     const dayStart = nowMs - (nowMs % dayMs);
+    const seen = this.sightings.get(dayStart)?.get(keyId)?.get(kind);
+    if (seen !== undefined && (seen.has(value) || seen.size >= maxSightingsPerFlush)) return;
+    if (!this.roomFor(entryBytes.sightingKey + entryBytes.sightingValue + value.length)) {
+      this.drops.sightings += 1;
+      return;
+    }
+    // Looked up again: a flush that roomFor started took the collections.
+    let bytes = entryBytes.sightingValue + value.length;
     let day = this.sightings.get(dayStart);
     if (day === undefined) {
       day = new Map();
@@ -108,13 +206,16 @@ export class UsageHistory {
     if (values === undefined) {
       values = new Set();
       kinds.set(kind, values);
+      bytes += entryBytes.sightingKey;
     }
-    if (values.size < maxSightingsPerFlush) values.add(value);
+    values.add(value);
+    this.held += bytes;
   }
 
   /**
-   * A served call of `keyId` answered with the quotes at these corpus positions (ranks): each sets
-   * its bit in the key's bitset of the month, the chunk of 8,192 positions allocated when first hit.
+   * A served call of `keyId` answered with the quotes at these corpus positions (ranks): listed
+   * while the key's month has few, then each sets its bit in the key's bitset of the month, the
+   * chunk of 8,192 positions allocated when first hit.
    */
   cover(keyId: string, ranks: readonly number[], nowMs: number): void {
     if (ranks.length === 0) return;
@@ -124,33 +225,19 @@ export class UsageHistory {
       month = { key: found.key, from: found.start.getTime(), until: found.next.getTime() };
       this.coverageMonth = month;
     }
-    let keys = this.coverage.get(month.key);
-    if (keys === undefined) {
-      keys = new Map();
-      this.coverage.set(month.key, keys);
-    }
-    let chunks = keys.get(keyId);
-    if (chunks === undefined) {
-      chunks = new Map();
-      keys.set(keyId, chunks);
-    }
-    for (const rank of ranks) {
-      const chunk = rank >>> chunkShift;
-      let bits = chunks.get(chunk);
-      if (bits === undefined) {
-        bits = new Uint8Array(coverageChunkBits / 8);
-        chunks.set(chunk, bits);
-      }
-      const offset = rank & (coverageChunkBits - 1);
-      bits[offset >>> 3]! |= 0x80 >>> (offset & 7);
-    }
+    this.coverIn(month.key, keyId, ranks);
+  }
+
+  /** Estimated bytes held and not yet taken by a flush (at most the budget, plus counts and one entry). */
+  heldBytes(): number {
+    return this.held;
   }
 
   /** Bytes the bitsets not yet written hold: at most a chunk per 8,192 positions per key served since the last flush. */
   coverageBytes(): number {
     let bytes = 0;
     for (const keys of this.coverage.values())
-      for (const chunks of keys.values()) bytes += (chunks.size * coverageChunkBits) / 8;
+      for (const held of keys.values()) if (!Array.isArray(held)) bytes += (held.size * coverageChunkBits) / 8;
     return bytes;
   }
 
@@ -164,7 +251,8 @@ export class UsageHistory {
 
   /** Adds what was counted so far to the tables; a flush asked for during another runs after it. */
   flush(): Promise<void> {
-    const next = (this.flushing ?? Promise.resolve()).then(() => this.write());
+    const next =
+      this.flushing === undefined ? this.write(this.take()) : this.flushing.then(() => this.write(this.take()));
     const tracked: Promise<void> = next.finally(() => {
       if (this.flushing === tracked) this.flushing = undefined;
     });
@@ -178,10 +266,91 @@ export class UsageHistory {
     await this.flush();
   }
 
-  private async writeSightings(): Promise<void> {
-    if (this.sightings.size === 0) return;
-    const taken = this.sightings;
+  /** Whether `bytes` more fit: at the budget a flush starts, taking what is held, unless one is writing. */
+  private roomFor(bytes: number): boolean {
+    if (this.held + bytes <= this.maxBytes) return true;
+    if (this.flushing !== undefined) return false;
+    this.flushEarly();
+    return true;
+  }
+
+  private flushEarly(): void {
+    if (this.flushing !== undefined) return;
+    this.earlyFlushes += 1;
+    void this.flush();
+  }
+
+  private coverIn(monthKey: string, keyId: string, ranks: readonly number[]): void {
+    let held = this.coverage.get(monthKey)?.get(keyId);
+    if (held === undefined) {
+      if (!this.roomFor(entryBytes.coverageKey)) {
+        this.drops.coverage += ranks.length;
+        return;
+      }
+      // Looked up after roomFor: a flush it started took the collections.
+      let keys = this.coverage.get(monthKey);
+      if (keys === undefined) {
+        keys = new Map();
+        this.coverage.set(monthKey, keys);
+      }
+      held = [];
+      keys.set(keyId, held);
+      this.held += entryBytes.coverageKey;
+    }
+    if (Array.isArray(held)) {
+      if (held.length + ranks.length <= listedPositions) {
+        const bytes = ranks.length * entryBytes.listedPosition;
+        if (!this.roomFor(bytes)) {
+          this.drops.coverage += ranks.length;
+          return;
+        }
+        // Into a list a flush just took, if roomFor started one: it is read after this call returns.
+        for (const rank of ranks) held.push(rank);
+        if (this.coverage.get(monthKey)?.get(keyId) === held) this.held += bytes;
+        return;
+      }
+      // Past a chunk's worth of positions: the list becomes chunks.
+      const listed = held;
+      held = new Map<number, Uint8Array>();
+      this.coverage.get(monthKey)!.set(keyId, held);
+      this.held -= listed.length * entryBytes.listedPosition;
+      this.setBits(monthKey, keyId, held, listed);
+    }
+    this.setBits(monthKey, keyId, held, ranks);
+  }
+
+  private setBits(monthKey: string, keyId: string, chunks: Map<number, Uint8Array>, ranks: readonly number[]): void {
+    for (const rank of ranks) {
+      const chunk = rank >>> chunkShift;
+      let bits = chunks.get(chunk);
+      if (bits === undefined) {
+        if (!this.roomFor(entryBytes.coverageChunk)) {
+          this.drops.coverage += 1;
+          continue;
+        }
+        // A flush roomFor started took `chunks`; it reads them after this call, so the bits still go with it.
+        bits = new Uint8Array(coverageChunkBits / 8);
+        chunks.set(chunk, bits);
+        if (this.coverage.get(monthKey)?.get(keyId) === chunks) this.held += entryBytes.coverageChunk;
+      }
+      const offset = rank & (coverageChunkBits - 1);
+      bits[offset >>> 3]! |= 0x80 >>> (offset & 7);
+    }
+  }
+
+  /** Everything held, for one flush; new calls start new collections (the request path's rule for long-lived Maps: server README). */
+  private take(): Taken {
+    const taken = { hours: this.hours, sightings: this.sightings, coverage: this.coverage };
+    this.hours = new Map();
+    this.currentHourStart = Number.NaN;
     this.sightings = new Map();
+    this.coverage = new Map();
+    this.held = 0;
+    return taken;
+  }
+
+  private async writeSightings(taken: Map<number, DaySightings>): Promise<void> {
+    if (taken.size === 0) return;
     const columns: [string[], string[], string[], string[]] = [[], [], [], []];
     for (const [dayStart, byKey] of taken)
       for (const [keyId, byKind] of byKey)
@@ -195,7 +364,7 @@ export class UsageHistory {
     try {
       await this.pool.query(sightingsStatement, columns);
     } catch (error) {
-      // Kept for the next flush, as the counts are.
+      // Kept for the next flush, as the counts are (within the budget).
       for (let index = 0; index < columns[0].length; index += 1)
         this.sight(
           columns[0][index]!,
@@ -207,36 +376,38 @@ export class UsageHistory {
     }
   }
 
-  private async writeCoverage(): Promise<void> {
-    if (this.coverage.size === 0) return;
-    const taken = this.coverage;
-    this.coverage = new Map();
-    const columns: [string[], string[], number[], Buffer[]] = [[], [], [], []];
+  private async writeCoverage(taken: Map<string, MonthCoverage>): Promise<void> {
+    if (taken.size === 0) return;
+    const chunkColumns: [string[], string[], number[], Buffer[]] = [[], [], [], []];
+    const listColumns: [string[], string[], string[]] = [[], [], []];
+    const sendPositions = (keyId: string, month: string, positions: readonly number[]) => {
+      listColumns[0].push(keyId);
+      listColumns[1].push(month);
+      listColumns[2].push(positions.join(','));
+    };
     for (const [month, keys] of taken)
-      for (const [keyId, chunks] of keys)
-        for (const [chunk, bits] of chunks) {
-          columns[0].push(keyId);
-          columns[1].push(month);
-          columns[2].push(chunk);
-          columns[3].push(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
-        }
-    try {
-      await this.pool.query(coverageStatement, columns);
-    } catch (error) {
-      // Kept for the next flush: OR-ed into whatever was covered since.
-      for (const [month, keys] of taken) {
-        const kept = this.coverage.get(month) ?? new Map<string, Map<number, Uint8Array>>();
-        this.coverage.set(month, kept);
-        for (const [keyId, chunks] of keys) {
-          const keptChunks = kept.get(keyId) ?? new Map<number, Uint8Array>();
-          kept.set(keyId, keptChunks);
-          for (const [chunk, bits] of chunks) {
-            const into = keptChunks.get(chunk);
-            if (into === undefined) keptChunks.set(chunk, bits);
-            else for (let index = 0; index < bits.length; index++) into[index]! |= bits[index]!;
+      for (const [keyId, held] of keys)
+        if (Array.isArray(held)) sendPositions(keyId, month, held);
+        else
+          for (const [chunk, bits] of held) {
+            const positions = positionsIn(chunk, bits, sentPositions);
+            if (positions !== undefined) sendPositions(keyId, month, positions);
+            else {
+              chunkColumns[0].push(keyId);
+              chunkColumns[1].push(month);
+              chunkColumns[2].push(chunk);
+              chunkColumns[3].push(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
+            }
           }
-        }
-      }
+    try {
+      await this.pool.query(coverageStatement, [...chunkColumns, ...listColumns]);
+    } catch (error) {
+      // Kept for the next flush (within the budget): OR-ed into whatever was covered since.
+      for (const [month, keys] of taken)
+        for (const [keyId, held] of keys)
+          if (Array.isArray(held)) this.coverIn(month, keyId, held);
+          else
+            for (const [chunk, bits] of held) this.coverIn(month, keyId, positionsIn(chunk, bits, coverageChunkBits)!);
       this.onError(error);
     }
   }
@@ -250,19 +421,15 @@ export class UsageHistory {
     return counts;
   }
 
-  private async write(): Promise<void> {
-    await this.writeSightings();
-    await this.writeCoverage();
-    if (this.hours.size === 0) return;
-    // A new collection each round (the request path's rule for long-lived Maps: server README).
-    const taken = this.hours;
-    this.hours = new Map();
-    this.currentHourStart = Number.NaN;
+  private async write(taken: Taken): Promise<void> {
+    await this.writeSightings(taken.sightings);
+    await this.writeCoverage(taken.coverage);
+    if (taken.hours.size === 0) return;
     const keyIds: string[] = [];
     const periods: string[] = [];
     const outcomes: string[] = [];
     const calls: number[] = [];
-    for (const [hourStart, byKey] of taken)
+    for (const [hourStart, byKey] of taken.hours)
       for (const [keyId, byOutcome] of byKey)
         for (const [outcome, count] of byOutcome) {
           keyIds.push(keyId);
@@ -273,19 +440,41 @@ export class UsageHistory {
     try {
       await this.pool.query(flushStatement, [keyIds, periods, outcomes, calls]);
     } catch (error) {
-      // Kept for the next flush: the statement is one transaction, so nothing of it was added.
+      // Kept for the next flush, whatever the budget: the statement is one transaction, so nothing of it was added.
       for (let index = 0; index < keyIds.length; index += 1)
-        addCalls(this.hourCounts(Date.parse(periods[index]!)), keyIds[index]!, outcomes[index]!, calls[index]!);
+        this.held += addCalls(
+          this.hourCounts(Date.parse(periods[index]!)),
+          keyIds[index]!,
+          outcomes[index]!,
+          calls[index]!,
+        );
       this.onError(error);
     }
   }
 }
 
-function addCalls(counts: HourCounts, keyId: string, outcome: string, calls: number): void {
+/** Adds calls to a key's outcome; returns the estimated bytes a new entry took (0 when it was there). */
+function addCalls(counts: HourCounts, keyId: string, outcome: string, calls: number): number {
   let byOutcome = counts.get(keyId);
   if (byOutcome === undefined) {
-    byOutcome = new Map();
+    byOutcome = new Map([[outcome, calls]]);
     counts.set(keyId, byOutcome);
+    return entryBytes.countKey;
   }
-  byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + calls);
+  const before = byOutcome.get(outcome);
+  byOutcome.set(outcome, (before ?? 0) + calls);
+  return before === undefined ? entryBytes.countOutcome : 0;
+}
+
+/** The positions whose bits a chunk sets, or undefined when there are more than `most`. */
+function positionsIn(chunk: number, bits: Uint8Array, most: number): number[] | undefined {
+  const positions: number[] = [];
+  const first = chunk << chunkShift;
+  for (let index = 0; index < bits.length; index++) {
+    const byte = bits[index]!;
+    if (byte === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((byte & (0x80 >>> bit)) !== 0) positions.push(first + index * 8 + bit);
+    if (positions.length > most) return undefined;
+  }
+  return positions;
 }

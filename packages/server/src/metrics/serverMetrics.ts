@@ -156,5 +156,32 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
     outage.ongoing ? 1 : 0,
   );
 
+  const { history } = runtime;
+  if (history !== undefined) {
+    gaugedOnScrape(
+      registry,
+      'quotes_usage_history_bytes',
+      'Estimated bytes the usage history holds not yet taken by a flush (at most USAGE_HISTORY_MAX_MB, plus counts).',
+      () => history.heldBytes(),
+    );
+    countedOnScrape(
+      registry,
+      'quotes_usage_history_early_flushes_total',
+      'Usage history flushes started because USAGE_HISTORY_MAX_MB was reached.',
+      () => history.earlyFlushes,
+    );
+    new Counter({
+      name: 'quotes_usage_history_dropped_total',
+      help: 'Served quote positions (coverage) and networks, origins or pages (sightings) not recorded: the budget was full while a flush was writing. Calls are never dropped.',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ kind: 'coverage' }, history.drops.coverage);
+        this.inc({ kind: 'sightings' }, history.drops.sightings);
+      },
+    });
+  }
+
   return { registry, observeCalls: callMetrics(routing, calls, latency) };
 }

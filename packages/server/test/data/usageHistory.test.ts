@@ -56,17 +56,27 @@ describe('the usage history in memory and in the table', () => {
           ? Promise.reject(new Error('connection refused'))
           : (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args),
     } as unknown as pg.Pool;
-    const history = new UsageHistory(pool, 60_000, (error) => errors.push(error));
+    const history = new UsageHistory(pool, 60_000, { onError: (error) => errors.push(error) });
     const at = Date.parse('2026-03-05T08:00:00Z');
     history.record('k_retry', 'served', at);
     history.record('k_retry', 'served', at);
+    // Coverage too: a listed key, and a key with a sparse and a dense chunk.
+    history.cover('k_retry', [5, 9000], at);
+    const dense = Array.from({ length: 300 }, (_, index) => 8192 * 3 + index * 2);
+    history.cover('k_retry_chunks', [1, ...dense], at);
     await history.flush();
-    expect(errors).toHaveLength(1);
+    expect(errors).toHaveLength(2);
     history.record('k_retry', 'served', at);
+    history.cover('k_retry', [5, 77], at);
     fail = false;
     await history.close();
     const rows = await historyOf(database.db, 'k_retry', { from: new Date(at), to: new Date(at + hourMs) }, 'day');
     expect(rows).toEqual([{ start: new Date('2026-03-05T00:00:00Z'), outcome: 'served', calls: 3 }]);
+    expect(await coverageInMonth(database.db, '2026-03-01')).toEqual([
+      { keyId: 'k_retry', quotes: 3 },
+      { keyId: 'k_retry_chunks', quotes: 301 },
+    ]);
+    expect(history.drops).toEqual({ coverage: 0, sightings: 0 });
   });
 
   it('folds old hours into their UTC day once, even when two servers fold at once, and drops what is past retention', async () => {
@@ -127,14 +137,28 @@ describe('the usage history in memory and in the table', () => {
       one.cover('k_cover', [...served].slice(0, 500), at);
       await Promise.all([one.flush(), two.flush()]);
     }
-    // The next month starts a bitset of its own: chunk boundaries 8191 | 8192 and the last position.
-    two.cover('k_cover', [0, 8191, 8192, 149_999], Date.parse('2026-06-01T00:00:00Z'));
-    expect(two.coverageBytes()).toBe(3 * 1024);
+    // The next month starts a coverage of its own. A few positions are listed (no chunk), many
+    // become chunks; both reach the same bits: chunk boundaries 8191 | 8192 and the last position.
+    const june = Date.parse('2026-06-01T00:00:00Z');
+    two.cover('k_cover', [0, 8191, 8192, 149_999], june);
+    expect(two.coverageBytes()).toBe(0);
+    const chunked = [0, 8192, ...Array.from({ length: 198 }, (_, index) => 16_384 + index * 3)];
+    one.cover('k_cover', chunked, june);
+    expect(one.coverageBytes()).toBe(3 * 1024);
     await Promise.all([one.close(), two.close()]);
     expect(one.coverageBytes()).toBe(0);
 
     expect(await coverageInMonth(database.db, '2026-05-01')).toEqual([{ keyId: 'k_cover', quotes: served.size }]);
-    expect(await coverageInMonth(database.db, '2026-06-01')).toEqual([{ keyId: 'k_cover', quotes: 4 }]);
+    const juneServed = new Set([0, 8191, 8192, 149_999, ...chunked]);
+    expect(await coverageInMonth(database.db, '2026-06-01')).toEqual([{ keyId: 'k_cover', quotes: juneServed.size }]);
+    const { rows: bits } = await database.pool.query<{ chunk: number; set: string }>(
+      `SELECT chunk, get_bit(bits, 0)::text || get_bit(bits, 8191)::text AS set FROM usage_coverage
+       WHERE key_id = 'k_cover' AND month = '2026-06-01' AND chunk IN (0, 18) ORDER BY chunk`,
+    );
+    expect(bits).toEqual([
+      { chunk: 0, set: '11' },
+      { chunk: 18, set: '00' },
+    ]);
     const { rows } = await database.pool.query<{ chunks: number }>(
       "SELECT count(*)::int AS chunks FROM usage_coverage WHERE key_id = 'k_cover' AND month = '2026-05-01'",
     );
