@@ -55,6 +55,8 @@ export interface RuntimeOptions {
   trustProxy?: readonly string[];
   /** Whether calls are recorded in the usage history (default true; USAGE_HISTORY). */
   recordHistory?: boolean;
+  /** How often the counted calls are written and leases renewed (default 200 ms). */
+  countFlushMs?: number;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
   /** The bytes the usage history holds between flushes at most (default 16 MB; USAGE_HISTORY_MAX_MB). */
@@ -83,7 +85,12 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
   });
-  const counter = new MonthlyCounter(database.pool, (error) => outage.failed(error));
+  const counter = new MonthlyCounter(database.pool, {
+    flushMs: options.countFlushMs,
+    servers: () => presence.servers(),
+    serverId: presence.id,
+    onFailure: (error) => outage.failed(error),
+  });
   let wasListening = false;
   notifications = new DatabaseNotifications(
     database.directUrl,
@@ -155,8 +162,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       clearInterval(upkeepTimer);
       await history?.close();
       await notifications.close();
-      await counter.settleDebts().catch(() => undefined);
-      counter.close();
+      await counter.close();
     },
   };
 }
