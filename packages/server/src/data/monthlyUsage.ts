@@ -62,11 +62,7 @@ export function setCallsInMonth(db: Kysely<Database>, keyId: string, monthKey: s
       .values({ key_id: keyId, month: monthKey, calls })
       .onConflict((oc) => oc.columns(['key_id', 'month']).doUpdateSet({ calls }))
       .execute();
-    await trx
-      .deleteFrom('allowance_leases')
-      .where('key_id', '=', keyId)
-      .where('month', '=', monthKey)
-      .execute();
+    await trx.deleteFrom('allowance_leases').where('key_id', '=', keyId).where('month', '=', monthKey).execute();
     return Number(before?.calls ?? 0);
   });
 }
