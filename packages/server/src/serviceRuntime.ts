@@ -90,6 +90,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     servers: () => presence.servers(),
     serverId: presence.id,
     onFailure: (error) => outage.failed(error),
+    onSuccess: () => outage.succeeded(),
   });
   let wasListening = false;
   notifications = new DatabaseNotifications(

@@ -23,8 +23,10 @@ export interface CounterOptions {
   serverId?: string;
   /** Another server's lease not renewed for this long is deleted (default leaseExpiryMs); this server trusts its own a third of it. */
   leaseExpiryMs?: number;
-  /** Called with a failure of a flush or of settling a doubtful COMMIT (the outage's signal). */
+  /** Called with each failed round (the outage's signal). */
   onFailure?: (error: unknown) => void;
+  /** Called when a round's statements committed: the database answers (the outage's end). */
+  onSuccess?: () => void;
 }
 
 /** The cap an unlimited key's lease is given back under (it holds none unless its plan just changed). */
@@ -212,6 +214,7 @@ export class MonthlyCounter {
   private readonly servers: () => number;
   private readonly serverId: string;
   private readonly onFailure: (error: unknown) => void;
+  private readonly onSuccess: () => void;
   private readonly leaseExpiryMs: number;
   /** How long a lease is used after the round that renewed it was sent, and calls are answered from memory once rounds fail. */
   private readonly trustMs: number;
@@ -228,6 +231,7 @@ export class MonthlyCounter {
     this.servers = options.servers ?? (() => 1);
     this.serverId = options.serverId ?? randomUUID();
     this.onFailure = options.onFailure ?? (() => undefined);
+    this.onSuccess = options.onSuccess ?? (() => undefined);
     this.leaseExpiryMs = options.leaseExpiryMs ?? leaseExpiryMs;
     this.trustMs = this.leaseExpiryMs / 3;
     // A slow database makes flushes wait for the round in flight, never pile up: they share a lane.
@@ -396,7 +400,14 @@ export class MonthlyCounter {
       if (timed) this.rollDemand(entry);
       sent.push({ entry, served, giveBack });
     }
-    if (sent.length === 0 && readRows[0].length === 0) return this.answers(new Map(), waiting);
+    if (sent.length === 0 && readRows[0].length === 0) {
+      // Failing rounds keep asking while there is nothing to write, so their end is seen at once.
+      if (this.failingSince !== undefined) {
+        await this.pool.query('SELECT 1');
+        this.onSuccess();
+      }
+      return this.answers(new Map(), waiting);
+    }
 
     const queries: pg.QueryConfig[] = [];
     if (sent.length > 0) queries.push({ name: 'monthly-usage-flush', text: flushStatement, values: flushRows });
@@ -427,6 +438,7 @@ export class MonthlyCounter {
       leaseRows[0].length > 0 ? (results.shift() as LeaseRow[]) : [],
       readRows[0].length > 0 ? (results.shift() as FlushRow[]) : [],
     ];
+    this.onSuccess();
     for (const { entry, served } of sent) entry.sending -= served;
     this.roundStats.flushedCalls += sent.reduce((total, { served }) => total + served, 0);
     const remaining = new Map<KeyMonth, number>();

@@ -49,6 +49,13 @@ function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number 
   return { pool: wrapper as unknown as pg.Pool, statements: () => statements };
 }
 
+/** The test database's pool, its transactions' connections coming from `connect` (to break them). */
+function connectingWith(connect: () => Promise<pg.PoolClient>): pg.Pool {
+  const query = (...args: unknown[]) =>
+    (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args);
+  return { connect, query } as unknown as pg.Pool;
+}
+
 /** Admits a call and answers it at a counted status: the month's calls it saw, or 0 when refused. */
 async function servedCall(counter: MonthlyCounter, keyId: string, monthKey: string, limit: number | null) {
   const outcome = await counter.acquire(keyId, monthKey, limit);
@@ -249,10 +256,9 @@ describe('the monthly counter', () => {
   it('keeps the counts of a flush that failed for the next one', async () => {
     const keyId = await newKey();
     let failing = true;
-    const pool = {
-      connect: () => (failing ? Promise.reject(new Error('connect ECONNREFUSED')) : database.pool.connect()),
-      query: (...args: unknown[]) => (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args),
-    } as unknown as pg.Pool;
+    const pool = connectingWith(() =>
+      failing ? Promise.reject(new Error('connect ECONNREFUSED')) : database.pool.connect(),
+    );
     const counter = counterOn(pool);
     for (let call = 0; call < 4; call++) await servedCall(counter, keyId, month, null);
     await expect(counter.flush()).rejects.toThrow('ECONNREFUSED');
@@ -268,22 +274,19 @@ describe('the monthly counter', () => {
       let breakCommit = true;
       // The COMMIT is lost on the way: sent and taken (committed), or never sent (the connection
       // is closed, so PostgreSQL rolls the transaction back).
-      const pool = {
-        connect: async () => {
-          const client = await database.pool.connect();
-          const query = client.query.bind(client) as (...a: unknown[]) => Promise<unknown>;
-          (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
-            if (args[0] === 'COMMIT' && breakCommit) {
-              breakCommit = false;
-              if (committed) await query(...args);
-              throw new Error('Connection terminated unexpectedly');
-            }
-            return query(...args);
-          };
-          return client;
-        },
-        query: (...args: unknown[]) => (database.pool.query as (...a: unknown[]) => unknown).apply(database.pool, args),
-      } as unknown as pg.Pool;
+      const pool = connectingWith(async () => {
+        const client = await database.pool.connect();
+        const query = client.query.bind(client) as (...a: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+          if (args[0] === 'COMMIT' && breakCommit) {
+            breakCommit = false;
+            if (committed) await query(...args);
+            throw new Error('Connection terminated unexpectedly');
+          }
+          return query(...args);
+        };
+        return client;
+      });
       const counter = counterOn(pool);
       for (let call = 0; call < 3; call++) await servedCall(counter, keyId, month, null);
       await expect(counter.flush()).rejects.toThrow('Connection terminated');
