@@ -55,6 +55,13 @@ export interface AllowanceLeasesTable {
   renewed_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** Per server process, the last journal generation whose calls are in monthly_usage (see the migration creating it). */
+export interface CountJournalsTable {
+  server_id: string;
+  written_generation: number;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface UsageAlertsTable {
   key_id: string;
   /** YYYY-MM-01 */
@@ -187,6 +194,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;
   allowance_leases: AllowanceLeasesTable;
+  count_journals: CountJournalsTable;
   usage_alerts: UsageAlertsTable;
   key_requests: KeyRequestsTable;
   quotes: QuotesTable;

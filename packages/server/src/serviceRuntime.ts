@@ -1,4 +1,5 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
+import { CountJournal, databaseScope, deadJournals, journalDir } from './data/countJournal.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { warmUpCatalog } from './data/catalogWarmUp.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   recordHistory?: boolean;
   /** How often the counted calls are written and leases renewed (default 200 ms). */
   countFlushMs?: number;
+  /** Where each answered call is journaled for recovery after a SIGKILL (DATA_DIR/count-journal); none when unset. */
+  countJournalRoot?: string;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
   /** The bytes the usage history holds between flushes at most (default 16 MB; USAGE_HISTORY_MAX_MB). */
@@ -67,6 +70,8 @@ export interface RuntimeOptions {
   presenceIntervalMs?: number;
 }
 
+/** How often each server looks for the journals of killed servers on its host. */
+const journalSweepMs = 10_000;
 /** How often each server folds old hourly history into days and drops what is past retention. */
 const historyUpkeepMs = 3_600_000;
 
@@ -85,7 +90,14 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
   });
+  const journalRoot = options.countJournalRoot;
+  const scope = journalRoot === undefined ? undefined : await databaseScope(database.pool);
+  const journal =
+    journalRoot === undefined || scope === undefined
+      ? undefined
+      : new CountJournal(journalDir(journalRoot, scope, presence.id));
   const counter = new MonthlyCounter(database.pool, {
+    journal,
     flushMs: options.countFlushMs,
     servers: () => presence.servers(),
     serverId: presence.id,
@@ -144,6 +156,19 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   upkeep();
   const upkeepTimer = setInterval(upkeep, historyUpkeepMs);
   upkeepTimer.unref();
+  // The journals of servers on this host that were killed: added at start and every sweep.
+  const sweep = () => {
+    if (journalRoot === undefined || scope === undefined || journal === undefined) return;
+    void counter
+      .recoverJournals(deadJournals(journalRoot, scope, journal.dir))
+      .then((calls) => {
+        if (calls > 0) log.info({ calls }, 'counted the calls a stopped server had journaled and not written');
+      })
+      .catch(() => undefined);
+  };
+  sweep();
+  const sweepTimer = setInterval(sweep, journalSweepMs);
+  sweepTimer.unref();
   return {
     database,
     clock: options.clock,
@@ -161,6 +186,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     async close() {
       await presence.close();
       clearInterval(upkeepTimer);
+      clearInterval(sweepTimer);
       await history?.close();
       await notifications.close();
       await counter.close();

@@ -177,6 +177,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
       recordHistory: options.config?.USAGE_HISTORY !== 'off',
       countFlushMs: options.countFlushMs ?? options.config?.COUNT_FLUSH_MS,
+      countJournalRoot: options.config && join(options.config.DATA_DIR, 'count-journal'),
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
       historyMaxBytes: options.historyMaxBytes ?? (options.config && options.config.USAGE_HISTORY_MAX_MB * 1024 * 1024),
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),

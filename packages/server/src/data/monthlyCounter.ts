@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { leaseChange } from '../domain/leaseSizing.js';
+import type { CountJournal, DeadJournal } from './countJournal.js';
 import { type Lane, type RoundAnswers, StatementRounds } from './statementRounds.js';
 
 /** A call admitted by the counter: it holds a place until it is answered. */
@@ -9,6 +10,8 @@ export interface CallSlot {
   served(): number;
   /** The call was not answered at a counted status: its place goes back, nothing is counted. */
   release(): void;
+  /** Its answer is written: the call goes into the journal (after the write, so a kill never journals an unsent answer). */
+  journal(): void;
 }
 
 /** Outcome of admitting one call: a slot to settle once it is answered, or the allowance is used up. */
@@ -23,6 +26,8 @@ export interface CounterOptions {
   serverId?: string;
   /** Another server's lease not renewed for this long is deleted (default leaseExpiryMs); this server trusts its own a third of it. */
   leaseExpiryMs?: number;
+  /** Where each answered call is appended as well, for recovery after a SIGKILL; none by default. */
+  journal?: CountJournal;
   /** Called with each failed round (the outage's signal). */
   onFailure?: (error: unknown) => void;
   /** Called when a round's statements committed: the database answers (the outage's end). */
@@ -46,7 +51,7 @@ const forgetAfterMs = 60_000;
 // Statement 1 adds each key's calls answered since the last flush and locks its usage rows, in
 // key order (the same in every process, so two servers' rounds never deadlock). Capped keys are
 // in it even with nothing to add: their lease may change only under this lock.
-const flushStatement = `
+export const flushStatement = `
   INSERT INTO monthly_usage AS u (key_id, month, calls)
   SELECT key_id, month, served FROM unnest($1::text[], $2::date[], $3::int[]) AS row(key_id, month, served)
   ORDER BY key_id, month
@@ -88,6 +93,12 @@ const leaseStatement = `
     WHERE a.server_id = $7 AND a.key_id = sized.key_id AND a.month = sized.month AND sized.kept + sized.granted = 0)
   SELECT key_id, month::text AS month, kept + granted AS reserved, granted, cap - calls - others - kept - granted AS remaining
   FROM sized`;
+
+// The journal's generations up to this one are in monthly_usage (written in the round's transaction).
+const journalStatement = `
+  INSERT INTO count_journals AS j (server_id, written_generation, updated_at) VALUES ($1, $2, now())
+  ON CONFLICT (server_id) DO UPDATE SET written_generation = GREATEST(j.written_generation, excluded.written_generation),
+    updated_at = excluded.updated_at`;
 
 // Keys read for quotes-usage with nothing to write: their count as committed.
 const readStatement = `
@@ -149,6 +160,7 @@ class KeyMonth implements CallSlot {
     readonly keyId: string,
     readonly monthKey: string,
     public limit: number | null,
+    private readonly journalFile: CountJournal | undefined,
   ) {}
 
   free(now: number): number {
@@ -164,6 +176,10 @@ class KeyMonth implements CallSlot {
 
   release(): void {
     this.running--;
+  }
+
+  journal(): void {
+    this.journalFile?.record(this.keyId, this.monthKey);
   }
 
   get idle(): boolean {
@@ -216,6 +232,7 @@ export class MonthlyCounter {
   private readonly onFailure: (error: unknown) => void;
   private readonly onSuccess: () => void;
   private readonly leaseExpiryMs: number;
+  private readonly journal: CountJournal | undefined;
   /** How long a lease is used after the round that renewed it was sent, and calls are answered from memory once rounds fail. */
   private readonly trustMs: number;
   /** When the rounds began failing (performance.now ms); undefined while they succeed. */
@@ -233,6 +250,7 @@ export class MonthlyCounter {
     this.onFailure = options.onFailure ?? (() => undefined);
     this.onSuccess = options.onSuccess ?? (() => undefined);
     this.leaseExpiryMs = options.leaseExpiryMs ?? leaseExpiryMs;
+    this.journal = options.journal;
     this.trustMs = this.leaseExpiryMs / 3;
     // A slow database makes flushes wait for the round in flight, never pile up: they share a lane.
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), this.flushMs);
@@ -298,15 +316,65 @@ export class MonthlyCounter {
       this.onFailure(error);
     }
     if (this.doubtful.length > 0) await this.reconcileDoubtful().catch(() => undefined);
+    this.journal?.close();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+  }
+
+  /**
+   * Adds the calls of dead servers' journals not yet in monthly_usage, each journal in one
+   * transaction under its `count_journals` row's lock (so two servers sweeping at once add it once),
+   * then deletes its folder. Returns the calls added.
+   */
+  async recoverJournals(journals: readonly DeadJournal[]): Promise<number> {
+    let recovered = 0;
+    for (const journal of journals) {
+      const client = await this.pool.connect();
+      let failure: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          'INSERT INTO count_journals (server_id, written_generation, updated_at) VALUES ($1, 0, now()) ON CONFLICT DO NOTHING',
+          [journal.serverId],
+        );
+        const { rows } = await client.query<{ written_generation: number }>(
+          'SELECT written_generation FROM count_journals WHERE server_id = $1 FOR UPDATE',
+          [journal.serverId],
+        );
+        // Read under the lock: a sweep that committed first has moved the generation on.
+        const { calls, last } = journal.read(rows[0]?.written_generation ?? 0);
+        const lines = [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        if (lines.length > 0) {
+          const keyMonths = lines.map(([line]) => line.split(' '));
+          await client.query(flushStatement, [
+            keyMonths.map(([keyId]) => keyId),
+            keyMonths.map(([, monthKey]) => monthKey),
+            lines.map(([, count]) => count),
+          ]);
+        }
+        await client.query(
+          'UPDATE count_journals SET written_generation = $2, updated_at = now() WHERE server_id = $1',
+          [journal.serverId, last],
+        );
+        await client.query('COMMIT');
+        for (const [, count] of lines) recovered += count;
+      } catch (error) {
+        failure = error instanceof Error ? error : new Error(String(error));
+        this.onFailure(error);
+        continue;
+      } finally {
+        client.release(failure);
+      }
+      journal.remove();
+    }
+    return recovered;
   }
 
   private entryOf(keyId: string, monthKey: string, limit: number | null): KeyMonth {
     const id = `${keyId}|${monthKey}`;
     let entry = this.entries.get(id);
     if (entry === undefined) {
-      entry = new KeyMonth(keyId, monthKey, limit);
+      entry = new KeyMonth(keyId, monthKey, limit, this.journal);
       this.entries.set(id, entry);
     } else entry.limit = limit;
     return entry;
@@ -356,6 +424,9 @@ export class MonthlyCounter {
     const flushRows: [string[], string[], number[]] = [[], [], []];
     const leaseRows: [string[], string[], number[], number[], number[], number[]] = [[], [], [], [], [], []];
     const readRows: [string[], string[]] = [[], []];
+    // In the same synchronous step as the counts are taken: the journal's files up to this
+    // generation hold exactly the calls counted so far.
+    const generation = this.journal?.rotate() ?? 0;
     for (const [id, entry] of this.entries) {
       const callers = waiting.get(entry) ?? 0;
       const leased = (entry.limit !== null || entry.reserved > 0) && !doubtfulEntries.has(entry);
@@ -418,6 +489,8 @@ export class MonthlyCounter {
         values: [...leaseRows, this.serverId, Math.max(1, this.servers()), this.leaseExpiryMs],
       });
     if (readRows[0].length > 0) queries.push({ name: 'monthly-usage-read', text: readStatement, values: readRows });
+    if (sent.length > 0 && generation > 0)
+      queries.push({ name: 'count-journal-written', text: journalStatement, values: [this.serverId, generation] });
 
     let results: unknown[][];
     try {
@@ -439,6 +512,7 @@ export class MonthlyCounter {
       readRows[0].length > 0 ? (results.shift() as FlushRow[]) : [],
     ];
     this.onSuccess();
+    if (generation > 0) this.journal?.written(generation);
     for (const { entry, served } of sent) entry.sending -= served;
     this.roundStats.flushedCalls += sent.reduce((total, { served }) => total + served, 0);
     const remaining = new Map<KeyMonth, number>();

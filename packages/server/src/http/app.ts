@@ -84,6 +84,7 @@ export function createApp(
       // No outage ends here: an answer from memory proves nothing of the database. A committed
       // counting round or /readyz does (outage.succeeded).
       sendApiResponse(response, answer);
+      if ('counted' in answer) answer.counted?.journal();
     } catch (error) {
       const problem = asProblem(error);
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))

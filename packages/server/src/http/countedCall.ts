@@ -3,6 +3,7 @@ import { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.j
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
 import { Problem } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
+import type { CallSlot } from '../data/monthlyCounter.js';
 import type { ApiCall } from './apiCall.js';
 
 /** Whether an answer at `status` keeps the call counted (the contract's `x-counted-statuses`). */
@@ -19,7 +20,11 @@ export function isCountedAnswer(operationId: string, status: number): boolean {
  */
 export async function countedCall<
   Answer extends { readonly status: number; readonly headers?: Record<string, string> },
->(runtime: ServiceRuntime, call: ApiCall, operation: () => Promise<Answer>): Promise<Answer> {
+>(
+  runtime: ServiceRuntime,
+  call: ApiCall,
+  operation: () => Promise<Answer>,
+): Promise<Answer & { readonly counted?: CallSlot }> {
   const counted = rules.countedStatuses.get(call.operationId) ?? [];
   if (counted.length === 0) return operation();
   const { key, limits } = call.caller;
@@ -43,6 +48,7 @@ export async function countedCall<
   } catch (error) {
     if (error instanceof Problem && isCountedAnswer(call.operationId, error.status)) {
       Object.assign(error.headers, allowanceHeaders({ limit, used: slot.served() }, now));
+      error.counted = slot;
     } else {
       slot.release();
     }
@@ -52,7 +58,11 @@ export async function countedCall<
     slot.release();
     return answer;
   }
-  return { ...answer, headers: { ...answer.headers, ...allowanceHeaders({ limit, used: slot.served() }, now) } };
+  return {
+    ...answer,
+    headers: { ...answer.headers, ...allowanceHeaders({ limit, used: slot.served() }, now) },
+    counted: slot,
+  };
 }
 
 /** The 429 of a call beyond the month's allowance, saying when it resets. */

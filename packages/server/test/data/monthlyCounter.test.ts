@@ -1,7 +1,11 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsInMonth } from '../../src/data/monthlyUsage.js';
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
+import { CountJournal, deadJournals } from '../../src/data/countJournal.js';
 import { type CounterOptions, type CounterOutcome, MonthlyCounter } from '../../src/data/monthlyCounter.js';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
@@ -59,7 +63,10 @@ function connectingWith(connect: () => Promise<pg.PoolClient>): pg.Pool {
 /** Admits a call and answers it at a counted status: the month's calls it saw, or 0 when refused. */
 async function servedCall(counter: MonthlyCounter, keyId: string, monthKey: string, limit: number | null) {
   const outcome = await counter.acquire(keyId, monthKey, limit);
-  return outcome.granted ? outcome.slot.served() : 0;
+  if (!outcome.granted) return 0;
+  const used = outcome.slot.served();
+  outcome.slot.journal();
+  return used;
 }
 
 async function leasesOf(keyId: string) {
@@ -321,5 +328,49 @@ describe('the monthly counter', () => {
     await survivor.close();
     expect(await callsInMonth(database.db, keyId, month)).toBe(20);
     expect(await leasesOf(keyId)).toEqual([]);
+  });
+
+  it("adds a killed process's journaled calls once, however many servers sweep it", async () => {
+    const keyId = await newKey();
+    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
+    try {
+      // A pid no process has here: the journal's server is gone.
+      const deadDir = (serverId: string) => join(root, 'db', `${hostname()}-4194303-${serverId}`);
+      const killedJournal = new CountJournal(deadDir('killed'));
+      const killed = new MonthlyCounter(database.pool, { flushMs: 60_000, serverId: 'killed', journal: killedJournal });
+      for (let call = 0; call < 5; call++) await servedCall(killed, keyId, month, null);
+      await killed.flush();
+      for (let call = 0; call < 3; call++) await servedCall(killed, keyId, month, null);
+      // Killed: it never flushes again.
+      (killed as unknown as { flushTimer: NodeJS.Timeout }).flushTimer.close();
+      expect(await callsInMonth(database.db, keyId, month)).toBe(5);
+
+      // Two servers sweep at once, each having listed the dead journal: it is added once.
+      const sweepers = [counterOn(database.pool), counterOn(secondProcess.pool)];
+      const found = deadJournals(root, 'db', join(root, 'db', 'own'));
+      expect(found.map((journal) => journal.serverId)).toEqual(['killed']);
+      const recovered = await Promise.all(sweepers.map((sweeper) => sweeper.recoverJournals(found)));
+      expect(recovered.sort()).toEqual([0, 3]);
+      expect(await callsInMonth(database.db, keyId, month)).toBe(8);
+      expect(existsSync(deadDir('killed'))).toBe(false);
+      expect(await sweepers[0]!.recoverJournals(deadJournals(root, 'db', ''))).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no journal behind once its calls are written and it is closed', async () => {
+    const keyId = await newKey();
+    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
+    try {
+      const journal = new CountJournal(join(root, 'db', 'here'));
+      const counter = counterOn(database.pool, { journal });
+      for (let call = 0; call < 4; call++) await servedCall(counter, keyId, month, null);
+      await counter.close();
+      expect(await callsInMonth(database.db, keyId, month)).toBe(4);
+      expect(existsSync(journal.dir)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,146 @@
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type pg from 'pg';
+
+/**
+ * One line per answered counted call, appended with a write(2) each, so the page cache holds it
+ * when the process is SIGKILLed: the calls a killed server had not flushed are read back from here
+ * by the next server started on this host (and by any server on it every sweep). Each counting
+ * round begins a new file (a generation): once the round commits, with the generation in
+ * `count_journals` in the same transaction, every call of that file and the ones before it is in
+ * `monthly_usage`, and the files go. A file's calls are so added exactly once: by the round, or by
+ * the one recovery that finds its generation above the recorded one (under that row's lock).
+ */
+export class CountJournal {
+  private fd: number;
+  private generation = 1;
+  private callsInFile = 0;
+  /** Generations written to disk and not yet known to be in monthly_usage. */
+  private readonly files: number[] = [1];
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.fd = openSync(join(dir, '1'), 'a');
+  }
+
+  /** Appends one answered call (a system call: about a microsecond). */
+  record(keyId: string, monthKey: string): void {
+    writeSync(this.fd, `${keyId} ${monthKey}\n`);
+    this.callsInFile++;
+  }
+
+  /** Starts a new file for the calls from now on; the generation returned holds every call recorded so far. */
+  rotate(): number {
+    if (this.callsInFile === 0) return this.generation - 1;
+    closeSync(this.fd);
+    const done = this.generation++;
+    this.fd = openSync(join(this.dir, String(this.generation)), 'a');
+    this.files.push(this.generation);
+    this.callsInFile = 0;
+    return done;
+  }
+
+  /** The calls of generations up to `generation` are in monthly_usage: their files go. */
+  written(generation: number): void {
+    while (this.files.length > 0 && (this.files[0] ?? 0) <= generation)
+      unlinkSync(join(this.dir, String(this.files.shift())));
+  }
+
+  /** After the last round committed: nothing is left to recover. */
+  close(): void {
+    closeSync(this.fd);
+    if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A name for the database the counts go to (its server's address, port and name, hashed): a
+ * journal is only ever added to the database it was written for, whatever else shares DATA_DIR.
+ */
+export async function databaseScope(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ scope: string }>(
+    "SELECT concat_ws(':', inet_server_addr(), inet_server_port(), current_database()) AS scope",
+  );
+  return createHash('sha256')
+    .update(rows[0]?.scope ?? '')
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Where this process keeps its journal: one folder per database and per server process. */
+export function journalDir(root: string, database: string, serverId: string): string {
+  return join(root, database, `${hostname()}-${process.pid}-${serverId}`);
+}
+
+/** A journal left by a server that is gone: its calls by key and month, in generations above `after`. */
+export interface DeadJournal {
+  readonly serverId: string;
+  readonly dir: string;
+  /** Reads the calls of the generations above `after` (by `keyId monthKey`), and the highest generation found. */
+  read(after: number): { calls: Map<string, number>; last: number };
+  /** Deletes the folder once its calls are in monthly_usage. */
+  remove(): void;
+}
+
+/**
+ * The journals under `root`/`database` of servers on this host whose process has ended (a pid no
+ * longer running; one reused by another process leaves its journal for a later sweep).
+ */
+export function deadJournals(root: string, database: string, ownDir: string): DeadJournal[] {
+  const base = join(root, database);
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return [];
+  }
+  const host = `${hostname()}-`;
+  const dead: DeadJournal[] = [];
+  for (const name of names) {
+    const dir = join(base, name);
+    if (dir === ownDir || !name.startsWith(host)) continue;
+    const [pid, ...rest] = name.slice(host.length).split('-');
+    if (pid === undefined || rest.length === 0 || isRunning(Number(pid))) continue;
+    dead.push({
+      serverId: rest.join('-'),
+      dir,
+      read: (after) => readJournal(dir, after),
+      remove: () => rmSync(dir, { recursive: true, force: true }),
+    });
+  }
+  return dead;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readJournal(dir: string, after: number): { calls: Map<string, number>; last: number } {
+  const calls = new Map<string, number>();
+  let last = after;
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return { calls, last };
+  }
+  for (const file of files) {
+    const generation = Number(file);
+    if (!Number.isInteger(generation) || generation <= after) continue;
+    last = Math.max(last, generation);
+    const text = readFileSync(join(dir, file), 'utf8');
+    // A line cut by the kill has no newline: the call it began was never recorded whole.
+    for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+      if (line === '') continue;
+      calls.set(line, (calls.get(line) ?? 0) + 1);
+    }
+  }
+  return { calls, last };
+}
