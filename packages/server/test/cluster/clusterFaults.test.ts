@@ -61,8 +61,6 @@ afterAll(async () => {
 interface Tally {
   /** Calls answered 200. */
   ok: number;
-  /** When each 200 came, in ms of performance.now(). */
-  okAt: number[];
   /** Every other answer, by status; 0 for a call that got no answer at all. */
   failed: Map<number, number>;
   /** 503s that carried Retry-After. */
@@ -74,7 +72,7 @@ interface Tally {
 /** `clients` loops calling quotes-random through HAProxy with `key` until `during` settles. */
 async function underLoad(key: string, during: () => Promise<void>): Promise<Tally> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const tally: Tally = { ok: 0, okAt: [], failed: new Map(), retryAfter: 0, lastFailureAt: 0 };
+  const tally: Tally = { ok: 0, failed: new Map(), retryAfter: 0, lastFailureAt: 0 };
   const started = performance.now();
   let running = true;
   const loops = Array.from({ length: clients }, async () => {
@@ -86,7 +84,6 @@ async function underLoad(key: string, during: () => Promise<void>): Promise<Tall
       ).catch(() => undefined);
       if (answer?.status === 200) {
         tally.ok++;
-        tally.okAt.push(performance.now());
         continue;
       }
       const status = answer?.status ?? 0;
@@ -120,29 +117,24 @@ describe.skipIf(skipReason !== undefined)('three servers behind HAProxy and PgBo
     }
   });
 
-  it('fails no call when a server is killed (SIGKILL), and the count loses at most its last flush interval', async () => {
+  it('fails no call when a server is killed (SIGKILL), and its replacement adds the calls it journaled', async () => {
     const key = await enterpriseKey('Killed server');
-    let killedAt = 0;
-    const tally = await underLoad(key.key, () => {
-      killedAt = performance.now();
-      return cluster.replaceServer(1, 'SIGKILL');
-    });
-    // The servers left have written theirs within a flush interval.
+    const tally = await underLoad(key.key, () => cluster.replaceServer(1, 'SIGKILL'));
+    // The servers have written theirs within a flush interval.
     await new Promise((resolve) => setTimeout(resolve, 2 * countFlushMs));
     const counted = (await operator.usage(key.id)).calls;
     const lost = tally.ok - counted;
-    // Every server's calls, an upper bound on the killed one's: what it answered since the start
-    // of its last committed flush, under two intervals while a round takes less than one.
-    const lastIntervals = tally.okAt.filter((at) => at > killedAt - 2 * countFlushMs && at <= killedAt).length;
     console.info(
-      `SIGKILL of one of 3: ${tally.ok} calls answered 200, ${counted} counted (${lost} lost; ${lastIntervals} ` +
-        `answered by all three in the last ${2 * countFlushMs} ms), failed ${JSON.stringify([...tally.failed])}`,
+      `SIGKILL of one of 3: ${tally.ok} calls answered 200, ${counted} counted (${lost} lost), ` +
+        `failed ${JSON.stringify([...tally.failed])}`,
     );
     expect([...tally.failed]).toEqual([]);
     // Counted when answered: a call the killed server counted had been answered, so none counted
     // twice even when HAProxy resent a call the killed server had not answered.
     expect(counted).toBeLessThanOrEqual(tally.ok);
-    expect(lost).toBeLessThanOrEqual(lastIntervals + clients);
+    // Its replacement, on the same host, added at its start what the killed server journaled and
+    // had not written: only a call whose answer was being written at the kill can be missing.
+    expect(lost).toBeLessThanOrEqual(clients);
   }, 60_000);
 
   it('fails no call and keeps the count exact through a rolling restart (SIGTERM, one at a time)', async () => {
