@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type pg from 'pg';
 
 /**
- * One line per answered counted call, appended with a write(2) each, so the page cache holds it
+ * One line per answered counted call, written once per turn of the event loop (one write(2) for
+ * every call answered in it: a write per call cost 90-110 µs of server CPU per call on this
+ * machine's virtualised system calls, against 35 µs for the whole call), so the page cache holds it
  * when the process is SIGKILLed: the calls a killed server had not flushed are read back from here
  * by the next server started on this host (and by any server on it every sweep). Each counting
  * round begins a new file (a generation): once the round commits, with the generation in
@@ -17,6 +19,9 @@ export class CountJournal {
   private fd: number;
   private generation = 1;
   private callsInFile = 0;
+  /** Lines of this turn of the event loop, written by the next setImmediate or rotation. */
+  private pending = '';
+  private writing: NodeJS.Immediate | undefined;
   /** Generations written to disk and not yet known to be in monthly_usage. */
   private readonly files: number[] = [1];
 
@@ -25,15 +30,25 @@ export class CountJournal {
     this.fd = openSync(join(dir, '1'), 'a');
   }
 
-  /** Appends one answered call (a system call: about a microsecond). */
+  /** Appends one answered call, written with the others of this turn of the event loop. */
   record(keyId: string, monthKey: string): void {
-    writeSync(this.fd, `${keyId} ${monthKey}\n`);
+    this.pending += `${keyId} ${monthKey}\n`;
     this.callsInFile++;
+    this.writing ??= setImmediate(() => this.write());
+  }
+
+  private write(): void {
+    if (this.writing) clearImmediate(this.writing);
+    this.writing = undefined;
+    if (this.pending === '') return;
+    writeSync(this.fd, this.pending);
+    this.pending = '';
   }
 
   /** Starts a new file for the calls from now on; the generation returned holds every call recorded so far. */
   rotate(): number {
     if (this.callsInFile === 0) return this.generation - 1;
+    this.write();
     closeSync(this.fd);
     const done = this.generation++;
     this.fd = openSync(join(this.dir, String(this.generation)), 'a');
@@ -50,6 +65,7 @@ export class CountJournal {
 
   /** After the last round committed: nothing is left to recover. */
   close(): void {
+    this.write();
     closeSync(this.fd);
     if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
   }
