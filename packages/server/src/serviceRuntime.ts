@@ -92,10 +92,17 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   });
   const journalRoot = options.countJournalRoot;
   const scope = journalRoot === undefined ? undefined : await databaseScope(database.pool);
-  const journal =
-    journalRoot === undefined || scope === undefined
-      ? undefined
-      : new CountJournal(journalDir(journalRoot, scope, presence.id));
+  let journal: CountJournal | undefined;
+  if (journalRoot !== undefined && scope !== undefined) {
+    try {
+      journal = new CountJournal(journalDir(journalRoot, scope, presence.id));
+    } catch (error) {
+      log.warn(
+        { cause: outageCause(error) },
+        'no journal of counted calls (DATA_DIR/count-journal not writable): a SIGKILL loses the calls since the last flush',
+      );
+    }
+  }
   const counter = new MonthlyCounter(database.pool, {
     journal,
     flushMs: options.countFlushMs,

@@ -102,7 +102,8 @@ export interface DeadJournal {
 
 /**
  * The journals under `root`/`database` of servers on this host whose process has ended (a pid no
- * longer running; one reused by another process leaves its journal for a later sweep).
+ * longer running, or this process's own; one reused by another process leaves its journal for a
+ * later sweep).
  */
 export function deadJournals(root: string, database: string, ownDir: string): DeadJournal[] {
   const base = join(root, database);
@@ -118,7 +119,9 @@ export function deadJournals(root: string, database: string, ownDir: string): De
     const dir = join(base, name);
     if (dir === ownDir || !name.startsWith(host)) continue;
     const [pid, ...rest] = name.slice(host.length).split('-');
-    if (pid === undefined || rest.length === 0 || isRunning(Number(pid))) continue;
+    // This process's own pid on another journal: a process before it on this host had it (a
+    // container started again is pid 1 each time), so that one has ended.
+    if (pid === undefined || rest.length === 0 || (Number(pid) !== process.pid && isRunning(Number(pid)))) continue;
     dead.push({
       serverId: rest.join('-'),
       dir,
