@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -369,6 +369,23 @@ describe('the monthly counter', () => {
       await counter.close();
       expect(await callsInMonth(database.db, keyId, month)).toBe(4);
       expect(existsSync(journal.dir)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("sweeps only this host's journals of ended processes: this pid on another journal is one, a running pid is not", () => {
+    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
+    try {
+      const own = join(root, 'db', `${hostname()}-${process.pid}-own`);
+      for (const name of [
+        `${hostname()}-${process.pid}-before`,
+        `${hostname()}-${process.ppid}-parent`,
+        'elsewhere-4194303-remote',
+      ])
+        mkdirSync(join(root, 'db', name), { recursive: true });
+      mkdirSync(own, { recursive: true });
+      expect(deadJournals(root, 'db', own).map((journal) => journal.serverId)).toEqual(['before']);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
