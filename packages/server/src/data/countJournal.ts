@@ -15,6 +15,9 @@ import type pg from 'pg';
  * `monthly_usage`, and the files go. A file's calls are so added exactly once: by the round, or by
  * the one recovery that finds its generation above the recorded one (under that row's lock).
  */
+/** The journals this process writes (several servers may run in one process, as in tests). */
+const openHere = new Set<string>();
+
 export class CountJournal {
   private fd: number;
   private generation = 1;
@@ -28,6 +31,7 @@ export class CountJournal {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
     this.fd = openSync(join(dir, '1'), 'a');
+    openHere.add(dir);
   }
 
   /** Appends one answered call, written with the others of this turn of the event loop. */
@@ -67,6 +71,7 @@ export class CountJournal {
   close(): void {
     this.write();
     closeSync(this.fd);
+    openHere.delete(this.dir);
     if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -117,10 +122,10 @@ export function deadJournals(root: string, database: string, ownDir: string): De
   const dead: DeadJournal[] = [];
   for (const name of names) {
     const dir = join(base, name);
-    if (dir === ownDir || !name.startsWith(host)) continue;
+    if (dir === ownDir || openHere.has(dir) || !name.startsWith(host)) continue;
     const [pid, ...rest] = name.slice(host.length).split('-');
-    // This process's own pid on another journal: a process before it on this host had it (a
-    // container started again is pid 1 each time), so that one has ended.
+    // This process's own pid on a journal it does not write: a process before it on this host had
+    // it (a container started again is pid 1 each time), so that one has ended.
     if (pid === undefined || rest.length === 0 || (Number(pid) !== process.pid && isRunning(Number(pid)))) continue;
     dead.push({
       serverId: rest.join('-'),

@@ -341,8 +341,9 @@ describe('the monthly counter', () => {
       for (let call = 0; call < 5; call++) await servedCall(killed, keyId, month, null);
       await killed.flush();
       for (let call = 0; call < 3; call++) await servedCall(killed, keyId, month, null);
-      // Killed: it never flushes again.
+      // Killed: it never flushes again, and its journal is left as the page cache keeps it.
       (killed as unknown as { flushTimer: NodeJS.Timeout }).flushTimer.close();
+      killedJournal.close();
       expect(await callsInMonth(database.db, keyId, month)).toBe(5);
 
       // Two servers sweep at once, each having listed the dead journal: it is added once.
