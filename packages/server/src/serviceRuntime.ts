@@ -95,7 +95,12 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   let journal: CountJournal | undefined;
   if (journalRoot !== undefined && scope !== undefined) {
     try {
-      journal = new CountJournal(journalDir(journalRoot, scope, presence.id));
+      journal = new CountJournal(journalDir(journalRoot, scope, presence.id), (error) =>
+        log.warn(
+          { cause: outageCause(error) },
+          'journal of counted calls stopped: a SIGKILL from now on loses the calls since the last flush',
+        ),
+      );
     } catch (error) {
       log.warn(
         { cause: outageCause(error) },

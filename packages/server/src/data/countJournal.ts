@@ -27,8 +27,13 @@ export class CountJournal {
   private writing: NodeJS.Immediate | undefined;
   /** Generations written to disk and not yet known to be in monthly_usage. */
   private readonly files: number[] = [1];
+  /** A file operation failed: journaling stopped, the folder removed (a sweep must never add what a round wrote). */
+  private broken = false;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
     mkdirSync(dir, { recursive: true });
     this.fd = openSync(join(dir, '1'), 'a');
     openHere.add(dir);
@@ -36,43 +41,81 @@ export class CountJournal {
 
   /** Appends one answered call, written with the others of this turn of the event loop. */
   record(keyId: string, monthKey: string): void {
+    if (this.broken) return;
     this.pending += `${keyId} ${monthKey}\n`;
     this.callsInFile++;
     this.writing ??= setImmediate(() => this.write());
   }
 
-  private write(): void {
-    if (this.writing) clearImmediate(this.writing);
-    this.writing = undefined;
-    if (this.pending === '') return;
-    writeSync(this.fd, this.pending);
-    this.pending = '';
-  }
-
-  /** Starts a new file for the calls from now on; the generation returned holds every call recorded so far. */
+  /** Starts a new file for the calls from now on; the generation returned holds every call recorded so far (0: none). */
   rotate(): number {
+    if (this.broken) return 0;
     if (this.callsInFile === 0) return this.generation - 1;
-    this.write();
-    closeSync(this.fd);
-    const done = this.generation++;
-    this.fd = openSync(join(this.dir, String(this.generation)), 'a');
-    this.files.push(this.generation);
-    this.callsInFile = 0;
-    return done;
+    try {
+      this.write();
+      closeSync(this.fd);
+      const done = this.generation++;
+      this.fd = openSync(join(this.dir, String(this.generation)), 'a');
+      this.files.push(this.generation);
+      this.callsInFile = 0;
+      return done;
+    } catch (error) {
+      this.fail(error);
+      return 0;
+    }
   }
 
   /** The calls of generations up to `generation` are in monthly_usage: their files go. */
   written(generation: number): void {
-    while (this.files.length > 0 && (this.files[0] ?? 0) <= generation)
-      unlinkSync(join(this.dir, String(this.files.shift())));
+    try {
+      while (!this.broken && this.files.length > 0 && (this.files[0] ?? 0) <= generation)
+        unlinkSync(join(this.dir, String(this.files.shift())));
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   /** After the last round committed: nothing is left to recover. */
   close(): void {
-    this.write();
-    closeSync(this.fd);
+    if (this.broken) return;
+    try {
+      this.write();
+      closeSync(this.fd);
+      if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
+    } catch (error) {
+      this.fail(error);
+    }
     openHere.delete(this.dir);
-    if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private write(): void {
+    if (this.writing) clearImmediate(this.writing);
+    this.writing = undefined;
+    if (this.pending === '' || this.broken) return;
+    try {
+      writeSync(this.fd, this.pending);
+    } catch (error) {
+      this.fail(error);
+    }
+    this.pending = '';
+  }
+
+  private fail(error: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.pending = '';
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed.
+    }
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // Left behind, a sweep after this process ends may add some calls twice: reported below.
+    }
+    openHere.delete(this.dir);
+    this.onError(error);
   }
 }
 

@@ -391,4 +391,24 @@ describe('the monthly counter', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('goes on counting when its journal cannot be written, and says so once', async () => {
+    const keyId = await newKey();
+    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
+    try {
+      const errors: unknown[] = [];
+      const journal = new CountJournal(join(root, 'db', 'here'), (error) => errors.push(error));
+      const counter = counterOn(database.pool, { journal });
+      await servedCall(counter, keyId, month, null);
+      rmSync(root, { recursive: true, force: true });
+      for (let call = 0; call < 3; call++) await servedCall(counter, keyId, month, null);
+      await counter.flush();
+      await servedCall(counter, keyId, month, null);
+      await counter.flush();
+      expect(await callsInMonth(database.db, keyId, month)).toBe(5);
+      expect(errors).toHaveLength(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
