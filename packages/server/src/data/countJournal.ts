@@ -1,7 +1,17 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type pg from 'pg';
 
 /**
@@ -81,7 +91,15 @@ export class CountJournal {
     try {
       this.write();
       closeSync(this.fd);
-      if (this.callsInFile === 0) rmSync(this.dir, { recursive: true, force: true });
+      if (this.callsInFile === 0) {
+        rmSync(this.dir, { recursive: true, force: true });
+        try {
+          // The database's folder too, when no other server's journal is in it.
+          rmdirSync(dirname(this.dir));
+        } catch {
+          // Not empty: another server's journal.
+        }
+      }
     } catch (error) {
       this.fail(error);
     }
