@@ -237,7 +237,7 @@ export class MonthlyCounter {
   private readonly trustMs: number;
   /** When the rounds began failing (performance.now ms); undefined while they succeed. */
   private failingSince: number | undefined;
-  /** Rounds run (failed ones too) and their time, calls written, lease places granted, calls that waited for a round: read by the metrics. */
+  /** Rounds that reached the database (failed ones too) and the time rounds took, calls written, lease places granted, calls that waited for a round: read by the metrics. */
   readonly roundStats = { rounds: 0, failed: 0, seconds: 0, flushedCalls: 0, leasedCalls: 0, waitedCalls: 0 };
 
   constructor(
@@ -391,7 +391,6 @@ export class MonthlyCounter {
 
   private async runRound(round: readonly Lane<RoundItem>[]): Promise<RoundAnswers<RoundItem, RoundAnswer>> {
     const started = performance.now();
-    this.roundStats.rounds++;
     try {
       // A lease in doubt is frozen: settle it first, so the waiting calls see where it stands.
       if (this.doubtful.length > 0) await this.reconcileDoubtful();
@@ -474,6 +473,7 @@ export class MonthlyCounter {
     if (sent.length === 0 && readRows[0].length === 0) {
       // Failing rounds keep asking while there is nothing to write, so their end is seen at once.
       if (this.failingSince !== undefined) {
+        this.roundStats.rounds++;
         await this.pool.query('SELECT 1');
         this.onSuccess();
       }
@@ -493,6 +493,7 @@ export class MonthlyCounter {
       queries.push({ name: 'count-journal-written', text: journalStatement, values: [this.serverId, generation] });
 
     let results: unknown[][];
+    this.roundStats.rounds++;
     try {
       results = await this.inOwnTransaction(queries);
     } catch (error) {
