@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callsInMonth } from '../../src/data/monthlyUsage.js';
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { CountJournal, deadJournals } from '../../src/data/countJournal.js';
@@ -329,86 +329,73 @@ describe('the monthly counter', () => {
     expect(await callsInMonth(database.db, keyId, month)).toBe(20);
     expect(await leasesOf(keyId)).toEqual([]);
   });
+});
+
+describe('the journal of counted calls', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it("adds a killed process's journaled calls once, however many servers sweep it", async () => {
     const keyId = await newKey();
-    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
-    try {
-      // A pid no process has here: the journal's server is gone.
-      const deadDir = (serverId: string) => join(root, 'db', `${hostname()}-4194303-${serverId}`);
-      const killedJournal = new CountJournal(deadDir('killed'));
-      const killed = new MonthlyCounter(database.pool, { flushMs: 60_000, serverId: 'killed', journal: killedJournal });
-      for (let call = 0; call < 5; call++) await servedCall(killed, keyId, month, null);
-      await killed.flush();
-      for (let call = 0; call < 3; call++) await servedCall(killed, keyId, month, null);
-      // Killed: it never flushes again, and its journal is left as the page cache keeps it.
-      (killed as unknown as { flushTimer: NodeJS.Timeout }).flushTimer.close();
-      killedJournal.close();
-      expect(await callsInMonth(database.db, keyId, month)).toBe(5);
+    // A pid no process has here: the journal's server is gone.
+    const deadDir = join(root, 'db', `${hostname()}-4194303-killed`);
+    const killedJournal = new CountJournal(deadDir);
+    const killed = new MonthlyCounter(database.pool, { flushMs: 60_000, serverId: 'killed', journal: killedJournal });
+    for (let call = 0; call < 5; call++) await servedCall(killed, keyId, month, null);
+    await killed.flush();
+    for (let call = 0; call < 3; call++) await servedCall(killed, keyId, month, null);
+    // Killed: it never flushes again, and its journal is left as the page cache keeps it.
+    (killed as unknown as { flushTimer: NodeJS.Timeout }).flushTimer.close();
+    killedJournal.close();
+    expect(await callsInMonth(database.db, keyId, month)).toBe(5);
 
-      // Two servers sweep at once, each having listed the dead journal: it is added once.
-      const sweepers = [counterOn(database.pool), counterOn(secondProcess.pool)];
-      const found = deadJournals(root, 'db', join(root, 'db', 'own'));
-      expect(found.map((journal) => journal.serverId)).toEqual(['killed']);
-      const recovered = await Promise.all(sweepers.map((sweeper) => sweeper.recoverJournals(found)));
-      expect(recovered.sort()).toEqual([0, 3]);
-      expect(await callsInMonth(database.db, keyId, month)).toBe(8);
-      expect(existsSync(deadDir('killed'))).toBe(false);
-      expect(await sweepers[0]!.recoverJournals(deadJournals(root, 'db', ''))).toBe(0);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    // Two servers sweep at once, each having listed the dead journal: it is added once.
+    const sweepers = [counterOn(database.pool), counterOn(secondProcess.pool)];
+    const found = deadJournals(root, 'db', join(root, 'db', 'own'));
+    expect(found.map((journal) => journal.serverId)).toEqual(['killed']);
+    const recovered = await Promise.all(sweepers.map((sweeper) => sweeper.recoverJournals(found)));
+    expect(recovered.sort()).toEqual([0, 3]);
+    expect(await callsInMonth(database.db, keyId, month)).toBe(8);
+    expect(existsSync(deadDir)).toBe(false);
+    expect(await sweepers[0]!.recoverJournals(deadJournals(root, 'db', ''))).toBe(0);
   });
 
   it('leaves no journal behind once its calls are written and it is closed', async () => {
     const keyId = await newKey();
-    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
-    try {
-      const journal = new CountJournal(join(root, 'db', 'here'));
-      const counter = counterOn(database.pool, { journal });
-      for (let call = 0; call < 4; call++) await servedCall(counter, keyId, month, null);
-      await counter.close();
-      expect(await callsInMonth(database.db, keyId, month)).toBe(4);
-      expect(existsSync(journal.dir)).toBe(false);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const journal = new CountJournal(join(root, 'db', 'here'));
+    const counter = counterOn(database.pool, { journal });
+    for (let call = 0; call < 4; call++) await servedCall(counter, keyId, month, null);
+    await counter.close();
+    expect(await callsInMonth(database.db, keyId, month)).toBe(4);
+    expect(existsSync(journal.dir)).toBe(false);
   });
 
   it("sweeps only this host's journals of ended processes: this pid on another journal is one, a running pid is not", () => {
-    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
-    try {
-      const own = join(root, 'db', `${hostname()}-${process.pid}-own`);
-      for (const name of [
-        `${hostname()}-${process.pid}-before`,
-        `${hostname()}-${process.ppid}-parent`,
-        'elsewhere-4194303-remote',
-      ])
-        mkdirSync(join(root, 'db', name), { recursive: true });
-      mkdirSync(own, { recursive: true });
-      expect(deadJournals(root, 'db', own).map((journal) => journal.serverId)).toEqual(['before']);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const own = join(root, 'db', `${hostname()}-${process.pid}-own`);
+    const others = [
+      `${hostname()}-${process.pid}-before`,
+      `${hostname()}-${process.ppid}-parent`,
+      'elsewhere-4194303-remote',
+    ];
+    for (const dir of [...others.map((name) => join(root, 'db', name)), own]) mkdirSync(dir, { recursive: true });
+    expect(deadJournals(root, 'db', own).map((journal) => journal.serverId)).toEqual(['before']);
   });
 
   it('goes on counting when its journal cannot be written, and says so once', async () => {
     const keyId = await newKey();
-    const root = mkdtempSync(join(tmpdir(), 'quotes-journal-'));
-    try {
-      const errors: unknown[] = [];
-      const journal = new CountJournal(join(root, 'db', 'here'), (error) => errors.push(error));
-      const counter = counterOn(database.pool, { journal });
-      await servedCall(counter, keyId, month, null);
-      rmSync(root, { recursive: true, force: true });
-      for (let call = 0; call < 3; call++) await servedCall(counter, keyId, month, null);
-      await counter.flush();
-      await servedCall(counter, keyId, month, null);
-      await counter.flush();
-      expect(await callsInMonth(database.db, keyId, month)).toBe(5);
-      expect(errors).toHaveLength(1);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const errors: unknown[] = [];
+    const journal = new CountJournal(join(root, 'db', 'here'), (error) => errors.push(error));
+    const counter = counterOn(database.pool, { journal });
+    await servedCall(counter, keyId, month, null);
+    rmSync(root, { recursive: true, force: true });
+    for (let call = 0; call < 3; call++) await servedCall(counter, keyId, month, null);
+    await counter.flush();
+    await servedCall(counter, keyId, month, null);
+    await counter.flush();
+    expect(await callsInMonth(database.db, keyId, month)).toBe(5);
+    expect(errors).toHaveLength(1);
   });
 });
