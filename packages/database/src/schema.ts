@@ -44,8 +44,22 @@ export interface MonthlyUsageTable {
   /** First day of the UTC month the calls belong to, as YYYY-MM-01 (DATE is read as text). */
   month: string;
   calls: number;
-  /** Calls granted by the row's latest increment (see the migration adding it). */
-  last_grant: ColumnType<number, number | undefined, number>;
+}
+
+/** A server's reserved part of a capped key's monthly allowance (see the migration creating it). */
+export interface AllowanceLeasesTable {
+  server_id: string;
+  key_id: string;
+  month: string;
+  reserved: number;
+  renewed_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** Per server process, the last journal generation whose calls are in monthly_usage (see the migration creating it). */
+export interface CountJournalsTable {
+  server_id: string;
+  written_generation: number;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 export interface UsageAlertsTable {
@@ -179,6 +193,8 @@ export interface Database {
   operator_audit: OperatorAuditTable;
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;
+  allowance_leases: AllowanceLeasesTable;
+  count_journals: CountJournalsTable;
   usage_alerts: UsageAlertsTable;
   key_requests: KeyRequestsTable;
   quotes: QuotesTable;

@@ -1,4 +1,5 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
+import { CountJournal, databaseScope, deadJournals, journalDir } from './data/countJournal.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { warmUpCatalog } from './data/catalogWarmUp.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
@@ -55,6 +56,10 @@ export interface RuntimeOptions {
   trustProxy?: readonly string[];
   /** Whether calls are recorded in the usage history (default true; USAGE_HISTORY). */
   recordHistory?: boolean;
+  /** How often the counted calls are written and leases renewed (default 200 ms). */
+  countFlushMs?: number;
+  /** Where each answered call is journaled for recovery after a SIGKILL (DATA_DIR/count-journal); none when unset. */
+  countJournalRoot?: string;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
   /** The bytes the usage history holds between flushes at most (default 16 MB; USAGE_HISTORY_MAX_MB). */
@@ -65,6 +70,8 @@ export interface RuntimeOptions {
   presenceIntervalMs?: number;
 }
 
+/** How often each server looks for the journals of killed servers on its host. */
+const journalSweepMs = 10_000;
 /** How often each server folds old hourly history into days and drops what is past retention. */
 const historyUpkeepMs = 3_600_000;
 
@@ -83,7 +90,32 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
   });
-  const counter = new MonthlyCounter(database.pool, (error) => outage.failed(error));
+  const journalRoot = options.countJournalRoot;
+  const scope = journalRoot === undefined ? undefined : await databaseScope(database.pool);
+  let journal: CountJournal | undefined;
+  if (journalRoot !== undefined && scope !== undefined) {
+    try {
+      journal = new CountJournal(journalDir(journalRoot, scope, presence.id), (error) =>
+        log.warn(
+          { cause: outageCause(error) },
+          'journal of counted calls stopped: a SIGKILL from now on loses the calls since the last flush',
+        ),
+      );
+    } catch (error) {
+      log.warn(
+        { cause: outageCause(error) },
+        'no journal of counted calls (DATA_DIR/count-journal not writable): a SIGKILL loses the calls since the last flush',
+      );
+    }
+  }
+  const counter = new MonthlyCounter(database.pool, {
+    journal,
+    flushMs: options.countFlushMs,
+    servers: () => presence.servers(),
+    serverId: presence.id,
+    onFailure: (error) => outage.failed(error),
+    onSuccess: () => outage.succeeded(),
+  });
   let wasListening = false;
   notifications = new DatabaseNotifications(
     database.directUrl,
@@ -136,6 +168,19 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   upkeep();
   const upkeepTimer = setInterval(upkeep, historyUpkeepMs);
   upkeepTimer.unref();
+  // The journals of servers on this host that were killed: added at start and every sweep.
+  const sweep = () => {
+    if (journalRoot === undefined || scope === undefined || journal === undefined) return;
+    void counter
+      .recoverJournals(deadJournals(journalRoot, scope, journal.dir))
+      .then((calls) => {
+        if (calls > 0) log.info({ calls }, 'counted the calls a stopped server had journaled and not written');
+      })
+      .catch(() => undefined);
+  };
+  sweep();
+  const sweepTimer = setInterval(sweep, journalSweepMs);
+  sweepTimer.unref();
   return {
     database,
     clock: options.clock,
@@ -153,10 +198,10 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     async close() {
       await presence.close();
       clearInterval(upkeepTimer);
+      clearInterval(sweepTimer);
       await history?.close();
       await notifications.close();
-      await counter.settleDebts().catch(() => undefined);
-      counter.close();
+      await counter.close();
     },
   };
 }

@@ -47,6 +47,8 @@ export interface StartServerOptions {
   notificationHeartbeatMs?: number;
   /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default none. */
   warmUpMs?: number;
+  /** How often the counted calls are written and leases renewed; default config.COUNT_FLUSH_MS, else 200 ms. */
+  countFlushMs?: number;
   /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS, else 10 s. */
   historyFlushMs?: number;
   /** The bytes the usage history holds between flushes at most; default config.USAGE_HISTORY_MAX_MB, else 16 MB. */
@@ -77,6 +79,8 @@ export interface RunningServer {
   readonly operator: OperatorApi;
   /** Writes the usage history counted so far now rather than at the next interval. */
   flushUsageHistory(): Promise<void>;
+  /** Writes the counted calls now rather than at the next interval. */
+  flushCounts(): Promise<void>;
   /** Servers sharing the per-key burst limits now, this one included. */
   liveServers(): number;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
@@ -172,6 +176,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       warmUpMs: options.warmUpMs,
       trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
       recordHistory: options.config?.USAGE_HISTORY !== 'off',
+      countFlushMs: options.countFlushMs ?? options.config?.COUNT_FLUSH_MS,
+      countJournalRoot: options.config && join(options.config.DATA_DIR, 'count-journal'),
       historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
       historyMaxBytes: options.historyMaxBytes ?? (options.config && options.config.USAGE_HISTORY_MAX_MB * 1024 * 1024),
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
@@ -231,6 +237,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       metricsUrl: metricsServer?.url,
       operator: createOperatorApi(database, { clock, onKeyChanged: (keyId) => runtime.keys.invalidate(keyId) }),
       flushUsageHistory: async () => runtime.history?.flush(),
+      flushCounts: () => runtime.counter.flush(),
       liveServers: () => runtime.presence.servers(),
       close() {
         closing ??= (async () => {

@@ -107,6 +107,13 @@ describe('startServer from a configuration', () => {
     }
   });
 
+  it('writes counted calls every COUNT_FLUSH_MS, 200 ms unless set, and names a bad value', () => {
+    expect(parseConfig({}).COUNT_FLUSH_MS).toBe(200);
+    expect(parseConfig({ COUNT_FLUSH_MS: '50' }).COUNT_FLUSH_MS).toBe(50);
+    expect(() => parseConfig({ COUNT_FLUSH_MS: '0' })).toThrow(/COUNT_FLUSH_MS/);
+    expect(() => parseConfig({ COUNT_FLUSH_MS: '60000' })).toThrow(/COUNT_FLUSH_MS/);
+  });
+
   it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise', () => {
     expect(parseConfig({}).METRICS_PORT).toBeUndefined();
     expect(parseConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();

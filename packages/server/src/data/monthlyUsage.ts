@@ -44,7 +44,9 @@ export function callsInMonth(db: Kysely<Database>, keyId: string, monthKey: stri
 
 /**
  * Operator override (e.g. to exhaust a key for a test); not used by the request path. Returns the
- * count it replaced, read under the row's lock in the same transaction.
+ * count it replaced, read under the row's lock in the same transaction. The key's leases of that
+ * month go too, so servers answer from the new figure once their next flush renews their lease
+ * (within COUNT_FLUSH_MS).
  */
 export function setCallsInMonth(db: Kysely<Database>, keyId: string, monthKey: string, calls: number): Promise<number> {
   return inTransaction(db, async (trx) => {
@@ -60,6 +62,7 @@ export function setCallsInMonth(db: Kysely<Database>, keyId: string, monthKey: s
       .values({ key_id: keyId, month: monthKey, calls })
       .onConflict((oc) => oc.columns(['key_id', 'month']).doUpdateSet({ calls }))
       .execute();
+    await trx.deleteFrom('allowance_leases').where('key_id', '=', keyId).where('month', '=', monthKey).execute();
     return Number(before?.calls ?? 0);
   });
 }

@@ -81,8 +81,10 @@ export function createApp(
       // The history's `served` is what the monthly counter keeps; a free call (quotes-usage) is neither.
       if (isCountedAnswer(call.operationId, answer.status))
         served(call, request, runtime.clock().getTime(), 'ranks' in answer ? answer.ranks : undefined);
+      // No outage ends here: an answer from memory proves nothing of the database. A committed
+      // counting round or /readyz does (outage.succeeded).
       sendApiResponse(response, answer);
-      runtime.outage.succeeded();
+      if ('counted' in answer) answer.counted?.journal();
     } catch (error) {
       const problem = asProblem(error);
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))

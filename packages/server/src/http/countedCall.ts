@@ -3,6 +3,7 @@ import { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.j
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
 import { Problem } from '../problems.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
+import type { CallSlot } from '../data/monthlyCounter.js';
 import type { ApiCall } from './apiCall.js';
 
 /** Whether an answer at `status` keeps the call counted (the contract's `x-counted-statuses`). */
@@ -11,45 +12,57 @@ export function isCountedAnswer(operationId: string, status: number): boolean {
 }
 
 /**
- * Step 5 of the order of checks and the counting rules, as the contract's `x-counted-statuses`
- * give them per operation: a counted operation's call is counted (atomically, against the
- * allowance) while it runs, and a call refused is answered 429 whatever the operation found; an
- * answer at a counted status (a 2xx, a 304, a 404 no-match) keeps the count and carries the
- * allowance headers; any other answer gives the call back.
+ * Step 6 of the order of checks and the counting rules, as the contract's `x-counted-statuses`
+ * give them per operation: a counted operation's call is admitted within the allowance while it
+ * runs (its key's lease, or no lease for an unlimited key), and a call refused is answered 429
+ * whatever the operation found; an answer at a counted status (a 2xx, a 304, a 404 no-match) is
+ * counted, when answered, and carries the allowance headers; any other answer counts nothing.
  */
 export async function countedCall<
   Answer extends { readonly status: number; readonly headers?: Record<string, string> },
->(runtime: ServiceRuntime, call: ApiCall, operation: () => Promise<Answer>): Promise<Answer> {
+>(
+  runtime: ServiceRuntime,
+  call: ApiCall,
+  operation: () => Promise<Answer>,
+): Promise<Answer & { readonly counted?: CallSlot }> {
   const counted = rules.countedStatuses.get(call.operationId) ?? [];
   if (counted.length === 0) return operation();
   const { key, limits } = call.caller;
   const now = runtime.clock();
   const month = calendarMonthOf(now);
   const limit = limits.monthlyCalls;
-  const granting = runtime.counter.acquire(key.id, month.key, limit);
-  // The operation only reads, so it runs while the call is being counted, not after: the
-  // answer waits for the slower of two round trips instead of their sum. Not for a key whose
-  // allowance was found used up: its calls are refused, and must not cost a read each.
-  const early = runtime.counter.mayGrant(key.id, month.key, limit) ? settled(operation()) : undefined;
-  const outcome = await granting;
+  const admitting = runtime.counter.acquire(key.id, month.key, limit);
+  // The operation only reads, so it runs while a call waits for its lease, not after: the answer
+  // waits for the slower of two round trips instead of their sum. Not for a key whose allowance
+  // was found used up: its calls are refused, and must not cost a read each.
+  const early =
+    admitting instanceof Promise && runtime.counter.mayGrant(key.id, month.key, limit)
+      ? settled(operation())
+      : undefined;
+  const outcome = admitting instanceof Promise ? await admitting : admitting;
   if (!outcome.granted) throw allowanceExhausted(limit ?? 0, now);
-  const headers = allowanceHeaders({ limit, used: outcome.used }, now);
+  const { slot } = outcome;
   let answer: Answer;
   try {
-    answer = unwrap(await (early ?? settled(operation())));
+    answer = early ? unwrap(await early) : await operation();
   } catch (error) {
     if (error instanceof Problem && isCountedAnswer(call.operationId, error.status)) {
-      Object.assign(error.headers, headers);
+      Object.assign(error.headers, allowanceHeaders({ limit, used: slot.served() }, now));
+      error.counted = slot;
     } else {
-      void runtime.counter.giveBack(key.id, month.key);
+      slot.release();
     }
     throw error;
   }
   if (!isCountedAnswer(call.operationId, answer.status)) {
-    void runtime.counter.giveBack(key.id, month.key);
+    slot.release();
     return answer;
   }
-  return { ...answer, headers: { ...answer.headers, ...headers } };
+  return {
+    ...answer,
+    headers: { ...answer.headers, ...allowanceHeaders({ limit, used: slot.served() }, now) },
+    counted: slot,
+  };
 }
 
 /** The 429 of a call beyond the month's allowance, saying when it resets. */

@@ -1,4 +1,3 @@
-import { callsInMonth } from '../data/monthlyUsage.js';
 import { calendarMonthOf } from '../domain/calendarMonth.js';
 import { describeFilters } from '../domain/filterResolution.js';
 import { applyPageLimits } from '../domain/pagination.js';
@@ -54,7 +53,7 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
     async getUsage(call) {
       const { key, limits } = call.caller;
       const now = runtime.clock();
-      const calls = await callsInMonth(runtime.database.db, key.id, calendarMonthOf(now).key);
+      const calls = await runtime.counter.callsInMonth(key.id, calendarMonthOf(now).key);
       const usage = usageSummary({ client: key.client, planId: key.plan.id, calls, limit: limits.monthlyCalls, now });
       return { status: 200, body: usageBody(usage) };
     },

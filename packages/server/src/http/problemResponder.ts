@@ -29,5 +29,6 @@ export function problemResponder(log: Logger, outage: DatabaseOutage): ErrorRequ
       return;
     }
     sendProblem(response, problem, reqId);
+    problem.counted?.journal();
   };
 }

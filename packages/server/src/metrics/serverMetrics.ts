@@ -60,31 +60,38 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
     registers: [registry],
   });
 
-  const rounds = runtime.counter.roundStats;
-  countedOnScrape(
+  const { counter } = runtime;
+  const rounds = counter.roundStats;
+  const countingSeries: ReadonlyArray<[name: string, help: string, read: () => number]> = [
+    [
+      'quotes_count_rounds_total',
+      'Counting rounds run: each writes the calls answered since the last and renews, grants or gives back leases.',
+      () => rounds.rounds,
+    ],
+    [
+      'quotes_count_round_failures_total',
+      'Counting rounds that failed (their calls kept for the next; calls waiting for a lease answered 503).',
+      () => rounds.failed,
+    ],
+    ['quotes_count_round_seconds_total', 'Time spent in counting rounds.', () => rounds.seconds],
+    ['quotes_count_flushed_calls_total', 'Counted calls written to the monthly counts.', () => rounds.flushedCalls],
+    [
+      'quotes_lease_granted_calls_total',
+      "Places granted to this server's allowance leases of capped keys.",
+      () => rounds.leasedCalls,
+    ],
+    [
+      'quotes_lease_waited_calls_total',
+      'Calls of capped keys that found their lease full and waited for a round.',
+      () => rounds.waitedCalls,
+    ],
+  ];
+  for (const [name, help, read] of countingSeries) countedOnScrape(registry, name, help, read);
+  gaugedOnScrape(
     registry,
-    'quotes_grant_rounds_total',
-    'Grant rounds run (one statement for every waiting key).',
-    () => rounds.rounds,
-  );
-  countedOnScrape(
-    registry,
-    'quotes_grant_round_failures_total',
-    'Grant rounds that failed (their calls answered 503).',
-    () => rounds.failed,
-  );
-  countedOnScrape(registry, 'quotes_grant_round_seconds_total', 'Time spent in grant rounds.', () => rounds.seconds);
-  countedOnScrape(
-    registry,
-    'quotes_grant_calls_asked_total',
-    'Counted calls asked of grant rounds.',
-    () => rounds.asked,
-  );
-  countedOnScrape(
-    registry,
-    'quotes_grant_calls_granted_total',
-    'Counted calls granted (the rest were over the allowance).',
-    () => rounds.granted,
+    'quotes_count_unflushed_calls',
+    'Counted calls answered and not yet written (what a SIGKILL now would lose).',
+    () => counter.unflushedCalls,
   );
 
   const { pool } = runtime.database;

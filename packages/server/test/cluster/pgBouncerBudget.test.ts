@@ -159,6 +159,7 @@ describe.skipIf(pgBouncerSkipReason !== undefined)('three servers through PgBoun
     // Nothing failed: no statement lost its prepared name, no deadline tripped.
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
     expect(counted.get(capped.id)).toBe(150);
+    await Promise.all(running.map((server) => server.flushCounts()));
     for (const key of keys) expect(await usedCalls(key.id)).toBe(counted.get(key.id));
     expect(statuses.get(429)).toBeGreaterThan(0);
 

@@ -12,27 +12,33 @@ const database: TestDatabase = await createTestDatabase();
 afterAll(() => database.drop());
 
 describe('a counted call', () => {
-  it('reads while it is counted, except for a key whose allowance was found used up', async () => {
+  it('reads while it waits for its lease, except for a key whose allowance was found used up', async () => {
     const keyId = (await createOperatorApi(database).createKey({ client: 'Counted call test', plan: 'enterprise' })).id;
-    const counter = new MonthlyCounter(database.pool);
+    const counter = new MonthlyCounter(database.pool, { flushMs: 60_000 });
     const runtime = { clock: () => new Date('2026-11-24T12:00:00Z'), counter } as unknown as ServiceRuntime;
     const call = {
       operationId: 'getRandomQuote',
-      caller: { key: { id: keyId }, limits: { monthlyCalls: 1 } },
+      caller: { key: { id: keyId }, limits: { monthlyCalls: 2 } },
     } as unknown as ApiCall;
     const acquire = counter.acquire.bind(counter);
-    let counted = false;
-    counter.acquire = (...args) =>
-      acquire(...args).then((outcome) => {
-        counted = true;
+    let admitted = false;
+    counter.acquire = (...args) => {
+      const outcome = acquire(...args);
+      if (!(outcome instanceof Promise)) {
+        admitted = true;
         return outcome;
+      }
+      return outcome.then((settled) => {
+        admitted = true;
+        return settled;
       });
+    };
     let reads = 0;
-    let readBeforeCounted = false;
+    let readBeforeAdmitted = false;
     const operation = async () => {
       reads++;
-      readBeforeCounted ||= !counted;
-      return { status: 200 as const };
+      readBeforeAdmitted ||= !admitted;
+      return { status: 200 as const, headers: {} as Record<string, string> };
     };
     const refused = () =>
       countedCall(runtime, call, operation).then(
@@ -40,16 +46,18 @@ describe('a counted call', () => {
         (error: unknown) => error,
       );
 
-    expect((await countedCall(runtime, call, operation)).status).toBe(200);
-    expect(reads).toBe(1);
-    expect(readBeforeCounted).toBe(true);
-    // Refused: its read had started beside the count, and its answer is dropped.
+    // Each call finds the lease full (one place is asked for each), so each reads while it waits.
+    const first = await countedCall(runtime, call, operation);
+    expect(first.status).toBe(200);
+    expect(first.headers?.['X-RateLimit-Remaining']).toBe('1');
+    expect(readBeforeAdmitted).toBe(true);
+    expect((await countedCall(runtime, call, operation)).headers?.['X-RateLimit-Remaining']).toBe('0');
+    expect(reads).toBe(2);
+    // The round that admitted the second found nothing left: from then on calls are refused without a read.
     expect(await refused()).toMatchObject({ status: 429 } satisfies Partial<Problem>);
-    expect(reads).toBe(2);
-    // From then on the key's calls are refused without a read.
-    expect(await refused()).toMatchObject({ status: 429 });
     expect(await refused()).toMatchObject({ status: 429 });
     expect(reads).toBe(2);
+    await counter.close();
   });
 
   it('answers 503 when counting fails, whatever the read that ran beside it did', async () => {

@@ -40,6 +40,9 @@ describe('a database outage', () => {
     ]) {
       const started = Date.now();
       const answer = await count(path);
+      // The filter values are kept in memory: within the key's lease (the allowance this server
+      // reserved) they are answered and counted, written once the database is back.
+      if (path === '/v1/quotes-categories' && answer.status === 200) continue;
       expect([answer.status, problemType(answer)], path).toEqual([503, 'service-unavailable']);
       expect(Date.now() - started).toBeLessThan(5000);
     }
@@ -56,7 +59,7 @@ describe('a database outage', () => {
     expect(recovered.status).toBe(200);
     expect((await server.call('/readyz', { unchecked: true })).status).toBe(200);
 
-    // Only the answered calls were counted (a give-back held during the outage has settled).
+    // Only the answered calls were counted, each once (the counts kept during the outage written).
     const settle = Date.now() + 5000;
     let calls = (await server.operator.usage(issued.id)).calls;
     while (calls !== successes && Date.now() < settle) {

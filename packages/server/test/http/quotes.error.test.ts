@@ -87,6 +87,7 @@ describe('404 no-match (quotes-random only)', () => {
       'No quote matches category=Athletes, length=short, era=Ancient, faith=Taoist.',
     );
     expect(answer.headers.get('x-ratelimit-remaining')).toBe('49999');
+    await fixture.server.flushCounts();
     const usage = await fixture.server.operator.usage(limited.id);
     expect(usage.calls).toBe(1);
   });

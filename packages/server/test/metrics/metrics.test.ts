@@ -42,7 +42,7 @@ describe('the metrics port', () => {
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
   });
 
-  it('counts real calls by operation and status, with latencies, grant rounds, pool, caches and notifications', async () => {
+  it('counts real calls by operation and status, with latencies, counting rounds and leases, pool, caches and notifications', async () => {
     const operator = createOperatorApi(database);
     const issued = await operator.createKey({ client: 'Metrics', plan: 'professional' });
     for (let i = 0; i < 3; i++) await callServer(server.url, '/v1/quotes-random', { key: issued.key });
@@ -55,6 +55,7 @@ describe('the metrics port', () => {
     const revoked = await operator.createKey({ client: 'Metrics', plan: 'starter' });
     await operator.revokeKey(revoked.id, 'test');
 
+    await server.flushCounts();
     const before = Date.now() / 1000;
     let scraped = await scrape(server.metricsUrl ?? '');
     for (
@@ -80,13 +81,18 @@ describe('the metrics port', () => {
     expect(value('quotes_http_request_duration_seconds_bucket{le="+Inf",operation="listQuotes"}')).toBe(2);
     expect(value('quotes_http_request_duration_seconds_sum{operation="listQuotes"}')).toBeGreaterThan(0);
 
-    // Five counted calls, granted by at least one round and at most one each.
-    expect(value('quotes_grant_calls_asked_total')).toBe(5);
-    expect(value('quotes_grant_calls_granted_total')).toBe(5);
-    expect(value('quotes_grant_rounds_total')).toBeGreaterThanOrEqual(1);
-    expect(value('quotes_grant_rounds_total')).toBeLessThanOrEqual(5);
-    expect(value('quotes_grant_round_failures_total')).toBe(0);
-    expect(value('quotes_grant_round_seconds_total')).toBeGreaterThan(0);
+    // Five counted calls of a capped key: each admitted within a lease (a call that found it full
+    // waited for a round, which granted it a place at least), all written by the flush asked for.
+    expect(value('quotes_count_flushed_calls_total')).toBe(5);
+    expect(value('quotes_count_unflushed_calls')).toBe(0);
+    expect(value('quotes_lease_waited_calls_total')).toBeGreaterThanOrEqual(1);
+    expect(value('quotes_lease_waited_calls_total')).toBeLessThanOrEqual(5);
+    expect(value('quotes_lease_granted_calls_total')).toBeGreaterThanOrEqual(
+      value('quotes_lease_waited_calls_total') ?? 1,
+    );
+    expect(value('quotes_count_rounds_total')).toBeGreaterThanOrEqual(2);
+    expect(value('quotes_count_round_failures_total')).toBe(0);
+    expect(value('quotes_count_round_seconds_total')).toBeGreaterThan(0);
 
     expect(value('quotes_db_pool_max_connections')).toBe(10);
     expect(value('quotes_db_pool_connections')).toBeGreaterThan(0);

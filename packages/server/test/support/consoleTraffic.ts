@@ -12,7 +12,7 @@ export interface ConsoleTraffic {
 }
 
 /**
- * Real calls to a real server, served and refused, then its usage history written: what the
+ * Real calls to a real server, served and refused, then its counts and usage history written: what the
  * console's overview and key pages draw.
  */
 export async function sendConsoleTraffic(server: TestServer): Promise<ConsoleTraffic> {
@@ -28,6 +28,6 @@ export async function sendConsoleTraffic(server: TestServer): Promise<ConsoleTra
   for (let index = 0; index < 2; index++)
     calls.push(server.call('/v1/quotes-random', { key: reader.key, headers: { Origin: 'https://elsewhere.example' } }));
   const answers = await Promise.all(calls);
-  await server.flushUsageHistory();
+  await Promise.all([server.flushUsageHistory(), server.flushCounts()]);
   return { reader, markup, served: answers.filter((answer) => answer.status === 200).length };
 }

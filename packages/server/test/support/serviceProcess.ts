@@ -1,12 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { type Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
 
 const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+/** The servers' DATA_DIR (their journals of counted calls), one per test worker: never the checkout's. */
+const dataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
 
 /** The server as `npm start` runs it: its own process, its own environment, its stdout and stderr kept. */
 export interface ServiceProcess {
@@ -22,7 +25,15 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', CORPUS_SIZE: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      CORPUS_SIZE: '0',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
