@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { type CorpusTable, quoteJsonChunk } from './quoteQueries.js';
 
-/** Ranks per statement and per Buffer: about 6 MB of JSON at 356 bytes a quote. */
-const defaultChunkRanks = 16_384;
+/** Ranks per statement and per Buffer: about 1.5 MB of JSON at 356 bytes a quote, so the text each statement brings into the heap stays small. */
+const defaultChunkRanks = 4096;
 
 /** The corpus changed while its quotes were being read. */
 export class HeldQuotesChanged extends Error {}
