@@ -16,9 +16,9 @@ export class HeldQuotesChanged extends Error {}
 export class HeldQuotes {
   private constructor(
     readonly version: number,
-    private readonly chunks: readonly Buffer[],
+    private chunks: readonly Buffer[],
     /** Where each rank's JSON ends in its chunk; it starts where the previous rank's ends. */
-    private readonly ends: Uint32Array,
+    private ends: Uint32Array,
     private readonly chunkShift: number,
   ) {}
 
@@ -27,7 +27,13 @@ export class HeldQuotes {
     return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0) + this.ends.byteLength;
   }
 
-  /** The Quote JSON at `rank`, as a view of the held bytes; undefined outside the corpus. */
+  /** Lets the bytes go (views already answered keep theirs): `quote` answers undefined after it. */
+  release(): void {
+    this.chunks = [];
+    this.ends = new Uint32Array(0);
+  }
+
+  /** The Quote JSON at `rank`, as a view of the held bytes; undefined outside the corpus or once released. */
   quote(rank: number): Buffer | undefined {
     if (!(rank >= 0 && rank < this.ends.length)) return undefined;
     const chunk = this.chunks[rank >>> this.chunkShift] as Buffer;

@@ -205,9 +205,8 @@ export class QuoteCatalog {
       }
       const held = this.held;
       const quote =
-        held !== undefined && held.version === state.version
-          ? held.quote(rank)
-          : await this.texts.quote(rank, state.version);
+        (held?.version === state.version ? held.quote(rank) : undefined) ??
+        (await this.texts.quote(rank, state.version));
       if (!quote) throw new CorpusChanged();
       return { body: storedQuote(quote), rank };
     });
@@ -309,6 +308,12 @@ export class QuoteCatalog {
       const chunk = await rankTagCodes(this.pool, this.layout, { from, to: from + chunkRanks }, table);
       if (table === 'quotes' && chunk.version !== state.version) throw new CorpusChanged();
       index.add(chunk.pairs);
+    }
+    // At most one version's quotes are held: the served one's go before the next one's are read
+    // (its picks read PostgreSQL until the swap), so a reload does not hold two corpora at once.
+    if (table === 'quotes_next') {
+      this.held?.release();
+      this.held = undefined;
     }
     const held = await this.holdQuotes(table, state);
     if (held) this.heldByIndex.set(index, held);
