@@ -44,6 +44,8 @@ const environmentSchema = z
     NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
     // Memory for the quotes' JSON read recently (pages and picks answered without a statement).
     QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+    // Every quote's JSON held outside the heap when it totals at most this: random picks read no statement.
+    QUOTE_HOLD_MB: z.coerce.number().int().min(0).max(4096).default(64),
     // One key's calls per process: running at once, waiting for a place, and for how long.
     KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
     KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),

@@ -43,6 +43,8 @@ export interface RuntimeOptions {
   log: Logger;
   matchSetCacheBytes: number;
   quoteTextCacheBytes: number;
+  /** Every quote's JSON is held when it totals at most this (see heldQuotes.ts); none when unset. */
+  heldQuoteBytes?: number;
   /** One key's calls at once per process (see KeyFairness); its defaults when unset. */
   fairness?: FairnessOptions;
   random?: () => number;
@@ -84,6 +86,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const catalog = new QuoteCatalog(database.pool, {
     cacheBytes: options.matchSetCacheBytes,
     quoteTextBytes: options.quoteTextCacheBytes,
+    heldQuoteBytes: options.heldQuoteBytes,
     notificationsLive: live,
     random: options.random,
   });

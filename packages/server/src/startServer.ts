@@ -35,6 +35,8 @@ export interface StartServerOptions {
   matchSetCacheBytes?: number;
   /** Memory bound of the quotes' JSON kept (see quoteTexts.ts); default config.QUOTE_CACHE_MB, else 32 MB. */
   quoteTextCacheBytes?: number;
+  /** Every quote's JSON is held when it totals at most this (see heldQuotes.ts); default config.QUOTE_HOLD_MB, else 64 MB. */
+  heldQuoteBytes?: number;
   /** Source of randomness for random quotes (tests may make it deterministic). */
   random?: () => number;
   /** How long close() lets in-flight requests finish before cutting connections. */
@@ -165,6 +167,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       log,
       matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
       quoteTextCacheBytes: options.quoteTextCacheBytes ?? (options.config?.QUOTE_CACHE_MB ?? 32) * 1024 * 1024,
+      heldQuoteBytes: options.heldQuoteBytes ?? (options.config?.QUOTE_HOLD_MB ?? 64) * 1024 * 1024,
       fairness: options.config && {
         maxInFlight: options.config.KEY_CALLS_AT_ONCE,
         maxQueued: options.config.KEY_CALLS_QUEUED,

@@ -14,6 +14,7 @@ import {
   rankTagCodes,
   readCorpusState,
 } from './quoteQueries.js';
+import { HeldQuotes, HeldQuotesChanged } from './heldQuotes.js';
 import { QuoteTexts } from './quoteTexts.js';
 import type { RankSet } from './rankSet.js';
 import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
@@ -29,6 +30,8 @@ export interface QuoteCatalogOptions {
   cacheBytes: number;
   /** Bound on the memory the quotes' JSON read recently holds (see quoteTexts.ts). */
   quoteTextBytes: number;
+  /** Every quote's JSON is held with the index when it totals at most this (see heldQuotes.ts); 0 holds none. */
+  heldQuoteBytes?: number;
   /**
    * Whether corpus notifications are being received. Without them the corpus version is read
    * on every call instead of trusted from memory.
@@ -77,6 +80,10 @@ export class QuoteCatalog {
   private readonly random: () => number;
   private readonly texts: QuoteTexts;
   private readonly layout = tagCodeLayout();
+  /** Every quote's JSON of an index's corpus, read with it when it fits. */
+  private readonly heldByIndex = new WeakMap<TaxonomyIndex, HeldQuotes>();
+  /** Those of the index in use: random picks of its corpus version are answered from them. */
+  private held: HeldQuotes | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -109,6 +116,7 @@ export class QuoteCatalog {
     this.adopted = ready;
     this.state = undefined;
     this.index = ready ? Promise.resolve(ready.index) : undefined;
+    this.held = ready ? this.heldByIndex.get(ready.index) : undefined;
     this.matchSets.clear();
     this.seenOnce.clear();
     this.filterValues = undefined;
@@ -176,6 +184,11 @@ export class QuoteCatalog {
     return (await this.taxonomyIndex(await this.corpusState())).byteLength;
   }
 
+  /** Bytes of every quote's JSON held for the corpus served (0 when it does not fit the bound). */
+  get heldQuoteBytes(): number {
+    return this.held?.byteLength ?? 0;
+  }
+
   /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
   async randomQuote(filter: ResolvedFilter): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
@@ -190,7 +203,10 @@ export class QuoteCatalog {
         if (picked === undefined) return undefined;
         rank = picked;
       }
-      const quote = await this.texts.quote(rank, state.version);
+      const held = this.held;
+      const quote =
+        (held?.version === state.version ? held.quote(rank) : undefined) ??
+        (await this.texts.quote(rank, state.version));
       if (!quote) throw new CorpusChanged();
       return { body: storedQuote(quote), rank };
     });
@@ -261,9 +277,14 @@ export class QuoteCatalog {
     }
     const loading = this.buildIndex('quotes');
     this.index = loading;
-    loading.catch(() => {
-      if (this.index === loading) this.index = undefined;
-    });
+    loading.then(
+      (index) => {
+        if (this.index === loading) this.held = this.heldByIndex.get(index);
+      },
+      () => {
+        if (this.index === loading) this.index = undefined;
+      },
+    );
     return loading.then((index) => {
       if (index.version !== state.version) throw new CorpusChanged();
       return index;
@@ -288,7 +309,24 @@ export class QuoteCatalog {
       if (table === 'quotes' && chunk.version !== state.version) throw new CorpusChanged();
       index.add(chunk.pairs);
     }
+    // At most one version's quotes are held: the served one's go before the next one's are read
+    // (its picks read PostgreSQL until the swap), so a reload does not hold two corpora at once.
+    if (table === 'quotes_next') {
+      this.held?.release();
+      this.held = undefined;
+    }
+    const held = await this.holdQuotes(table, state);
+    if (held) this.heldByIndex.set(index, held);
     return index;
+  }
+
+  /** Every quote's JSON of `table`, when it fits the bound; read after the index, in the same way. */
+  private async holdQuotes(table: CorpusTable, state: CorpusState): Promise<HeldQuotes | undefined> {
+    try {
+      return await HeldQuotes.load(this.pool, table, state.version, state.size, this.options.heldQuoteBytes ?? 0);
+    } catch (error) {
+      throw error instanceof HeldQuotesChanged ? new CorpusChanged() : error;
+    }
   }
 
   /**

@@ -62,6 +62,32 @@ export const summariesByRank = (pool: pg.Pool, ranks: readonly number[], version
 /** The corpus served, or the next one a loader committed and has not swapped in yet. */
 export type CorpusTable = 'quotes' | 'quotes_next';
 
+/**
+ * The Quote JSON of every quote whose rank is in [from, to), in rank order, concatenated, with
+ * each one's UTF-8 length (big-endian int32s), the row count and the corpus version, in one
+ * statement and one snapshot: a chunk of the corpus arrives as two values instead of as rows.
+ */
+export async function quoteJsonChunk(
+  pool: pg.Pool,
+  range: { from: number; to: number },
+  table: CorpusTable,
+): Promise<{ version: number; count: number; json: string; lengths: Buffer }> {
+  const result = await pool.query<{ version: number; count: number; json: string | null; lengths: Buffer | null }>(
+    `SELECT ${currentVersion} AS version, count(*)::int AS count,
+            string_agg(quote_json, '' ORDER BY rank) AS json,
+            string_agg(int4send(octet_length(quote_json)), ''::bytea ORDER BY rank) AS lengths
+       FROM ${table} WHERE rank >= $1 AND rank < $2`,
+    [range.from, range.to],
+  );
+  const row = result.rows[0];
+  return {
+    version: row?.version ?? 0,
+    count: row?.count ?? 0,
+    json: row?.json ?? '',
+    lengths: row?.lengths ?? Buffer.alloc(0),
+  };
+}
+
 /** The number of quotes in the next corpus (see CorpusTable), whose ranks are dense too. */
 export async function nextCorpusSize(pool: pg.Pool): Promise<number> {
   const result = await pool.query<{ size: number }>('SELECT COALESCE(max(rank) + 1, 0) AS size FROM quotes_next');

@@ -1,6 +1,6 @@
 import { replaceCorpus } from '@quotes/corpus';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { silentLogger } from '../../src/log.js';
@@ -26,6 +26,7 @@ beforeAll(async () => {
     log: silentLogger,
     matchSetCacheBytes: 1 << 20,
     quoteTextCacheBytes: 1 << 20,
+    heldQuoteBytes: 1 << 20,
   });
 });
 afterAll(async () => {
@@ -68,5 +69,20 @@ describe('a corpus reload under a running server', () => {
     statements.length = 0;
     await replaceCorpus(database, fixtureRows(3), { source: 'another reload' });
     expect((await runtime.catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 })).total).toBe(3);
+  });
+
+  it('holds the quotes of the next corpus before the swap and answers random picks from them after it', async () => {
+    statements.length = 0;
+    await replaceCorpus(database, fixtureRows(5), { source: 'held quotes' });
+    const stored = (await database.db.selectFrom('quotes').select('quote_json').execute()).map((row) => row.quote_json);
+    const heldBytes = stored.reduce((sum, json) => sum + Buffer.byteLength(json), 0) + 4 * stored.length;
+    expect(statements.filter((text) => /quote_json.*FROM quotes_next WHERE/s.test(text)).length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(runtime.catalog.heldQuoteBytes).toBe(heldBytes), { timeout: 5000 });
+    statements.length = 0;
+    for (let n = 0; n < 20; n++) {
+      const body = String((await runtime.catalog.randomQuote(resolved({})))?.body);
+      expect(stored).toContain(body);
+    }
+    expect(statements.filter((text) => text.includes('quote_json'))).toEqual([]);
   });
 });

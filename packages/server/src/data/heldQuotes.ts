@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import { type CorpusTable, quoteJsonChunk } from './quoteQueries.js';
+
+/** Ranks per statement and per Buffer: about 1.5 MB of JSON at 356 bytes a quote, so the text each statement brings into the heap stays small. */
+const defaultChunkRanks = 4096;
+
+/** The corpus changed while its quotes were being read. */
+export class HeldQuotesChanged extends Error {}
+
+/**
+ * Every quote's stored JSON (the contract's Quote) of one corpus version, by rank: one Buffer
+ * per chunk of ranks and one array of end offsets, outside V8's heap, so a random pick costs no
+ * statement and no object beyond the view it answers with. Held only when the corpus's JSON fits
+ * a byte bound (see QUOTE_READS.md); the bytes never change once loaded.
+ */
+export class HeldQuotes {
+  private constructor(
+    readonly version: number,
+    private chunks: readonly Buffer[],
+    /** Where each rank's JSON ends in its chunk; it starts where the previous rank's ends. */
+    private ends: Uint32Array,
+    private readonly chunkShift: number,
+  ) {}
+
+  /** Bytes held: the JSON and the offsets. */
+  get byteLength(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0) + this.ends.byteLength;
+  }
+
+  /** Lets the bytes go (views already answered keep theirs): `quote` answers undefined after it. */
+  release(): void {
+    this.chunks = [];
+    this.ends = new Uint32Array(0);
+  }
+
+  /** The Quote JSON at `rank`, as a view of the held bytes; undefined outside the corpus or once released. */
+  quote(rank: number): Buffer | undefined {
+    if (!(rank >= 0 && rank < this.ends.length)) return undefined;
+    const chunk = this.chunks[rank >>> this.chunkShift] as Buffer;
+    const start = (rank & ((1 << this.chunkShift) - 1)) === 0 ? 0 : (this.ends[rank - 1] as number);
+    return chunk.subarray(start, this.ends[rank]);
+  }
+
+  /**
+   * Reads every quote of `table` (ranks 0..size-1) in chunks, or gives up (undefined) as soon as
+   * the JSON is seen not to fit `maxBytes`: after the first chunk by its average size, then by
+   * what was read. Of the served corpus every chunk must come from `version` (else
+   * HeldQuotesChanged); the next one is held unchanged by the loader until it is swapped in.
+   */
+  static async load(
+    pool: pg.Pool,
+    table: CorpusTable,
+    version: number,
+    size: number,
+    maxBytes: number,
+    chunkRanks = defaultChunkRanks,
+  ): Promise<HeldQuotes | undefined> {
+    if (maxBytes <= 0) return undefined;
+    const chunkShift = Math.ceil(Math.log2(Math.max(2, chunkRanks)));
+    const perChunk = 2 ** chunkShift;
+    const chunks: Buffer[] = [];
+    const ends = new Uint32Array(size);
+    let total = 0;
+    for (let from = 0; from < size; from += perChunk) {
+      const to = Math.min(size, from + perChunk);
+      const chunk = await quoteJsonChunk(pool, { from, to }, table);
+      if (table === 'quotes' && chunk.version !== version) throw new HeldQuotesChanged();
+      if (chunk.count !== to - from || chunk.lengths.length !== 4 * chunk.count) throw new HeldQuotesChanged();
+      const bytes = Buffer.from(chunk.json, 'utf8');
+      total += bytes.length;
+      if (total > maxBytes || (from === 0 && (total / chunk.count) * size > maxBytes)) return undefined;
+      let end = 0;
+      for (let index = 0; index < chunk.count; index++) {
+        end += chunk.lengths.readInt32BE(index * 4);
+        ends[from + index] = end;
+      }
+      if (end !== bytes.length) throw new HeldQuotesChanged();
+      chunks.push(bytes);
+    }
+    return new HeldQuotes(version, chunks, ends, chunkShift);
+  }
+}

@@ -1,0 +1,78 @@
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HeldQuotes } from '../../src/data/heldQuotes.js';
+import { readCorpusState } from '../../src/data/quoteQueries.js';
+import { type RawFilters, resolveFilters } from '../../src/domain/filterResolution.js';
+import { recordingPool, testCatalog } from '../support/catalogFixture.js';
+import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await loadFixtureCorpus(database);
+});
+afterAll(() => database?.drop());
+
+/** The Quote JSON PostgreSQL stores, in rank order. */
+async function storedQuotes(): Promise<string[]> {
+  const rows = await database.db.selectFrom('quotes').select('quote_json').orderBy('rank').execute();
+  return rows.map((row) => row.quote_json);
+}
+
+function resolved(raw: RawFilters) {
+  const resolution = resolveFilters(raw);
+  if (!resolution.ok) throw new Error(JSON.stringify(resolution.errors));
+  return resolution.filter;
+}
+
+describe('every quote held', () => {
+  it('holds each quote as PostgreSQL stores it, read in chunks', async () => {
+    const { version, size } = await readCorpusState(database.pool);
+    const held = await HeldQuotes.load(database.pool, 'quotes', version, size, 1 << 20, 16);
+    const stored = await storedQuotes();
+    expect(stored.length).toBe(size);
+    expect(stored.map((_, rank) => held?.quote(rank)?.toString('utf8'))).toEqual(stored);
+    expect(held?.quote(size)).toBeUndefined();
+    expect(held?.quote(-1)).toBeUndefined();
+    expect(held?.byteLength).toBe(stored.reduce((sum, json) => sum + Buffer.byteLength(json), 0) + 4 * size);
+  });
+
+  it('holds nothing when the JSON does not fit the bound, by the first chunk or by the whole', async () => {
+    const { version, size } = await readCorpusState(database.pool);
+    const total = (await storedQuotes()).reduce((sum, json) => sum + Buffer.byteLength(json), 0);
+    expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total, 16)).toBeDefined();
+    expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total - 1, 16)).toBeUndefined();
+    expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total / 2, 16)).toBeUndefined();
+    expect(await HeldQuotes.load(database.pool, 'quotes', version, size, 0)).toBeUndefined();
+  });
+
+  it('answers random picks with no statement, and a reload swaps what is held', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = testCatalog(pool, { quoteTextBytes: 0, heldQuoteBytes: 1 << 20 });
+    catalog.prepare();
+    await catalog.whenPrepared();
+    const heldBefore = catalog.heldQuoteBytes;
+    expect(heldBefore).toBeGreaterThan(0);
+    const picks = async (raw: RawFilters) => {
+      statements.length = 0;
+      const bodies = new Set<string>();
+      for (let n = 0; n < 30; n++) bodies.add(String((await catalog.randomQuote(resolved(raw)))?.body));
+      expect(statements.filter((name) => name === 'quotes-by-rank')).toEqual([]);
+      return bodies;
+    };
+    const before = new Set(await storedQuotes());
+    for (const body of await picks({})) expect(before.has(body)).toBe(true);
+    for (const body of await picks({ category: 'love' })) expect(JSON.parse(body).category).toMatch(/Love/);
+
+    await loadFixtureCorpus(database, fixtureRows(3));
+    catalog.invalidate();
+    await catalog.whenPrepared();
+    expect(catalog.heldQuoteBytes).toBeGreaterThan(0);
+    expect(catalog.heldQuoteBytes).toBeLessThan(heldBefore);
+    const after = new Set(await storedQuotes());
+    expect(after.size).toBeLessThan(before.size);
+    for (const body of await picks({})) expect(after.has(body)).toBe(true);
+    await loadFixtureCorpus(database);
+  });
+});
