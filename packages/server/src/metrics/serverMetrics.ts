@@ -129,6 +129,12 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
   gaugedOnScrape(registry, 'quotes_key_cache_entries', 'Keys cached in this process.', () => runtime.keys.size);
   gaugedOnScrape(
     registry,
+    'quotes_held_quote_bytes',
+    "Bytes of every quote's JSON held for random picks (0: the corpus's does not fit QUOTE_HOLD_MB).",
+    () => runtime.catalog.heldQuoteBytes,
+  );
+  gaugedOnScrape(
+    registry,
     'quotes_live_servers',
     "Servers sharing each key's burst limit, this one included (each enforces its share).",
     () => runtime.presence.servers(),
