@@ -7,7 +7,7 @@ import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
-import { KeySightings } from './fairness/keySightings.js';
+import { KeyDemand } from './fairness/keyDemand.js';
 import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from './keyRequests/clientAddress.js';
@@ -94,7 +94,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
   });
-  const sightings = new KeySightings(
+  const demand = new KeyDemand(
     presence.id,
     (payload) => notifications?.announce(payload) ?? Promise.resolve(),
     live,
@@ -138,7 +138,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       },
       onPresence: (payload) => {
         presence.receive(payload);
-        sightings.receive(payload);
+        demand.receive(payload);
       },
       onListening: () => {
         presence.listening();
@@ -158,7 +158,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   );
   await notifications.start();
   presence.start();
-  sightings.start();
+  demand.start();
   // The first filtered call after start then finds the taxonomy index built, and the
   // connections the pool keeps open already open.
   await Promise.all([
@@ -205,13 +205,13 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     catalog,
     notifications,
     outage,
-    fairness: new KeyFairness({ ...options.fairness, share: (keyId, rate) => sightings.offer(keyId, rate) }),
+    fairness: new KeyFairness({ ...options.fairness, share: (keyId, rate) => demand.offer(keyId, rate) }),
     presence,
     history,
     clientAddress: clientAddressReader(options.trustProxy),
     lifecycle: { draining: false },
     async close() {
-      sightings.stop();
+      demand.stop();
       await presence.close();
       clearInterval(upkeepTimer);
       clearInterval(sweepTimer);

@@ -11,7 +11,7 @@ export interface FairnessOptions {
   readonly maxWaitMs?: number;
   /** Milliseconds now (default Date.now). */
   readonly now?: () => number;
-  /** This server's share of a key's burst rate, noting the call (see KeySightings); default the whole rate. */
+  /** This server's share of a key's burst rate, noting the call (see KeyDemand); default the whole rate. */
   readonly share?: (keyId: string, requestsPerSecond: number) => number;
 }
 
@@ -19,7 +19,7 @@ export interface FairnessOptions {
  * Step 5 of the contract's order of checks, per key: the plan's burst limit and a bound on calls
  * running at once in this process. Beyond either: 429 rate-limited with Retry-After, before the
  * allowance is touched. The burst limit is shared by the servers the key's calls reach: each holds
- * a token bucket of its share (KeySightings) a second and as many at once (at least one), so a key
+ * a token bucket of its share (KeyDemand) a second and as many at once (at least one), so a key
  * gets the plan's rate in all whether its calls are spread or land on one server, without a
  * database write per call.
  */
