@@ -89,7 +89,12 @@ export class KeyDemand {
         this.queue(demand.hash, perSecond);
       }
     }
-    return burstShare(rate, this.peerDemands(demand.hash, now), now - demand.firstAt < this.settleMs, this.liveServers());
+    return burstShare(
+      rate,
+      this.peerDemands(demand.hash, now),
+      now - demand.firstAt < this.settleMs,
+      this.liveServers(),
+    );
   }
 
   /** Reports every interval from now on. */
@@ -141,7 +146,8 @@ export class KeyDemand {
       return;
     }
     if (kind === 'bye') {
-      for (const [hash, servers] of this.peers) if (servers.delete(server) && servers.size === 0) this.peers.delete(hash);
+      for (const [hash, servers] of this.peers)
+        if (servers.delete(server) && servers.size === 0) this.peers.delete(hash);
       return;
     }
     if ((kind !== 'seen' && kind !== 'gone') || !list) return;

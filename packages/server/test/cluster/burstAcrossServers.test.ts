@@ -54,7 +54,9 @@ async function offerTimed(
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const at = performance.now() - started;
-    calls.push(among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => ({ status: answer.status, at })));
+    calls.push(
+      among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => ({ status: answer.status, at })),
+    );
   }
   return Promise.all(calls);
 }
