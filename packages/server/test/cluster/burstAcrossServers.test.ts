@@ -2,6 +2,7 @@ import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { type PacedCall, pacedCalls } from '../support/pacedCalls.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 // Three servers on one database, each with its own pool and notification connection: a key's
@@ -35,30 +36,16 @@ async function untilLive(count: number, among: TestServer[], withinMs: number): 
   return Date.now() - started;
 }
 
-/** `perSecond` calls a second for `seconds`, spread in turn over `among`; the statuses answered. */
-async function offer(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<number[]> {
-  return (await offerTimed(key, among, perSecond, seconds)).map((call) => call.status);
+/** `perSecond` calls a second for `seconds` of quotes-random, spread in turn over `among`. */
+function offerTimed(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<PacedCall[]> {
+  return pacedCalls(perSecond, seconds, (i) =>
+    among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => answer.status),
+  );
 }
 
-/** As offer, with each call's send time in ms after the first. */
-async function offerTimed(
-  key: string,
-  among: TestServer[],
-  perSecond: number,
-  seconds: number,
-): Promise<{ status: number; at: number }[]> {
-  const started = performance.now();
-  const calls: Promise<{ status: number; at: number }>[] = [];
-  for (let i = 0; i < perSecond * seconds; i++) {
-    const due = started + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const at = performance.now() - started;
-    calls.push(
-      among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => ({ status: answer.status, at })),
-    );
-  }
-  return Promise.all(calls);
+/** As offerTimed, the statuses only. */
+async function offer(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<number[]> {
+  return (await offerTimed(key, among, perSecond, seconds)).map((call) => call.status);
 }
 
 /** Two presence intervals: how long a server that stopped seeing a key is still counted for it. */
