@@ -1,58 +1,32 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '@quotes/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../../src/cluster/cluster.js';
-import { haproxyTool, pgBouncerTool } from '../../src/cluster/debianTool.js';
-import { Teardown } from '../../src/cluster/teardown.js';
-import { parseConfig } from '../../src/config.js';
-import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
-import { debianToolForTests } from '../support/debianTool.js';
+import type { Cluster } from '../../src/cluster/cluster.js';
+import type { OperatorApi } from '../../src/operator/operatorApi.js';
 import { pacedCalls, served } from '../support/pacedCalls.js';
 import { get } from '../support/serviceProcess.js';
+import { clusterSkipReason, startTestCluster, type TestCluster } from '../support/testCluster.js';
 
 /**
  * A key's burst limit across the cluster `npm run cluster` starts (three server processes behind
  * HAProxy, PgBouncer in transaction mode): its rate in all whether HAProxy spreads its calls or
  * a client pins one server's address.
  */
-const haproxy = debianToolForTests(haproxyTool, 'the burst tests through HAProxy');
-const pgbouncer = debianToolForTests(pgBouncerTool, 'the burst tests through HAProxy');
-const skipReason =
-  'skipReason' in haproxy ? haproxy.skipReason : 'skipReason' in pgbouncer ? pgbouncer.skipReason : undefined;
+const skipReason = clusterSkipReason('the burst tests through HAProxy');
 
-let dir: string;
+let running: TestCluster | undefined;
 let cluster: Cluster;
 let operator: OperatorApi;
-let teardown: Teardown;
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 beforeAll(async () => {
   if (skipReason) return;
-  dir = await mkdtemp(join(tmpdir(), 'quotes-burst-'));
-  teardown = new Teardown((what, error) => console.error(`stopping ${what}: ${String(error)}`));
-  const ports = await Promise.all(Array.from({ length: 9 }, () => freePort()));
-  cluster = await startCluster({
-    port: ports[0]!,
-    statsPort: ports[1]!,
-    pgBouncerPort: ports[2]!,
-    servers: [0, 1, 2].map((index) => ({ port: ports[3 + index]!, metricsPort: ports[6 + index]! })),
-    config: parseConfig({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), CORPUS_SIZE: '2000' }),
-    programs: { haproxy: (haproxy as { path: string }).path, pgbouncer: (pgbouncer as { path: string }).path },
-    logDir: dir,
-    serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000' },
-    progress: () => undefined,
-    teardown,
-  });
-  operator = createOperatorApi(cluster.database);
+  running = await startTestCluster('the burst tests through HAProxy');
+  ({ cluster, operator } = running);
 }, 120_000);
 
 afterAll(async () => {
   agent.destroy();
-  await teardown?.run();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await running?.stop();
 }, 60_000);
 
 /** quotes-random at `url` with `key`: the status (0: no answer within 10 s). */
