@@ -7,6 +7,7 @@ import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from './domain/clock.js';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
+import { KeyDemand } from './fairness/keyDemand.js';
 import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from './keyRequests/clientAddress.js';
@@ -93,6 +94,13 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
   });
+  const demand = new KeyDemand(
+    presence.id,
+    (payload) => notifications?.announce(payload) ?? Promise.resolve(),
+    live,
+    () => presence.servers(),
+    { intervalMs: options.presenceIntervalMs },
+  );
   const journalRoot = options.countJournalRoot;
   const scope = journalRoot === undefined ? undefined : await databaseScope(database.pool);
   let journal: CountJournal | undefined;
@@ -128,7 +136,10 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       onCorpusNext: (next) => {
         void catalog.prepareNext(next).then(() => notifications?.prepared(next.version));
       },
-      onPresence: (payload) => presence.receive(payload),
+      onPresence: (payload) => {
+        presence.receive(payload);
+        demand.receive(payload);
+      },
       onListening: () => {
         presence.listening();
         keys.clear();
@@ -147,6 +158,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   );
   await notifications.start();
   presence.start();
+  demand.start();
   // The first filtered call after start then finds the taxonomy index built, and the
   // connections the pool keeps open already open.
   await Promise.all([
@@ -193,12 +205,13 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     catalog,
     notifications,
     outage,
-    fairness: new KeyFairness({ ...options.fairness, servers: () => presence.servers() }),
+    fairness: new KeyFairness({ ...options.fairness, share: (keyId, rate) => demand.offer(keyId, rate) }),
     presence,
     history,
     clientAddress: clientAddressReader(options.trustProxy),
     lifecycle: { draining: false },
     async close() {
+      demand.stop();
       await presence.close();
       clearInterval(upkeepTimer);
       clearInterval(sweepTimer);

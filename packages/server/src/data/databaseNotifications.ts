@@ -142,8 +142,14 @@ export class DatabaseNotifications {
     return this.notify(serverPresenceChannel, payload);
   }
 
-  private async notify(channel: string, payload: string): Promise<void> {
-    await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => undefined);
+  /** Notifications sent one after another: pg deprecates a query on a client already running one. */
+  private sending: Promise<void> = Promise.resolve();
+
+  private notify(channel: string, payload: string): Promise<void> {
+    this.sending = this.sending.then(async () => {
+      await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => undefined);
+    });
+    return this.sending;
   }
 
   private scheduleHeartbeat(client: pg.Client, onLost: (error: unknown) => void): void {

@@ -11,17 +11,17 @@ export interface FairnessOptions {
   readonly maxWaitMs?: number;
   /** Milliseconds now (default Date.now). */
   readonly now?: () => number;
-  /** Servers sharing each key's burst limit (see ServerPresence); default 1. */
-  readonly servers?: () => number;
+  /** This server's share of a key's burst rate, noting the call (see KeyDemand); default the whole rate. */
+  readonly share?: (keyId: string, requestsPerSecond: number) => number;
 }
 
 /**
  * Step 5 of the contract's order of checks, per key: the plan's burst limit and a bound on calls
  * running at once in this process. Beyond either: 429 rate-limited with Retry-After, before the
- * allowance is touched. The burst limit is shared by the live servers: each holds a token bucket
- * of its share, `requestsPerSecond / servers` a second and as many at once (at least one), so a
- * key whose calls are spread over the servers gets the plan's rate in all, without a database
- * write per call.
+ * allowance is touched. The burst limit is shared by the servers the key's calls reach: each holds
+ * a token bucket of its share (KeyDemand) a second and as many at once (at least one), so a key
+ * gets the plan's rate in all whether its calls are spread or land on one server, without a
+ * database write per call.
  */
 export class KeyFairness {
   private readonly buckets = new Map<string, TokenBucket>();
@@ -30,7 +30,7 @@ export class KeyFairness {
   private readonly maxQueued: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
-  private readonly servers: () => number;
+  private readonly share: (keyId: string, requestsPerSecond: number) => number;
   private sweptAt: number;
 
   constructor(options: FairnessOptions = {}) {
@@ -38,7 +38,7 @@ export class KeyFairness {
     this.maxQueued = options.maxQueued ?? 256;
     this.maxWaitMs = options.maxWaitMs ?? 3000;
     this.now = options.now ?? Date.now;
-    this.servers = options.servers ?? (() => 1);
+    this.share = options.share ?? ((_keyId, requestsPerSecond) => requestsPerSecond);
     this.sweptAt = this.now();
   }
 
@@ -47,7 +47,7 @@ export class KeyFairness {
     const now = this.now();
     this.sweep(now);
     if (requestsPerSecond !== null) {
-      const share = requestsPerSecond / Math.max(1, this.servers());
+      const share = this.share(keyId, requestsPerSecond);
       const capacity = Math.max(1, share);
       let bucket = this.buckets.get(keyId);
       if (!bucket) {

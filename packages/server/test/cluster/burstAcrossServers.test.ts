@@ -2,10 +2,11 @@ import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { type PacedCall, pacedCalls } from '../support/pacedCalls.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 // Three servers on one database, each with its own pool and notification connection: a key's
-// burst limit holds across them, each enforcing its share of the live servers.
+// burst limit holds across them, each enforcing its share among the servers the key's calls reach.
 let database: TestDatabase;
 const pools: DatabaseHandle[] = [];
 const servers: TestServer[] = [];
@@ -35,18 +36,20 @@ async function untilLive(count: number, among: TestServer[], withinMs: number): 
   return Date.now() - started;
 }
 
-/** `perSecond` calls a second for `seconds`, spread in turn over `among`; the statuses answered. */
-async function offer(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<number[]> {
-  const started = performance.now();
-  const calls: Promise<number>[] = [];
-  for (let i = 0; i < perSecond * seconds; i++) {
-    const due = started + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    calls.push(among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => answer.status));
-  }
-  return Promise.all(calls);
+/** `perSecond` calls a second for `seconds` of quotes-random, spread in turn over `among`. */
+function offerTimed(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<PacedCall[]> {
+  return pacedCalls(perSecond, seconds, (i) =>
+    among[i % among.length]!.call('/v1/quotes-random', { key }).then((answer) => answer.status),
+  );
 }
+
+/** As offerTimed, the statuses only. */
+async function offer(key: string, among: TestServer[], perSecond: number, seconds: number): Promise<number[]> {
+  return (await offerTimed(key, among, perSecond, seconds)).map((call) => call.status);
+}
+
+/** Two presence intervals: how long a server that stopped seeing a key is still counted for it. */
+const windowMs = 4000;
 
 describe("a key's burst limit across servers", () => {
   it('serves a starter key (25/s) sending 100/s over 3 servers at most 1.2 x 25/s over 10 s', async () => {
@@ -61,6 +64,64 @@ describe("a key's burst limit across servers", () => {
     expect(served).toBeGreaterThanOrEqual(0.8 * 25 * 10);
     await Promise.all(servers.map((server) => server.flushCounts()));
     expect((await servers[0]!.operator.usage(issued.id)).calls).toBe(served);
+  }, 30_000);
+
+  it('serves a starter key (25/s) sending 20/s to one of 3 servers every call', async () => {
+    await untilLive(3, servers, 5000);
+    const issued = await servers[0]!.createKey({ plan: 'starter' });
+    const statuses = await offer(issued.key, [servers[1]!], 20, 10);
+    const served = statuses.filter((status) => status === 200).length;
+    console.info(`starter key at 20/s to one of 3 servers for 10 s: ${served} of ${statuses.length} served`);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(served).toBeGreaterThanOrEqual(0.95 * statuses.length);
+    // Its rate, not three times it: 40/s pinned to one server is held to a second's burst plus 25/s.
+    const flood = await servers[0]!.createKey({ plan: 'starter' });
+    const flooded = (await offer(flood.key, [servers[2]!], 40, 5)).filter((status) => status === 200).length;
+    console.info(`starter key at 40/s to one of 3 servers for 5 s: ${flooded} served`);
+    expect(flooded).toBeLessThanOrEqual(25 + 25 * 5);
+    expect(flooded).toBeGreaterThanOrEqual(0.8 * 25 * 5);
+  }, 30_000);
+
+  it('serves a key that moves to another server its whole rate again within one window', async () => {
+    await untilLive(3, servers, 5000);
+    const issued = await servers[0]!.createKey({ plan: 'starter' });
+    const before = await offer(issued.key, [servers[0]!], 20, 3);
+    expect(before.filter((status) => status === 200).length).toBeGreaterThanOrEqual(0.95 * before.length);
+    const after = await offerTimed(issued.key, [servers[1]!], 20, 8);
+    const during = after.filter((call) => call.at < windowMs);
+    const past = after.filter((call) => call.at >= windowMs);
+    const servedDuring = during.filter((call) => call.status === 200).length;
+    const servedPast = past.filter((call) => call.status === 200).length;
+    console.info(
+      `key moved at 20/s: ${servedDuring} of ${during.length} served in the window after the move, ${servedPast} of ${past.length} after it`,
+    );
+    expect(after.filter((call) => call.status !== 200 && call.status !== 429)).toEqual([]);
+    // Within the window: at least half the rate (the old server still counted), never more than 20/s offered.
+    expect(servedDuring).toBeGreaterThanOrEqual(0.8 * 12.5 * (windowMs / 1000));
+    expect(servedPast).toBeGreaterThanOrEqual(0.95 * past.length);
+  }, 30_000);
+
+  it('serves a key offered 20/s on one server and 4/s on another every call, and holds it near its rate when the second rises', async () => {
+    await untilLive(3, servers, 5000);
+    const issued = await servers[0]!.createKey({ plan: 'starter' });
+    const [heavy, light] = await Promise.all([
+      offerTimed(issued.key, [servers[0]!], 20, 10),
+      offerTimed(issued.key, [servers[1]!], 4, 10),
+    ]);
+    const uneven = [...heavy!, ...light!];
+    const served = uneven.filter((call) => call.status === 200).length;
+    console.info(`starter key at 20/s + 4/s on two of 3 servers for 10 s: ${served} of ${uneven.length} served`);
+    expect(uneven.filter((call) => call.status !== 200 && call.status !== 429)).toEqual([]);
+    expect(served).toBeGreaterThanOrEqual(0.95 * uneven.length);
+    // The light server's calls rise to 20/s: 40/s offered, its rate served within the tolerance.
+    const [first, second] = await Promise.all([
+      offerTimed(issued.key, [servers[0]!], 20, 6),
+      offerTimed(issued.key, [servers[1]!], 20, 6),
+    ]);
+    const risen = [...first!, ...second!].filter((call) => call.status === 200).length;
+    console.info(`then 20/s + 20/s for 6 s: ${risen} served (${(risen / 6).toFixed(1)}/s)`);
+    expect(risen).toBeLessThanOrEqual(1.2 * 25 * 6);
+    expect(risen).toBeGreaterThanOrEqual(0.8 * 25 * 6);
   }, 30_000);
 
   it('gives the remaining servers the stopped one’s share as soon as it says goodbye', async () => {

@@ -1,16 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '@quotes/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../../src/cluster/cluster.js';
-import { haproxyTool, pgBouncerTool } from '../../src/cluster/debianTool.js';
-import { Teardown } from '../../src/cluster/teardown.js';
-import { parseConfig } from '../../src/config.js';
-import { createOperatorApi, type OperatorApi } from '../../src/operator/operatorApi.js';
-import { debianToolForTests } from '../support/debianTool.js';
+import type { Cluster } from '../../src/cluster/cluster.js';
+import type { OperatorApi } from '../../src/operator/operatorApi.js';
 import { get } from '../support/serviceProcess.js';
+import { clusterSkipReason, startTestCluster, type TestCluster } from '../support/testCluster.js';
 
 /**
  * Faults across servers, through the cluster `npm run cluster` starts (HAProxy with the
@@ -18,45 +11,23 @@ import { get } from '../support/serviceProcess.js';
  * killed, a rolling restart, PgBouncer restarted, each under a steady load from a few clients.
  * KEEP_CLUSTER_LOGS=1 keeps the processes' logs (server-s1.log, haproxy.log) for a failure's cause.
  */
-const haproxy = debianToolForTests(haproxyTool, 'the cluster fault tests');
-const pgbouncer = debianToolForTests(pgBouncerTool, 'the cluster fault tests');
-const skipReason =
-  'skipReason' in haproxy ? haproxy.skipReason : 'skipReason' in pgbouncer ? pgbouncer.skipReason : undefined;
+const skipReason = clusterSkipReason('the cluster fault tests');
 
 const clients = 6;
 /** COUNT_FLUSH_MS of the cluster's servers: the default. */
 const countFlushMs = 200;
 
-let dir: string;
+let running: TestCluster | undefined;
 let cluster: Cluster;
 let operator: OperatorApi;
-let teardown: Teardown;
 
 beforeAll(async () => {
   if (skipReason) return;
-  dir = await mkdtemp(join(tmpdir(), 'quotes-cluster-'));
-  teardown = new Teardown((what, error) => console.error(`stopping ${what}: ${String(error)}`));
-  const ports = await Promise.all(Array.from({ length: 9 }, () => freePort()));
-  cluster = await startCluster({
-    port: ports[0]!,
-    statsPort: ports[1]!,
-    pgBouncerPort: ports[2]!,
-    servers: [0, 1, 2].map((index) => ({ port: ports[3 + index]!, metricsPort: ports[6 + index]! })),
-    config: parseConfig({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), CORPUS_SIZE: '2000' }),
-    programs: { haproxy: (haproxy as { path: string }).path, pgbouncer: (pgbouncer as { path: string }).path },
-    logDir: dir,
-    serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000' },
-    progress: () => undefined,
-    teardown,
-  });
-  operator = createOperatorApi(cluster.database);
+  running = await startTestCluster('the cluster fault tests');
+  ({ cluster, operator } = running);
 }, 120_000);
 
-afterAll(async () => {
-  await teardown?.run();
-  if (dir && !process.env.KEEP_CLUSTER_LOGS) await rm(dir, { recursive: true, force: true });
-  else if (dir) console.info(`logs kept in ${dir}`);
-}, 60_000);
+afterAll(() => running?.stop(), 60_000);
 
 interface Tally {
   /** Calls answered 200. */
