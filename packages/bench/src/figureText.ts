@@ -16,6 +16,6 @@ export function ratio(a: number | null, b: number | null, zero: string): string 
 /** The server's requests/s as a share of the same-bytes floor's. */
 export const floorRatio = (server: number, floor: number) => ratio(server, floor, 'n/a: floor 0 req/s');
 
-/** A latency in milliseconds to two decimals (calls here take 0.1-0.5 ms); '-' when there is none. */
+/** A latency in milliseconds to two decimals (many calls answer in under one); '-' when there is none. */
 export const ms = (value: number | null) =>
   value !== null && Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '-';

@@ -14,8 +14,8 @@ export function percentile(sorted: ArrayLike<number>, fraction: number): number 
 }
 
 /**
- * Milliseconds kept to the microsecond: calls on this machine answer in 0.1-0.5 ms, so a whole
- * millisecond (autocannon's own histogram) reads them as 0.
+ * Milliseconds kept to the microsecond: many calls answer in under one, which a whole millisecond
+ * (autocannon's own histogram) reads as 0.
  */
 export const toMicrosecond = (ms: number) => Math.round(ms * 1000) / 1000;
 
