@@ -73,8 +73,9 @@ export async function runNodeScript(
   args: string[],
   env: NodeJS.ProcessEnv,
   deadlineMs = defaultDeadlineMs,
+  nodeOptions: string[] = [],
 ): Promise<string> {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -92,11 +93,11 @@ export async function runNodeScript(
     overdue = true;
     child.kill('SIGKILL');
   }, deadlineMs);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);
   const command = [basename(script), ...args].join(' ');
   if (overdue) throw new Error(`${command} did not finish within ${deadlineMs / 1000} s, so it was stopped`);
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}): ${stderr.trim()}`);
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code ?? signal}): ${stderr.trim()}`);
   return stdout;
 }
 
@@ -107,10 +108,15 @@ let configCount = 0;
  * Runs a worker script (a load run, a latency sample) in a process of its own: its config goes
  * in a file, its result is the last line it prints, as JSON.
  */
-export async function runWorker<Result>(script: string, config: unknown, deadlineMs: number): Promise<Result> {
+export async function runWorker<Result>(
+  script: string,
+  config: unknown,
+  deadlineMs: number,
+  nodeOptions: string[] = [],
+): Promise<Result> {
   configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-worker-'));
   const file = join(await configDirectory, `worker-${configCount++}.json`);
   await writeFile(file, JSON.stringify(config));
-  const stdout = await runNodeScript(script, [file], {}, deadlineMs);
+  const stdout = await runNodeScript(script, [file], {}, deadlineMs, nodeOptions);
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
 }

@@ -8,10 +8,16 @@ export interface LatencySample {
   failures: number;
 }
 
-export function percentile(sorted: readonly number[], fraction: number): number {
+export function percentile(sorted: ArrayLike<number>, fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
 }
+
+/**
+ * Milliseconds kept to the microsecond: many calls answer in under one, which a whole millisecond
+ * (autocannon's own histogram) reads as 0.
+ */
+export const toMicrosecond = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** Sends each path once, `concurrency` at a time, and times each call. */
 export async function sampleLatencies(
@@ -39,12 +45,11 @@ export async function sampleLatencies(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   latencies.sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
   return {
     count: latencies.length,
-    p50Ms: round(percentile(latencies, 0.5)),
-    p99Ms: round(percentile(latencies, 0.99)),
-    maxMs: round(latencies[latencies.length - 1] ?? Number.NaN),
+    p50Ms: toMicrosecond(percentile(latencies, 0.5)),
+    p99Ms: toMicrosecond(percentile(latencies, 0.99)),
+    maxMs: toMicrosecond(latencies[latencies.length - 1] ?? Number.NaN),
     failures,
   };
 }

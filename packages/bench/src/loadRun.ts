@@ -25,8 +25,9 @@ export interface LoadOptions {
 
 export interface LoadResult {
   requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
+  /** Milliseconds to the microsecond; null when nothing answered. */
+  latencyP50Ms: number | null;
+  latencyP99Ms: number | null;
   requests: number;
   /** Connection errors, timeouts and unexpected statuses together: any of them spoils the run. */
   errors: number;

@@ -1,3 +1,4 @@
+import { floorRatio, ms, quotient, ratio, rps } from './figureText.js';
 import type { IndexMicroResult } from './indexMicro.js';
 import type { LatencySample } from './latencySample.js';
 import type { LoadResult } from './loadRun.js';
@@ -61,18 +62,19 @@ export const targets = {
   peakRssBytes: 300 * 1024 * 1024,
 } as const;
 
-const rps = (value: number) => Math.round(value).toLocaleString('en-US');
-const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 1024 / 1024)} MB`);
 const size = (corpusSize: number) => corpusSize.toLocaleString('en-US');
 
 function verdict(m: ScenarioMeasurement): string {
   const checks: string[] = [];
+  const share = quotient(m.server.requestsPerSecond, m.floor.requestsPerSecond);
   if (m.scenario.floorTarget !== null && m.keyPlan === 'platform')
     checks.push(
-      m.server.requestsPerSecond / m.floor.requestsPerSecond >= m.scenario.floorTarget
-        ? `>= ${m.scenario.floorTarget} ok`
-        : `< ${m.scenario.floorTarget}`,
+      share === null
+        ? 'not judged'
+        : share >= m.scenario.floorTarget
+          ? `>= ${m.scenario.floorTarget} ok`
+          : `< ${m.scenario.floorTarget}`,
     );
   if (m.server.errors > 0) checks.push(`${m.server.errors} errors`);
   return checks.join(', ');
@@ -92,7 +94,7 @@ export function markdownReport(report: BenchReport): string {
   ];
   for (const m of report.measurements) {
     lines.push(
-      `| ${size(m.corpusSize)} | ${m.keyPlan} | ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${m.server.latencyP50Ms} | ${m.server.latencyP99Ms} | ${m.server.errors} | ${ratio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${m.mock ? ratio(m.server.requestsPerSecond, m.mock.requestsPerSecond) : '-'} | ${verdict(m)} |`,
+      `| ${size(m.corpusSize)} | ${m.keyPlan} | ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP50Ms)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${m.mock ? ratio(m.server.requestsPerSecond, m.mock.requestsPerSecond, 'n/a: mock 0 req/s') : '-'} | ${verdict(m)} |`,
     );
   }
   lines.push(
@@ -104,7 +106,7 @@ export function markdownReport(report: BenchReport): string {
         const limit = targets.coldP99Ms(c.corpusSize);
         const target =
           c.moment === 'the same calls again' ? '(reference)' : `< ${limit} ms ${c.p99Ms < limit ? 'ok' : 'missed'}`;
-        return `| ${size(c.corpusSize)} | ${c.moment} | ${c.clients} | ${c.count} | ${c.p50Ms} | ${c.p99Ms} | ${c.maxMs} | ${c.failures} | ${target} |`;
+        return `| ${size(c.corpusSize)} | ${c.moment} | ${c.clients} | ${c.count} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${ms(c.maxMs)} | ${c.failures} | ${target} |`;
       },
     ),
     ...section(
@@ -112,8 +114,10 @@ export function markdownReport(report: BenchReport): string {
       '| corpus | bystander p99 alone | p99 beside the flood | ratio | flood req/s | flood errors | target |',
       '|---:|---:|---:|---:|---:|---:|---|',
       (b) => {
-        const factor = b.alone.latencyP99Ms > 0 ? b.beside.latencyP99Ms / b.alone.latencyP99Ms : Number.NaN;
-        return `| ${size(b.corpusSize)} | ${b.alone.latencyP99Ms} ms | ${b.beside.latencyP99Ms} ms | ${factor.toFixed(2)} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${factor <= targets.bystanderFactor ? 'ok' : 'missed'} |`;
+        // A p99 alone of 0 ms (read to the whole millisecond) gives no ratio, so no verdict either.
+        const factor = quotient(b.beside.latencyP99Ms, b.alone.latencyP99Ms);
+        const judged = factor === null ? 'not judged' : factor <= targets.bystanderFactor ? 'ok' : 'missed';
+        return `| ${size(b.corpusSize)} | ${ms(b.alone.latencyP99Ms)} ms | ${ms(b.beside.latencyP99Ms)} ms | ${factor?.toFixed(2) ?? 'n/a: 0 ms alone'} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${judged} |`;
       },
     ),
     ...section(
@@ -152,9 +156,10 @@ export function markdownReport(report: BenchReport): string {
         (x) => x.corpusSize === large && x.keyPlan === 'platform' && x.scenario.id === m.scenario.id,
       );
       if (!other) continue;
-      const change = (other.server.requestsPerSecond / m.server.requestsPerSecond - 1) * 100;
+      const growth = quotient(other.server.requestsPerSecond, m.server.requestsPerSecond);
+      const change = growth === null ? 'n/a: 0 req/s' : `${((growth - 1) * 100).toFixed(0)}%`;
       lines.push(
-        `| ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${rps(other.server.requestsPerSecond)} | ${change.toFixed(0)}% |`,
+        `| ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${rps(other.server.requestsPerSecond)} | ${change} |`,
       );
     }
   }
@@ -170,11 +175,12 @@ export function summaryLine(report: BenchReport): string {
   const sizes = [...new Set(report.measurements.map((m) => m.corpusSize))].sort((a, b) => a - b);
   const platform = (corpusSize: number) =>
     report.measurements.filter((m) => m.corpusSize === corpusSize && m.keyPlan === 'platform');
+  // A row whose floor answered nothing has no share: it is left out, and a size without any reads n/a.
   const shares = (list: ScenarioMeasurement[]) =>
-    list.map((m) => m.server.requestsPerSecond / m.floor.requestsPerSecond);
+    list.flatMap((m) => quotient(m.server.requestsPerSecond, m.floor.requestsPerSecond) ?? []);
   const single = sizes.map((corpusSize) => {
     const values = shares(platform(corpusSize).filter((m) => m.scenario.id !== 'mixed'));
-    return `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+    return values.length === 0 ? 'n/a' : `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
   });
   const mixed = sizes.map((corpusSize) => {
     const [value] = shares(platform(corpusSize).filter((m) => m.scenario.id === 'mixed'));
@@ -223,7 +229,7 @@ export function svgChart(report: BenchReport): string {
       parts.push(
         `<rect x="${labelWidth}" y="${y}" width="${width.toFixed(1)}" height="${barHeight - 1}" fill="${colours[name]}"/>`,
       );
-      const label = name === 'server' ? `${rps(value)} (${ratio(value, m.floor.requestsPerSecond)})` : rps(value);
+      const label = name === 'server' ? `${rps(value)} (${floorRatio(value, m.floor.requestsPerSecond)})` : rps(value);
       parts.push(`<text x="${labelWidth + width + 4}" y="${y + 8}" font-size="9">${label}</text>`);
     });
   });

@@ -1,4 +1,5 @@
 import type { CallCosts } from './callCosts.js';
+import { floorRatio, ms, ratio, rps } from './figureText.js';
 import type { HistoryMemoryResult } from './historyMemory.js';
 import type { LoadResult } from './loadRun.js';
 import type { Scenario } from './scenarios.js';
@@ -40,15 +41,26 @@ export interface RouteSection {
 const connectionsPerServer = 21;
 const scales = [1, 10, 100] as const;
 
-const rps = (value: number) => Math.round(value).toLocaleString('en-US');
 const fixed = (value: number | null | undefined, digits = 1) =>
   value === null || value === undefined ? '-' : value.toFixed(digits);
 
 function routeRow(m: RouteMeasurement): string {
-  const ratio =
-    m.floor.requestsPerSecond > 0 ? (m.server.requestsPerSecond / m.floor.requestsPerSecond).toFixed(2) : 'n/a';
   const c = m.costs;
-  return `| ${m.corpusSize.toLocaleString('en-US')} | ${m.scenario.title} | ${m.route} | ${rps(m.server.requestsPerSecond)} | ${m.server.latencyP99Ms} | ${m.server.errors} | ${ratio} | ${rps(m.floor.requestsPerSecond)} | ${fixed(c?.serverMicros, 0)} | ${fixed(c?.databaseMicros, 0)} | ${fixed(c?.balancerMicros, 0)} | ${fixed(c?.transactionsPerCall, 4)} |`;
+  return `| ${m.corpusSize.toLocaleString('en-US')} | ${m.scenario.title} | ${m.route} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${fixed(c?.serverMicros, 0)} | ${fixed(c?.databaseMicros, 0)} | ${fixed(c?.balancerMicros, 0)} | ${fixed(c?.transactionsPerCall, 4)} |`;
+}
+
+/**
+ * The history's bytes per key, measured and as the recorder estimates them. A figure of 0 or less
+ * is no measurement (the heap shrank by more than the history held), and says so.
+ */
+function historyMemoryLine(memory: HistoryMemoryResult): string {
+  const figure = (bytes: number, unit: 'bytes' | 'KB', estimated: number | undefined) => {
+    if (bytes <= 0) return 'no figure (the heap shrank while measuring)';
+    const text = (value: number) => (unit === 'KB' ? `${rps(value / 1024)} KB` : `${rps(value)} bytes`);
+    return estimated === undefined ? text(bytes) : `${text(bytes)} (the recorder estimates ${text(estimated)})`;
+  };
+  const how = memory.rounds === undefined ? '' : `, the median of ${memory.rounds} in a fresh process`;
+  return `Usage history in memory between flushes (src/historyMemory.ts${how}): ${figure(memory.ordinaryBytesPerKey, 'bytes', memory.ordinaryEstimatedBytesPerKey)} per ordinary active key (${rps(memory.ordinaryKeys)} keys), ${figure(memory.boundBytesPerKey, 'KB', memory.boundEstimatedBytesPerKey)} per key at its bounds (${memory.boundKeys} keys).`;
 }
 
 interface Modelled {
@@ -98,16 +110,11 @@ export function routeTables(section: Partial<RouteSection>): string[] {
       '| corpus | scenario | history on vs floor | history off vs floor | on / off req/s |',
       '|---:|---|---:|---:|---:|',
       ...pairs.map(({ on, off }) => {
-        const share = (m: RouteMeasurement) => (m.server.requestsPerSecond / m.floor.requestsPerSecond).toFixed(2);
-        return `| ${on.corpusSize.toLocaleString('en-US')} | ${on.scenario.title} | ${share(on)} | ${share(off)} | ${(on.server.requestsPerSecond / off.server.requestsPerSecond).toFixed(2)} |`;
+        const share = (m: RouteMeasurement) => floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond);
+        return `| ${on.corpusSize.toLocaleString('en-US')} | ${on.scenario.title} | ${share(on)} | ${share(off)} | ${ratio(on.server.requestsPerSecond, off.server.requestsPerSecond, 'n/a: history off 0 req/s')} |`;
       }),
     );
-  const memory = section.historyMemory;
-  if (memory)
-    lines.push(
-      '',
-      `Usage history in memory between flushes (src/historyMemory.ts): ${rps(memory.ordinaryBytesPerKey)} bytes per ordinary active key (${rps(memory.ordinaryKeys)} keys), ${rps(memory.boundBytesPerKey / 1024)} KB per key at its bounds (${memory.boundKeys} keys).`,
-    );
+  if (section.historyMemory) lines.push('', historyMemoryLine(section.historyMemory));
   // The model starts from the first corpus size: per-call costs, not the corpus, decide it.
   const corpusSize = Math.min(...measured.map((m) => m.corpusSize));
   const modelled: Modelled[] = [

@@ -37,6 +37,8 @@ describe('npm run bench, tiny', () => {
     );
     for (const measurement of report.measurements) {
       expect(measurement.server.requests, measurement.scenario.id).toBeGreaterThan(0);
+      // Latencies to the microsecond: a sub-millisecond call does not read 0.
+      expect(measurement.server.latencyP50Ms, measurement.scenario.id).toBeGreaterThan(0);
       expect(measurement.server.errors, measurement.scenario.id).toBe(0);
       expect(measurement.floor.requests, measurement.scenario.id).toBeGreaterThan(0);
     }
@@ -50,6 +52,7 @@ describe('npm run bench, tiny', () => {
     ]);
     expect(report.cold.every((cold) => cold.failures === 0 && cold.count === 8)).toBe(true);
     expect(report.bystander).toHaveLength(1);
+    expect(report.bystander[0]?.alone.latencyP99Ms).toBeGreaterThan(0);
     expect(report.counting).toEqual([{ corpusSize: 3000, sent: 300, errors: 0, usageSays: 300 }]);
     expect(report.peakRss[3000]).toBeGreaterThan(0);
     // The routes: HAProxy's rows where haproxy is installed (CI installs it), else a note saying why not.

@@ -5,9 +5,9 @@ import type { CallCosts } from '../src/callCosts.js';
 import { routes } from '../src/routeReport.js';
 import { mixedScenario, scenarios } from '../src/scenarios.js';
 
-const load = (requestsPerSecond: number, p99 = 5, errors = 0): LoadResult => ({
+const load = (requestsPerSecond: number, p99: number | null = 5, errors = 0, p50 = 2): LoadResult => ({
   requestsPerSecond,
-  latencyP50Ms: 2,
+  latencyP50Ms: p50,
   latencyP99Ms: p99,
   requests: requestsPerSecond * 10,
   errors,
@@ -69,6 +69,25 @@ describe('the benchmark report', () => {
     expect(text).toContain('| 150,000 | 120 MB | < 300 MB ok |');
   });
 
+  it('shows latencies below a millisecond to two decimals, and says so where a floor answered nothing', () => {
+    const text = markdownReport(
+      report([
+        {
+          corpusSize: 150000,
+          keyPlan: 'platform',
+          scenario: random!,
+          server: load(6000, 0.987, 0, 0.314),
+          floor: load(0, null),
+          mock: load(0, null),
+        },
+      ]),
+    );
+    expect(text).toContain(
+      '| 150,000 | platform | quotes-random, no filter | 6,000 | 0.31 | 0.99 | 0 | n/a: floor 0 req/s | 0 | n/a: mock 0 req/s | not judged |',
+    );
+    expect(text).not.toMatch(/NaN|Infinity/);
+  });
+
   it('judges the cold, bystander and index figures', () => {
     const text = markdownReport(
       report([], {
@@ -78,9 +97,9 @@ describe('the benchmark report', () => {
             moment: 'after start',
             clients: 1,
             count: 200,
-            p50Ms: 3,
+            p50Ms: 0.634,
             p99Ms: 8,
-            maxMs: 9,
+            maxMs: 9.125,
             failures: 0,
           },
           {
@@ -94,7 +113,12 @@ describe('the benchmark report', () => {
             failures: 0,
           },
         ],
-        bystander: [{ corpusSize: 150000, alone: load(3000, 10), beside: load(2000, 25), flood: load(1000) }],
+        bystander: [
+          { corpusSize: 150000, alone: load(3000, 10), beside: load(2000, 25), flood: load(1000) },
+          { corpusSize: 300000, alone: load(3000, 0.412), beside: load(2000, 0.8), flood: load(1000) },
+          // A p99 alone read as 0 (whole milliseconds) has no ratio.
+          { corpusSize: 1500000, alone: load(3000, 0), beside: load(2000, 6), flood: load(1000) },
+        ],
         index: [
           {
             size: 150000,
@@ -110,9 +134,11 @@ describe('the benchmark report', () => {
     );
     expect(text.split('\n')).toEqual(
       expect.arrayContaining([
-        '| 150,000 | after start | 1 | 200 | 3 | 8 | 9 | 0 | < 10 ms ok |',
+        '| 150,000 | after start | 1 | 200 | 0.63 | 8 | 9.13 | 0 | < 10 ms ok |',
         '| 1,500,000 | after reload | 4 | 200 | 30 | 900 | 950 | 0 | < 40 ms missed |',
         '| 150,000 | 10 ms | 25 ms | 2.50 | 1,000 | 0 | <= 2x missed |',
+        '| 300,000 | 0.41 ms | 0.8 ms | 1.94 | 1,000 | 0 | <= 2x ok |',
+        '| 1,500,000 | 0 ms | 6 ms | n/a: 0 ms alone | 1,000 | 0 | <= 2x not judged |',
         '| 150,000 | 99 µs | 900 µs | 1 MB | 1 MB | 90 ms |',
       ]),
     );
@@ -146,7 +172,15 @@ describe('the benchmark report', () => {
         ],
         routeNotes: [],
         countedCosts: [{ corpusSize: 150000, server: load(2000), costs: costs(100, 0.5) }],
-        historyMemory: { ordinaryKeys: 10000, ordinaryBytesPerKey: 1500, boundKeys: 20, boundBytesPerKey: 600_000 },
+        historyMemory: {
+          ordinaryKeys: 10000,
+          ordinaryBytesPerKey: 1500,
+          ordinaryEstimatedBytesPerKey: 1700,
+          boundKeys: 20,
+          boundBytesPerKey: 600_000,
+          boundEstimatedBytesPerKey: 500_000,
+          rounds: 5,
+        },
       }),
     );
     expect(text.split('\n')).toEqual(
@@ -160,7 +194,20 @@ describe('the benchmark report', () => {
         '| a capped key, counted | this run | 2,000 | 0.2 | 0.0 | 1,000 | 1,000 | 0.20 | 21 |',
       ]),
     );
-    expect(text).toContain('1,500 bytes per ordinary active key (10,000 keys), 586 KB per key at its bounds (20 keys)');
+    expect(text).toContain(
+      '(src/historyMemory.ts, the median of 5 in a fresh process): 1,500 bytes (the recorder estimates 1,700 bytes) per ordinary active key (10,000 keys), 586 KB (the recorder estimates 488 KB) per key at its bounds (20 keys).',
+    );
+  });
+
+  it('says a history memory figure of 0 or less is none', () => {
+    const text = markdownReport(
+      report([], {
+        historyMemory: { ordinaryKeys: 10000, ordinaryBytesPerKey: -1230, boundKeys: 20, boundBytesPerKey: 832_000 },
+      }),
+    );
+    expect(text).toContain(
+      '(src/historyMemory.ts): no figure (the heap shrank while measuring) per ordinary active key (10,000 keys), 813 KB per key at its bounds (20 keys).',
+    );
   });
 
   it('says why route rows are missing', () => {
