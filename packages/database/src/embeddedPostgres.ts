@@ -88,10 +88,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       'listen_addresses=127.0.0.1',
       '-c',
       `max_connections=${options.maxConnections ?? 300}`,
-      // The default 128 MB holds a tenth of a 1,500,000-quote table: random draws then read most
-      // rows through the kernel's cache, and random calls slowed by a third from 150,000 quotes.
+      // Holds a 1,500,000-quote table (1.5 GB), whose random draws read rows all over it: with
+      // 512 MB a third were buffer hits and a random call cost PostgreSQL 10-12 µs, with 2 GB
+      // (warm) 96% and 8.3 µs. Shared memory is touched only as pages are read, so a small
+      // corpus or a test database costs no more.
       '-c',
-      'shared_buffers=512MB',
+      'shared_buffers=2GB',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
     onLog: (message: string) => log(String(message).trim()),

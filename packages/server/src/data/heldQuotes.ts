@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type CorpusTable, quoteJsonChunk } from './quoteQueries.js';
+import { type CorpusTable, quoteJsonChunk, writeEnds } from './quoteQueries.js';
 
 /** Ranks per statement and per Buffer: about 1.5 MB of JSON at 356 bytes a quote, so the text each statement brings into the heap stays small. */
 const defaultChunkRanks = 4096;
@@ -69,12 +69,7 @@ export class HeldQuotes {
       const bytes = Buffer.from(chunk.json, 'utf8');
       total += bytes.length;
       if (total > maxBytes || (from === 0 && (total / chunk.count) * size > maxBytes)) return undefined;
-      let end = 0;
-      for (let index = 0; index < chunk.count; index++) {
-        end += chunk.lengths.readInt32BE(index * 4);
-        ends[from + index] = end;
-      }
-      if (end !== bytes.length) throw new HeldQuotesChanged();
+      if (writeEnds(chunk.lengths, ends, from) !== bytes.length) throw new HeldQuotesChanged();
       chunks.push(bytes);
     }
     return new HeldQuotes(version, chunks, ends, chunkShift);

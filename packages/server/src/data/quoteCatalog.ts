@@ -16,6 +16,7 @@ import {
 } from './quoteQueries.js';
 import { HeldQuotes, HeldQuotesChanged } from './heldQuotes.js';
 import { QuoteTexts } from './quoteTexts.js';
+import { RandomPicks } from './randomPicks.js';
 import type { RankSet } from './rankSet.js';
 import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
 
@@ -79,6 +80,7 @@ export class QuoteCatalog {
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly texts: QuoteTexts;
+  private readonly picks: RandomPicks;
   private readonly layout = tagCodeLayout();
   /** Every quote's JSON of an index's corpus, read with it when it fits. */
   private readonly heldByIndex = new WeakMap<TaxonomyIndex, HeldQuotes>();
@@ -95,6 +97,7 @@ export class QuoteCatalog {
     });
     this.random = options.random ?? Math.random;
     this.texts = new QuoteTexts(pool, options.quoteTextBytes);
+    this.picks = new RandomPicks(pool);
   }
 
   /**
@@ -119,6 +122,7 @@ export class QuoteCatalog {
     this.held = ready ? this.heldByIndex.get(ready.index) : undefined;
     this.matchSets.clear();
     this.seenOnce.clear();
+    this.picks.forget();
     this.filterValues = undefined;
     // Only with notifications live: otherwise the database may be the thing that is down.
     if (this.options.notificationsLive()) this.prepare();
@@ -129,6 +133,7 @@ export class QuoteCatalog {
     this.matchSets.clear();
     this.seenOnce.clear();
     this.texts.forget();
+    this.picks.forget();
   }
 
   /**
@@ -192,24 +197,29 @@ export class QuoteCatalog {
   /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
   async randomQuote(filter: ResolvedFilter): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
-      let rank: number;
-      if (isUnfiltered(filter)) {
-        if (state.size === 0) return undefined;
-        rank = Math.floor(this.random() * state.size);
-      } else {
-        const picked = await this.withMatches(filter, state, (matches) =>
-          matches.size === 0 ? undefined : matches.select(Math.floor(this.random() * matches.size)),
-        );
-        if (picked === undefined) return undefined;
-        rank = picked;
-      }
       const held = this.held;
-      const quote =
-        (held?.version === state.version ? held.quote(rank) : undefined) ??
-        (await this.texts.quote(rank, state.version));
-      if (!quote) throw new CorpusChanged();
-      return { body: storedQuote(quote), rank };
+      if (held?.version === state.version) {
+        const [rank] = await this.drawRanks(filter, state, 1);
+        if (rank === undefined) return undefined;
+        const quote = held.quote(rank);
+        if (!quote) throw new CorpusChanged();
+        return { body: storedQuote(quote), rank };
+      }
+      const pick = await this.picks.take(matchSetKey(filter), state.version, (count) =>
+        this.drawRanks(filter, state, count),
+      );
+      if (pick === 'no-match') return undefined;
+      if (pick === 'corpus-changed') throw new CorpusChanged();
+      return { body: storedQuote(pick.quote), rank: pick.rank };
     });
+  }
+
+  /** `count` independent uniform draws among the filter's matches (none when nothing matches). */
+  private async drawRanks(filter: ResolvedFilter, state: CorpusState, count: number): Promise<number[]> {
+    const draws = (size: number, member: (k: number) => number) =>
+      size === 0 ? [] : Array.from({ length: count }, () => member(Math.floor(this.random() * size)));
+    if (isUnfiltered(filter)) return draws(state.size, (k) => k);
+    return this.withMatches(filter, state, (matches) => draws(matches.size, (k) => matches.select(k) as number));
   }
 
   async page(filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {

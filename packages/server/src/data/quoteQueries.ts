@@ -32,18 +32,15 @@ export async function readCorpusState(pool: pg.Pool): Promise<CorpusState> {
   return { version: row?.version ?? 0, size: row?.size ?? 0 };
 }
 
-const statementByColumn = { quote_json: 'quotes-by-rank', summary_json: 'summaries-by-rank' } as const;
-
-/** One column of JSON at any ranks of corpus `version`, keyed by rank (none when the corpus changed). */
-async function jsonByRank(
+/** QuoteSummary JSON at any ranks of corpus `version`, keyed by rank (none when the corpus changed): the misses of a page, in one statement. */
+export async function summariesByRank(
   pool: pg.Pool,
-  column: keyof typeof statementByColumn,
   ranks: readonly number[],
   version: number,
 ): Promise<Map<number, string>> {
   const result = await pool.query<{ rank: number; json: string }>({
-    name: statementByColumn[column],
-    text: `SELECT rank, ${column} AS json FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
+    name: 'summaries-by-rank',
+    text: `SELECT rank, summary_json AS json FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
     values: [ranks, version],
   });
   const byRank = new Map<number, string>();
@@ -51,13 +48,55 @@ async function jsonByRank(
   return byRank;
 }
 
-/** Full quotes (as JSON) at any ranks, keyed by rank: one statement serves a batch of random draws. */
-export const quotesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
-  jsonByRank(pool, 'quote_json', ranks, version);
+/** Quotes' JSON side by side: the i-th ends at `ends[i]` and starts where the previous one ends. */
+export interface JsonRun {
+  readonly bytes: Buffer;
+  readonly ends: Uint32Array;
+}
 
-/** QuoteSummary JSON at any ranks, keyed by rank: the misses of a page, in one statement. */
-export const summariesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
-  jsonByRank(pool, 'summary_json', ranks, version);
+/** The i-th text of a run, as a view of its bytes. */
+export const jsonAt = (run: JsonRun, index: number): Buffer =>
+  run.bytes.subarray(index === 0 ? 0 : run.ends[index - 1], run.ends[index]);
+
+/**
+ * The Quote JSON at each of `ranks` (repeats allowed), in their order, as one run; undefined
+ * when the corpus is no longer `version` or a rank is outside it. The texts arrive concatenated
+ * with their lengths as one row: a batch of draws is two values to decode and three objects to
+ * keep, not a row and a string each.
+ */
+export async function quotesInDrawOrder(
+  pool: pg.Pool,
+  ranks: readonly number[],
+  version: number,
+): Promise<JsonRun | undefined> {
+  const result = await pool.query<{ version: number; count: number; json: string | null; lengths: Buffer | null }>({
+    name: 'quotes-in-draw-order',
+    text: `SELECT ${currentVersion} AS version, count(*)::int AS count,
+                  string_agg(q.quote_json, '' ORDER BY d.ord) AS json,
+                  string_agg(int4send(octet_length(q.quote_json)), ''::bytea ORDER BY d.ord) AS lengths
+             FROM unnest($1::int[]) WITH ORDINALITY AS d(rank, ord) JOIN quotes q ON q.rank = d.rank`,
+    values: [ranks],
+  });
+  const row = result.rows[0];
+  if (!row?.json || !row.lengths || row.version !== version || row.count !== ranks.length) return undefined;
+  if (row.lengths.length !== 4 * row.count) return undefined;
+  const bytes = Buffer.from(row.json, 'utf8');
+  const ends = new Uint32Array(row.count);
+  return writeEnds(row.lengths, ends, 0) === bytes.length ? { bytes, ends } : undefined;
+}
+
+/**
+ * Writes into `ends` from `at` where each text ends, from their lengths as big-endian int32s (as
+ * string_agg of int4send gives them), each counted from the start of their run; returns the last end.
+ */
+export function writeEnds(lengths: Buffer, ends: Uint32Array, at: number): number {
+  let end = 0;
+  for (let index = 0; index * 4 < lengths.length; index++) {
+    end += lengths.readInt32BE(index * 4);
+    ends[at + index] = end;
+  }
+  return end;
+}
 
 /** The corpus served, or the next one a loader committed and has not swapped in yet. */
 export type CorpusTable = 'quotes' | 'quotes_next';

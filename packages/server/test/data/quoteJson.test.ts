@@ -2,7 +2,7 @@ import { lengthOfText } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusRow } from '@quotes/corpus';
 import { quoteJsonKeys, quoteSummaryJsonKeys } from '../../src/domain/responseBodies.js';
-import { quotesByRank, readCorpusState, summariesByRank } from '../../src/data/quoteQueries.js';
+import { jsonAt, quotesInDrawOrder, readCorpusState, summariesByRank } from '../../src/data/quoteQueries.js';
 import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
@@ -32,7 +32,8 @@ afterAll(() => database?.drop());
 describe('the JSON the database stores for each quote', () => {
   it('is the contract Quote, exact to the character, with the length the text has', async () => {
     const { version } = await readCorpusState(database.pool);
-    const quote = JSON.parse((await quotesByRank(database.pool, [0], version)).get(0)!) as Record<string, unknown>;
+    const run = await quotesInDrawOrder(database.pool, [0], version);
+    const quote = JSON.parse(jsonAt(run!, 0).toString('utf8')) as Record<string, unknown>;
     expect(Object.keys(quote)).toEqual(quoteJsonKeys);
     expect(quote).toMatchObject({
       text: awkward.text,
