@@ -89,6 +89,8 @@ export class DatabaseNotifications {
       application_name: corpusListenerName,
     });
     this.client = client;
+    // A statement stuck on a connection lost silently must not hold up the next one's.
+    this.queue = Promise.resolve();
     let lost = false;
     const onLost = (error: unknown) => {
       if (lost) return;
@@ -114,8 +116,10 @@ export class DatabaseNotifications {
     });
     try {
       await client.connect();
-      await client.query(
-        `LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}; LISTEN ${serverPresenceChannel}`,
+      await this.serially(() =>
+        client.query(
+          `LISTEN ${keyChangedChannel}; LISTEN ${corpusChangedChannel}; LISTEN ${corpusNextChannel}; LISTEN ${serverPresenceChannel}`,
+        ),
       );
       if (lost || this.closed) return;
       this.listening = true;
@@ -142,14 +146,19 @@ export class DatabaseNotifications {
     return this.notify(serverPresenceChannel, payload);
   }
 
-  /** Notifications sent one after another: pg deprecates a query on a client already running one. */
-  private sending: Promise<void> = Promise.resolve();
+  /** The current connection's statements, one after another: pg deprecates a query on a client already running one. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private serially<T>(statement: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(statement, statement);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
 
   private notify(channel: string, payload: string): Promise<void> {
-    this.sending = this.sending.then(async () => {
+    return this.serially(async () => {
       await this.client?.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => undefined);
     });
-    return this.sending;
   }
 
   private scheduleHeartbeat(client: pg.Client, onLost: (error: unknown) => void): void {
@@ -165,7 +174,9 @@ export class DatabaseNotifications {
         );
       });
       try {
-        await Promise.race([client.query('SELECT 1'), silent]);
+        // Queued behind the notifications, and bounded as a whole: a connection that stops
+        // answering is found silent whether the heartbeat or a notification is stuck.
+        await Promise.race([this.serially(() => client.query('SELECT 1')), silent]);
         this.lastHeardAt = Date.now();
         if (this.client === client) this.scheduleHeartbeat(client, onLost);
       } catch (error) {
