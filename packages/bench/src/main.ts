@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -6,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMock } from '@quotes/mock';
-import { freePort, startEmbeddedPostgres } from '@quotes/server';
+import { freePort, startEmbeddedPostgres, startScript } from '@quotes/server';
 import pg from 'pg';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
@@ -73,11 +72,10 @@ const require = createRequire(import.meta.url);
 const serverDist = dirname(require.resolve('@quotes/server'));
 const serverMain = join(serverDist, 'main.js');
 const adminCli = join(serverDist, 'cli', 'main.js');
-/** The server runs as `npm start` runs it: with the Node options of its start script. */
+/** The server runs as `npm start` runs it: with the environment and Node options of its start script. */
+const serverStart = startScript();
 const serverNodeOptions = [
-  ...((
-    JSON.parse(readFileSync(join(serverDist, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? []),
+  ...serverStart.nodeFlags,
   // More, for a look inside (`--cpu-prof --cpu-prof-dir=DIR` profiles every server process the bench starts).
   ...(options['server-node-options'] ?? '').split(/\s+/).filter((option) => option !== ''),
 ];
@@ -233,7 +231,7 @@ function startServerProcess(env: NodeJS.ProcessEnv): Promise<{ process: RunningP
     process: await startNodeProcess(
       serverMain,
       [],
-      { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+      { ...serverStart.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
       () => answers(`http://127.0.0.1:${port}/readyz`),
       120_000,
       serverNodeOptions,

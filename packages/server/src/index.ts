@@ -22,6 +22,7 @@ export { createLogger, type Logger } from './log.js';
 // HAProxy as the cluster runs it, for the benchmarks' figures through a balancer.
 export { findDebianTool, haproxyTool } from './cluster/debianTool.js';
 export { type HAProxy, startHAProxy } from './cluster/haproxy.js';
+export { type StartScript, startScript } from './cluster/startScript.js';
 export { freePort } from '@quotes/database';
 export {
   type CreateKeyInput,

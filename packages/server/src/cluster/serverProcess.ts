@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Child, startChild, waitUntilReady } from './childProcess.js';
+import { startScript } from './startScript.js';
 
 /** One server of the cluster: `npm start`'s program on ports of its own. */
 export interface ServerSpec {
@@ -15,8 +16,7 @@ export interface ServerProcess extends ServerSpec {
   readonly child: Child;
 }
 
-/** The node flags of the server package's `npm start`. */
-const nodeFlags = ['--max-semi-space-size=8', '--max-old-space-size=192'];
+const started = startScript();
 
 /**
  * The server's entry point beside this module: the built main.js, or main.ts through tsx when
@@ -25,7 +25,7 @@ const nodeFlags = ['--max-semi-space-size=8', '--max-old-space-size=192'];
 function serverCommand(): string[] {
   const fromSource = import.meta.url.endsWith('.ts');
   const main = fileURLToPath(new URL(`../main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
-  return [...nodeFlags, ...(fromSource ? ['--import', 'tsx'] : []), main];
+  return [...started.nodeFlags, ...(fromSource ? ['--import', 'tsx'] : []), main];
 }
 
 async function ready(url: string): Promise<boolean> {
@@ -43,6 +43,7 @@ export async function startServerProcess(
   const child = startChild(process.execPath, serverCommand(), {
     env: {
       ...process.env,
+      ...started.env,
       ...env,
       PORT: String(spec.port),
       HOST: '127.0.0.1',
