@@ -197,17 +197,17 @@ export class QuoteCatalog {
   /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
   async randomQuote(filter: ResolvedFilter): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
-      const held = this.held;
-      if (held?.version === state.version) {
+      const held = this.held?.version === state.version ? this.held : undefined;
+      if (held || !isUnfiltered(filter)) {
         const [rank] = await this.drawRanks(filter, state, 1);
         if (rank === undefined) return undefined;
-        const quote = held.quote(rank);
+        // A filter's picks fall in its match set, which the quotes kept recently often hold whole.
+        const quote = held ? held.quote(rank) : await this.texts.quote(rank, state.version);
         if (!quote) throw new CorpusChanged();
         return { body: storedQuote(quote), rank };
       }
-      const pick = await this.picks.take(matchSetKey(filter), state.version, (count) =>
-        this.drawRanks(filter, state, count),
-      );
+      // Unfiltered picks fall anywhere in the corpus, which no cache holds: drawn ahead.
+      const pick = await this.picks.take('', state.version, (count) => this.drawRanks(filter, state, count));
       if (pick === 'no-match') return undefined;
       if (pick === 'corpus-changed') throw new CorpusChanged();
       return { body: storedQuote(pick.quote), rank: pick.rank };

@@ -32,21 +32,32 @@ export async function readCorpusState(pool: pg.Pool): Promise<CorpusState> {
   return { version: row?.version ?? 0, size: row?.size ?? 0 };
 }
 
-/** QuoteSummary JSON at any ranks of corpus `version`, keyed by rank (none when the corpus changed): the misses of a page, in one statement. */
-export async function summariesByRank(
+const statementByColumn = { quote_json: 'quotes-by-rank', summary_json: 'summaries-by-rank' } as const;
+
+/** One column of JSON at any ranks of corpus `version`, keyed by rank (none when the corpus changed). */
+async function jsonByRank(
   pool: pg.Pool,
+  column: keyof typeof statementByColumn,
   ranks: readonly number[],
   version: number,
 ): Promise<Map<number, string>> {
   const result = await pool.query<{ rank: number; json: string }>({
-    name: 'summaries-by-rank',
-    text: `SELECT rank, summary_json AS json FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
+    name: statementByColumn[column],
+    text: `SELECT rank, ${column} AS json FROM quotes WHERE rank = ANY($1::int[]) AND ${currentVersion} = $2`,
     values: [ranks, version],
   });
   const byRank = new Map<number, string>();
   for (const { rank, json } of result.rows) byRank.set(rank, json);
   return byRank;
 }
+
+/** Full quotes (as JSON) at any ranks, keyed by rank: one statement serves the filtered draws that arrived together. */
+export const quotesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
+  jsonByRank(pool, 'quote_json', ranks, version);
+
+/** QuoteSummary JSON at any ranks, keyed by rank: the misses of a page, in one statement. */
+export const summariesByRank = (pool: pg.Pool, ranks: readonly number[], version: number) =>
+  jsonByRank(pool, 'summary_json', ranks, version);
 
 /** Quotes' JSON side by side: the i-th ends at `ends[i]` and starts where the previous one ends. */
 export interface JsonRun {

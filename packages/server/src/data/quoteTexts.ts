@@ -1,21 +1,28 @@
 import type pg from 'pg';
 import { CacheCounts } from './cacheCounts.js';
 import { summariesByRank } from './quoteQueries.js';
+import { RandomDrawBatcher } from './randomDrawBatcher.js';
 import { TextSlabs } from './textSlabs.js';
 
+/** Where a rank's texts are kept in the slabs: its QuoteSummary and its Quote side by side. */
+const summaryId = (rank: number) => rank * 2;
+const quoteId = (rank: number) => rank * 2 + 1;
+
 /**
- * The stored QuoteSummary JSON of pages by rank, for one corpus version, as UTF-8 (written to
- * sockets as it is), kept in byte-bounded slabs (see textSlabs.ts): a page whose quotes were
- * read before costs no statement, so hot pages (the first pages of popular filters) are answered
- * from memory while the corpus stays in PostgreSQL. A page's misses are read in one statement. A
- * new corpus version empties the cache; text read for an older version is never kept. What is
- * returned is the caller's own: copied out of the slabs, which later reads overwrite. (Random
- * picks are not kept here: see randomPicks.ts.)
+ * The stored JSON of quotes (Quote for random picks, QuoteSummary for pages) by rank, for one
+ * corpus version, as UTF-8 (written to sockets as it is), kept in byte-bounded slabs (see
+ * textSlabs.ts): a page or a pick whose quotes were read before costs no statement, so hot
+ * pages (the first pages of popular filters) are answered from memory while the corpus stays in
+ * PostgreSQL. Misses are read by rank: a page's in one statement, random picks in batches
+ * (RandomDrawBatcher). A new corpus version empties the cache; text read for an older version
+ * is never kept. What is returned is the caller's own: copied out of the slabs, which later
+ * reads overwrite.
  */
 export class QuoteTexts {
   private readonly slabs: TextSlabs;
   private version = -1;
-  /** Summaries found kept (hits) or read from the database (misses). */
+  private readonly draws: RandomDrawBatcher;
+  /** Quotes and summaries found kept (hits) or read from the database (misses). */
   readonly counts = new CacheCounts();
 
   constructor(
@@ -23,6 +30,24 @@ export class QuoteTexts {
     maxBytes: number,
   ) {
     this.slabs = new TextSlabs(maxBytes);
+    this.draws = new RandomDrawBatcher(pool);
+  }
+
+  /** The Quote JSON at `rank`, or undefined when the corpus is no longer `version`. */
+  async quote(rank: number, version: number): Promise<Buffer | undefined> {
+    const id = quoteId(rank);
+    const kept = this.current(version) ? this.slabs.peek(id) : undefined;
+    if (kept !== undefined) {
+      this.counts.hits++;
+      const own = Buffer.from(kept);
+      this.slabs.keep(id);
+      return own;
+    }
+    this.counts.misses++;
+    const text = await this.draws.fetch(rank, version);
+    if (text === undefined) return undefined;
+    if (this.current(version)) this.slabs.set(id, text);
+    return Buffer.from(text, 'utf8');
   }
 
   /**
@@ -34,7 +59,9 @@ export class QuoteTexts {
     // A text kept when the call began may be overwritten while it waits: asked again, at most twice.
     for (let attempt = 0; ; attempt++) {
       const current = this.current(version);
-      const missing = ranks.filter((rank) => !read.has(rank) && (attempt === 2 || !current || !this.slabs.has(rank)));
+      const missing = ranks.filter(
+        (rank) => !read.has(rank) && (attempt === 2 || !current || !this.slabs.has(summaryId(rank))),
+      );
       if (missing.length === 0) break;
       const texts = await summariesByRank(this.pool, missing, version);
       if (texts.size !== new Set(missing).size) return undefined;
@@ -45,7 +72,7 @@ export class QuoteTexts {
     this.counts.hits += ranks.length - read.size;
     const lengths = ranks.map((rank) => {
       const text = read.get(rank);
-      return text === undefined ? this.slabs.lengthOf(rank) : Buffer.byteLength(text);
+      return text === undefined ? this.slabs.lengthOf(summaryId(rank)) : Buffer.byteLength(text);
     });
     const block = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
     const items: Buffer[] = [];
@@ -54,7 +81,7 @@ export class QuoteTexts {
       const rank = ranks[index]!;
       const text = read.get(rank);
       const length = lengths[index] as number;
-      if (text === undefined) this.slabs.copyTo(rank, block, offset);
+      if (text === undefined) this.slabs.copyTo(summaryId(rank), block, offset);
       else block.write(text, offset, 'utf8');
       items.push(block.subarray(offset, offset + length));
       offset += length;
@@ -62,8 +89,8 @@ export class QuoteTexts {
     if (this.current(version)) {
       for (const rank of ranks) {
         const text = read.get(rank);
-        if (text === undefined) this.slabs.keep(rank);
-        else this.slabs.set(rank, text);
+        if (text === undefined) this.slabs.keep(summaryId(rank));
+        else this.slabs.set(summaryId(rank), text);
       }
     }
     return items;

@@ -18,7 +18,7 @@ describe('warming the catalog before answering', () => {
     const catalog = testCatalog(pool);
     await warmUpCatalog(catalog, 10_000);
     expect(statements).toContain('summaries-by-rank');
-    expect(statements).toContain('quotes-in-draw-order');
+    expect(statements).toContain('quotes-by-rank');
     expect(statements.some((text) => text.includes('json_object_agg'))).toBe(true);
     expect(catalog.cachedMatchSetBytes).toBe(0);
 

@@ -68,7 +68,7 @@ describe('the quote catalog on the taxonomy index', () => {
     statements.length = 0;
     const quote = await catalog.randomQuote(resolved({ category: 'hope', mood: 'uplifting' }));
     expect(JSON.parse(String(quote?.body ?? '{}')).category).toMatch(/Hope/);
-    expect(statements).toEqual(['quotes-in-draw-order']);
+    expect(statements).toEqual(['quotes-by-rank']);
   });
 
   it('answers pages read before from memory, and never from another corpus version', async () => {
