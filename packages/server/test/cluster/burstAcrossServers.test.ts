@@ -112,7 +112,10 @@ describe("a key's burst limit across servers", () => {
     const served = uneven.filter((call) => call.status === 200).length;
     console.info(`starter key at 20/s + 4/s on two of 3 servers for 10 s: ${served} of ${uneven.length} served`);
     expect(uneven.filter((call) => call.status !== 200 && call.status !== 429)).toEqual([]);
-    expect(served).toBeGreaterThanOrEqual(0.95 * uneven.length);
+    // A key's first 250 ms on a server are capped at rate / 3 and reports take a round trip, so a
+    // loaded machine loses part of the first second: 221 of 240 under CI's load, 233-239 quiet.
+    // Shares of rate / 3 alone would serve about 123.
+    expect(served).toBeGreaterThanOrEqual(0.9 * uneven.length);
     // The light server's calls rise to 20/s: 40/s offered, its rate served within the tolerance.
     const [first, second] = await Promise.all([
       offerTimed(issued.key, [servers[0]!], 20, 6),
