@@ -201,8 +201,9 @@ export class QuoteCatalog {
       if (held || !isUnfiltered(filter)) {
         const [rank] = await this.drawRanks(filter, state, 1);
         if (rank === undefined) return undefined;
-        // A filter's picks fall in its match set, which the quotes kept recently often hold whole.
-        const quote = held ? held.quote(rank) : await this.texts.quote(rank, state.version);
+        // A filter's picks fall in its match set, which the quotes kept recently often hold whole;
+        // held quotes let go by a reload while this call ran are read there too.
+        const quote = held?.quote(rank) ?? (await this.texts.quote(rank, state.version));
         if (!quote) throw new CorpusChanged();
         return { body: storedQuote(quote), rank };
       }
