@@ -208,7 +208,7 @@ export class QuoteCatalog {
         return { body: storedQuote(quote), rank };
       }
       // Unfiltered picks fall anywhere in the corpus, which no cache holds: drawn ahead.
-      const pick = await this.picks.take('', state.version, (count) => this.drawRanks(filter, state, count));
+      const pick = await this.picks.take(state.version, (count) => this.drawRanks(filter, state, count));
       if (pick === 'no-match') return undefined;
       if (pick === 'corpus-changed') throw new CorpusChanged();
       return { body: storedQuote(pick.quote), rank: pick.rank };

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { type JsonRun, jsonAt, quotesInDrawOrder } from './quoteQueries.js';
 
@@ -8,7 +7,7 @@ export interface RandomPick {
   readonly quote: Buffer;
 }
 
-/** Ranks drawn uniformly, with replacement, from a filter's matches; empty when nothing matches. */
+/** Ranks drawn uniformly, with replacement, from the corpus; empty when it holds nothing. */
 export type DrawRanks = (count: number) => Promise<number[]>;
 
 /** One statement's draws: no object per pick until it is handed out. */
@@ -18,10 +17,11 @@ interface Batch {
   next: number;
 }
 
+/** The draws of one corpus version. */
 interface DrawPool {
   readonly version: number;
   readonly batches: Batch[];
-  /** Draws fetched per statement: doubled on each refill up to the bound, so a filter asked once costs one row. */
+  /** Draws fetched per statement: doubled on each refill up to the bound, so a quiet server costs one row a call. */
   size: number;
   refill: Promise<'drawn' | 'no-match' | 'corpus-changed'> | undefined;
 }
@@ -29,57 +29,53 @@ interface DrawPool {
 const left = (pool: DrawPool) => pool.batches.reduce((sum, batch) => sum + batch.ranks.length - batch.next, 0);
 
 /**
- * Random quotes of a corpus whose JSON is not held (see heldQuotes.ts), drawn ahead per filter:
+ * Unfiltered random quotes of a corpus whose JSON is not held (see heldQuotes.ts), drawn ahead:
  * each draw is an independent uniform pick made before it is asked for and handed out once, in
  * the order drawn, so what a caller receives is distributed exactly as a pick made on arrival.
- * A filter's draws are fetched in one statement, in batches that double with use (1, 2, 4, ...
- * `maxBatch`), and from the second batch on the next is fetched while a whole batch is still
- * left, so a busy filter costs a fraction of a statement per call and its callers rarely wait. A batch is kept as its bytes, their
- * offsets and the ranks, so picks waiting their turn are not heap objects for the collector to
- * copy. Kept per corpus version (a pool of another version is dropped) for at most `maxFilters`
- * filters.
+ * Draws are fetched in one statement, in batches that double with use (1, 2, 4, ... `maxBatch`),
+ * and from the second batch on the next is fetched while a whole batch is still left, so a busy
+ * server costs a fraction of a statement per call and its callers rarely wait. A batch is kept as
+ * its bytes, their offsets and the ranks, so picks waiting their turn are not heap objects for the
+ * collector to copy. The draws belong to one corpus version: those of another are dropped.
  */
 export class RandomPicks {
-  private readonly pools: LRUCache<string, DrawPool>;
+  private current: DrawPool | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly maxBatch = 256,
-    maxFilters = 32,
-  ) {
-    this.pools = new LRUCache({ max: maxFilters });
-  }
+  ) {}
 
-  /** The next pick of the filter `key` of corpus `version`. */
-  async take(key: string, version: number, draw: DrawRanks): Promise<RandomPick | 'no-match' | 'corpus-changed'> {
-    let pool = this.pools.get(key);
+  /** The next pick of corpus `version`. */
+  async take(version: number, draw: DrawRanks): Promise<RandomPick | 'no-match' | 'corpus-changed'> {
+    let pool = this.current;
     if (!pool || pool.version !== version) {
       pool = { version, batches: [], size: 1, refill: undefined };
-      this.pools.set(key, pool);
+      this.current = pool;
     }
     for (;;) {
       const batch = pool.batches[0];
       if (batch) {
         const index = batch.next++;
         if (batch.next === batch.ranks.length) pool.batches.shift();
-        // Ahead only for a filter asked again: a one-off filter costs the one row it needs.
+        // Ahead only once asked again: a server asked once costs the one row it needs.
         if (pool.size > 2 && left(pool) <= pool.size) void this.refill(pool, draw).catch(() => undefined);
         return { rank: batch.ranks[index] as number, quote: jsonAt(batch.json, index) };
       }
       const outcome = await this.refill(pool, draw);
       if (outcome !== 'drawn') {
-        if (this.pools.get(key) === pool) this.pools.delete(key);
+        if (this.current === pool) this.current = undefined;
         return outcome;
       }
     }
   }
 
-  /** Drops every pool. */
+  /** Drops every draw. */
   forget(): void {
-    this.pools.clear();
+    this.current = undefined;
   }
 
-  /** Draws and fetches the next batch, queued after the picks left; one at a time per pool. */
+  /** Draws and fetches the next batch, queued after the picks left; one at a time. */
   private refill(pool: DrawPool, draw: DrawRanks): Promise<'drawn' | 'no-match' | 'corpus-changed'> {
     if (pool.refill) return pool.refill;
     const count = pool.size;

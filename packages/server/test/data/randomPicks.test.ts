@@ -60,7 +60,7 @@ describe('random picks drawn ahead', () => {
     const picks = new RandomPicks(pool, 64);
     const { draw, drawn } = walkingDraws(size);
     const answered: RandomPick[] = [];
-    for (let call = 0; call < 1000; call++) answered.push(picked(await picks.take('all', version, draw)));
+    for (let call = 0; call < 1000; call++) answered.push(picked(await picks.take(version, draw)));
     expect(answered.map((pick) => pick.rank)).toEqual(drawn.slice(0, 1000));
     expect(answered.map((pick) => pick.quote.toString('utf8'))).toEqual(
       answered.map((pick) => storedAt.get(pick.rank)),
@@ -76,7 +76,7 @@ describe('random picks drawn ahead', () => {
     const { version, size } = await readCorpusState(database.pool);
     const picks = new RandomPicks(database.pool, 32);
     const { draw, drawn } = walkingDraws(size);
-    const answered = await Promise.all(Array.from({ length: 300 }, () => picks.take('all', version, draw)));
+    const answered = await Promise.all(Array.from({ length: 300 }, () => picks.take(version, draw)));
     const ranks = answered.map((pick) => picked(pick).rank);
     expect(ranks).toEqual(drawn.slice(0, 300));
   });
@@ -84,9 +84,9 @@ describe('random picks drawn ahead', () => {
   it('says when nothing matches and when the corpus is no longer the one drawn from', async () => {
     const { version, size } = await readCorpusState(database.pool);
     const picks = new RandomPicks(database.pool);
-    expect(await picks.take('none', version, async () => [])).toBe('no-match');
-    expect(await picks.take('all', version + 1, walkingDraws(size).draw)).toBe('corpus-changed');
-    expect(picked(await picks.take('all', version, walkingDraws(size).draw)).rank).toBe(0);
+    expect(await picks.take(version, async () => [])).toBe('no-match');
+    expect(await picks.take(version + 1, walkingDraws(size).draw)).toBe('corpus-changed');
+    expect(picked(await picks.take(version, walkingDraws(size).draw)).rank).toBe(0);
   });
 
   it('fails the callers of a failed statement and recovers on the next call', async () => {
@@ -100,11 +100,11 @@ describe('random picks drawn ahead', () => {
     } as unknown as pg.Pool;
     const picks = new RandomPicks(flaky);
     const { draw } = walkingDraws(size);
-    await expect(Promise.all([picks.take('all', version, draw), picks.take('all', version, draw)])).rejects.toThrow(
+    await expect(Promise.all([picks.take(version, draw), picks.take(version, draw)])).rejects.toThrow(
       'connection lost',
     );
     failing = false;
-    const pick = picked(await picks.take('all', version, draw));
+    const pick = picked(await picks.take(version, draw));
     expect(pick.quote.toString('utf8')).toBe(storedAt.get(pick.rank));
   });
 
