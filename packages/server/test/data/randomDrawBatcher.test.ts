@@ -1,7 +1,7 @@
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpusState } from '../../src/data/quoteQueries.js';
 import { RandomDrawBatcher } from '../../src/data/randomDrawBatcher.js';
+import { recordingPool } from '../support/catalogFixture.js';
 import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { quoteFields } from '../support/contractValidation.js';
@@ -14,21 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
-  let statements = 0;
-  const wrapper = {
-    query: (...args: unknown[]) => {
-      statements++;
-      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
-    },
-  };
-  return { pool: wrapper as unknown as pg.Pool, statements: () => statements };
-}
-
 describe('random draws fetched in batches', () => {
   it('answers every draw with the quote at its rank, in far fewer statements than draws', async () => {
     const { version, size } = await readCorpusState(database.pool);
-    const { pool, statements } = countingPool(database.pool);
+    const { pool, statements } = recordingPool(database.pool);
     const batcher = new RandomDrawBatcher(pool, 2);
     const ranks = Array.from({ length: 200 }, (_, i) => (i * 7) % size);
     const quotes = await Promise.all(ranks.map((rank) => batcher.fetch(rank, version)));
@@ -40,7 +29,7 @@ describe('random draws fetched in batches', () => {
     expect(parsed.map((quote) => quote?.id)).toEqual(ranks.map((rank) => idAt.get(rank)));
     // Exactly the contract's nine Quote fields, in its order: nothing internal such as the rank.
     expect(Object.keys(parsed[0]!)).toEqual(quoteFields);
-    expect(statements()).toBeLessThan(20);
+    expect(statements.length).toBeLessThan(20);
   });
 
   it('returns nothing for a corpus version that is no longer current', async () => {
