@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowedHost } from '../../src/console/consoleSecurity.js';
 import { ConsoleSessions, sessionIdleMs, sessionLifetimeMs } from '../../src/console/consoleSessions.js';
-import { html, jsonIsland } from '../../src/console/html.js';
+import { html, jsonIsland } from '@quotes/text-rules';
 import { manualClock } from '../support/testServer.js';
 
 describe('console sessions', () => {

@@ -4,7 +4,7 @@ import { changeText } from '../../operator/auditChange.js';
 import { isoSeconds } from '../../domain/calendarMonth.js';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '../html.js';
+import { type Html, html } from '@quotes/text-rules';
 import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
 
 export const auditPerPage = 50;

@@ -1,5 +1,4 @@
-import { jsonIsland } from '../html.js';
-import { type Html, html } from '../html.js';
+import { type Html, html, jsonIsland } from '@quotes/text-rules';
 
 /**
  * A chart as the browser script draws it: x as Unix seconds, one series of values per label.

@@ -2,7 +2,7 @@ import { taxonomy } from '@quotes/contract';
 import { endOfDayUtc } from '../../domain/keyExpiry.js';
 import type { IssuedKey, KeyView, OperatorApi } from '../../operator/operatorApi.js';
 import { OperatorError } from '../../operator/operatorApi.js';
-import { type Html, html } from '../html.js';
+import { type Html, html } from '@quotes/text-rules';
 
 /**
  * The changes the console makes to a key, each through the operator API (so the CLI's rules and

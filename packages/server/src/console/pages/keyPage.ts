@@ -2,7 +2,7 @@ import { keySightings } from '../../data/consoleQueries.js';
 import type { AuditView, IssuedKey, KeyView } from '../../operator/operatorApi.js';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '../html.js';
+import { type Html, html } from '@quotes/text-rules';
 import { chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
 import { type ActionInput, keyActions } from './keyActions.js';
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';

@@ -4,7 +4,7 @@ import { isoSeconds } from '../../domain/calendarMonth.js';
 import { keyStanding } from '../../domain/keyStanding.js';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { html } from '../html.js';
+import { html } from '@quotes/text-rules';
 import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
 
 export const keysPerPage = 50;

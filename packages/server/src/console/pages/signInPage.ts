@@ -1,4 +1,4 @@
-import { html } from '../html.js';
+import { html } from '@quotes/text-rules';
 import { consolePage } from './layout.js';
 
 /** What anyone without a session sees: how to get one, and why a link may have failed. */

@@ -1,0 +1,1 @@
+export { Html, html, jsonIsland } from './html.js';
