@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { seededRandom } from '@quotes/corpus';
-import { UsageHistory } from '@quotes/server';
+import { UsageHistory } from '@quotes/server/usage-history';
 import type pg from 'pg';
 import type { HistoryMemoryConfig, HistoryMemoryResult } from './historyMemory.js';
 import { percentile } from './latencySample.js';

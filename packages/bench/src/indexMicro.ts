@@ -1,5 +1,5 @@
 import { taxonomy } from '@quotes/contract';
-import { TaxonomyIndex, tagCodeLayout } from '@quotes/server';
+import { TaxonomyIndex, tagCodeLayout } from '@quotes/server/taxonomy-index';
 import { RoaringBitmap32, roaringLibraryInitialize } from 'roaring-wasm';
 import { seededRandom } from '@quotes/corpus';
 

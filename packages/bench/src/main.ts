@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMock } from '@quotes/mock';
-import { freePort, startEmbeddedPostgres, startScript } from '@quotes/server';
+import { startScript } from '@quotes/cluster';
+import { freePort, startEmbeddedPostgres } from '@quotes/database';
 import pg from 'pg';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
@@ -69,9 +70,8 @@ const floodConnections = 32;
 const coldClients = [1, 4] as const;
 
 const require = createRequire(import.meta.url);
-const serverDist = dirname(require.resolve('@quotes/server'));
-const serverMain = join(serverDist, 'main.js');
-const adminCli = join(serverDist, 'cli', 'main.js');
+const serverMain = require.resolve('@quotes/server/main');
+const adminCli = join(dirname(require.resolve('@quotes/operator/package.json')), 'dist', 'cli', 'main.js');
 /** The server runs as `npm start` runs it: with the environment and Node options of its start script. */
 const serverStart = startScript();
 const serverNodeOptions = [

@@ -1,4 +1,5 @@
-import { findDebianTool, freePort, type HAProxy, haproxyTool, startHAProxy } from '@quotes/server';
+import { findDebianTool, type HAProxy, haproxyTool, startHAProxy } from '@quotes/cluster';
+import { freePort } from '@quotes/database';
 import type { CostMeter } from './callCosts.js';
 import type { RunningProcess } from './childProcess.js';
 import { type LoadOptions, type LoadResult, runLoad } from './loadRun.js';

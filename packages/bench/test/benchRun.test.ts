@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findDebianTool, haproxyTool } from '@quotes/server';
+import { findDebianTool, haproxyTool } from '@quotes/cluster';
 import type { BenchReport } from '../src/report.js';
 import { routes } from '../src/routeReport.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from './log.js';
+import type { Logger } from '@quotes/service-base';
 
 /** The cause of a database failure in one line: its code and first message line, no stack. */
 export function outageCause(error: unknown): string {

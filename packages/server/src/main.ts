@@ -1,9 +1,9 @@
-import { ConfigError, logFormat, parseConfig } from './config.js';
+import { ConfigError, logFormat, parseConfig } from '@quotes/service-base';
 import { ensureDefaultCorpus } from '@quotes/corpus';
 import { migrateToLatest } from '@quotes/database';
 import { openDatabase } from '@quotes/database';
-import { announceKeys, createDemoKey } from './demoKey.js';
-import { createLogger } from './log.js';
+import { announceKeys, createDemoKey } from '@quotes/accounts';
+import { createLogger } from '@quotes/service-base';
 import { type RunningServer, startServer } from './startServer.js';
 
 async function main(): Promise<void> {

@@ -5,16 +5,16 @@ import { warmUpCatalog } from './data/catalogWarmUp.js';
 import { QuoteCatalog } from './data/quoteCatalog.js';
 import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
-import type { Clock } from './domain/clock.js';
+import type { Clock } from '@quotes/accounts/rules';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyDemand } from './fairness/keyDemand.js';
 import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
-import { clientAddressReader } from './keyRequests/clientAddress.js';
+import { clientAddressReader } from '@quotes/service-base';
 import type { IncomingMessage } from 'node:http';
 import { UsageHistory } from './data/usageHistory.js';
-import { foldAndPruneHistory, type HistoryRetention } from './data/usageHistoryQueries.js';
-import type { Logger } from './log.js';
+import { foldAndPruneHistory, type HistoryRetention } from '@quotes/accounts';
+import type { Logger } from '@quotes/service-base';
 
 /** What every request handler works with; created once per server. */
 export interface ServiceRuntime {

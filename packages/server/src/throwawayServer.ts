@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDefaultCorpus } from '@quotes/corpus';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
-import { parseConfig } from './config.js';
+import { parseConfig } from '@quotes/service-base';
 import { type RunningServer, startServer } from './startServer.js';
 
 export interface ThrowawayServer {

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '@quotes/service-base';
 import { startServer } from '../src/index.js';
 import { createTestDatabase } from '@quotes/database/testing';
 

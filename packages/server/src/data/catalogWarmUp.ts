@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { taxonomy } from '@quotes/contract';
-import type { ResolvedFilter } from '../domain/filterResolution.js';
-import type { PageRequest } from '../domain/pagination.js';
+import type { ResolvedFilter } from '@quotes/accounts/rules';
+import type { PageRequest } from '@quotes/accounts/rules';
 import type { QuoteCatalog } from './quoteCatalog.js';
 
 /** The pages the warm-up reads (each filter's random pick too): one to four filters, so every path of a read is taken. */

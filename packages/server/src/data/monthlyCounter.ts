@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { leaseChange } from '../domain/leaseSizing.js';
 import type { CountJournal, DeadJournal } from './countJournal.js';
-import { type Lane, type RoundAnswers, StatementRounds } from './statementRounds.js';
+import { type Lane, type RoundAnswers, StatementRounds } from '@quotes/accounts';
 
 /** A call admitted by the counter: it holds a place until it is answered. */
 export interface CallSlot {

@@ -2,8 +2,8 @@ import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
 import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
-import { isUnfiltered, matchSetKey, type ResolvedFilter } from '../domain/filterResolution.js';
-import { type PageRequest, pageWindow } from '../domain/pagination.js';
+import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
+import { type PageRequest, pageWindow } from '@quotes/accounts/rules';
 import { filterValuesBody, filterValuesEtag, type JsonText, storedQuote } from '../domain/responseBodies.js';
 import type { CorpusAnnouncement } from './databaseNotifications.js';
 import {

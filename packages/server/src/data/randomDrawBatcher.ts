@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { quotesByRank } from './quoteQueries.js';
-import { StatementRounds } from './statementRounds.js';
+import { StatementRounds } from '@quotes/accounts';
 
 interface Draw {
   readonly rank: number;

@@ -1,5 +1,5 @@
 import { type Taxonomy, taxonomy } from '@quotes/contract';
-import type { ResolvedFilter } from '../domain/filterResolution.js';
+import type { ResolvedFilter } from '@quotes/accounts/rules';
 import { directoryLength, type RankSet, rankSetOf } from './rankSet.js';
 
 /**

@@ -1,10 +1,9 @@
 import type pg from 'pg';
-import { calendarMonthOf } from '../domain/calendarMonth.js';
+import { calendarMonthOf } from '@quotes/accounts/rules';
 
 /** The outcome of a call the monthly counter keeps; every other outcome is a problem type. */
 export const servedOutcome = 'served';
 /** The one history bucket of every call whose key was missing or not recognised. */
-export const unknownKeyBucket = 'unknown';
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;

@@ -1,5 +1,5 @@
-import { calendarMonthOf, secondsInMonth, secondsUntilReset } from './calendarMonth.js';
-import { remainingCalls } from './plans.js';
+import { calendarMonthOf, secondsInMonth, secondsUntilReset } from '@quotes/accounts/rules';
+import { remainingCalls } from '@quotes/accounts/rules';
 
 export interface AllowanceState {
   /** Calls allowed this month; null for a plan without a monthly limit. */

@@ -8,8 +8,8 @@ import {
   taxonomy,
   type Usage,
 } from '@quotes/contract';
-import { calendarMonthOf, isoSeconds } from './calendarMonth.js';
-import { remainingCalls } from './plans.js';
+import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+import { remainingCalls } from '@quotes/accounts/rules';
 
 /**
  * Every response body, shaped in one place and typed by the contract's generated types: a field

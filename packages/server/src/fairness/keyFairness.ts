@@ -1,4 +1,4 @@
-import { Problem } from '../problems.js';
+import { Problem } from '@quotes/service-base/problems';
 import { InFlightGate } from './inFlightGate.js';
 import { TokenBucket } from './tokenBucket.js';
 

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type RawFilters, type ResolvedFilter, filterNames, resolveFilters } from '../domain/filterResolution.js';
-import { type PlanRules, planViolation } from '../domain/plans.js';
+import { type RawFilters, type ResolvedFilter, filterNames, resolveFilters } from '@quotes/accounts/rules';
+import { type PlanRules, planViolation } from '@quotes/accounts/rules';
 import { type AuthorizedKey, authorizeCaller } from '../keys/keyService.js';
 import type { KeyCache } from '../keys/keyCache.js';
-import { invalidRequest, Problem } from '../problems.js';
+import { invalidRequest, Problem } from '@quotes/service-base/problems';
 import type { ContractRoute, ContractRouting } from './contractRouting.js';
 import type { OperationId, Operations } from './operations.js';
 import { mergeParameterErrors, parameterErrorsFromSchema, parseQueryString, screenQuery } from './requestScreening.js';

@@ -1,6 +1,5 @@
-import { cloneContract } from '@quotes/contract';
-import addFormats from 'ajv-formats';
-import { type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
+import { contractBackend } from '@quotes/service-base';
+import type { Operation } from 'openapi-backend';
 import { type OperationId, operationIds } from './operations.js';
 import type { SchemaError } from './requestScreening.js';
 
@@ -64,22 +63,6 @@ function unsupportedPart(operation: Operation): string | undefined {
     return `the ${parameter.in} parameter ${parameter.name}`;
   }
   return undefined;
-}
-
-/** openapi-backend initialised on the contract, as the routing uses it (and its test compares with). */
-export async function contractBackend(): Promise<OpenAPIBackend> {
-  const api = new OpenAPIBackend({
-    definition: cloneContract() as unknown as Document,
-    strict: true,
-    coerceTypes: true,
-    ajvOpts: { allErrors: true },
-    customizeAjv: (ajv) => {
-      addFormats.default(ajv);
-      return ajv;
-    },
-  });
-  await api.init();
-  return api;
 }
 
 export async function loadContractRouting(): Promise<ContractRouting> {

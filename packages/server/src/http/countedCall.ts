@@ -1,7 +1,7 @@
 import { rules } from '@quotes/contract';
 import { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.js';
-import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
-import { Problem } from '../problems.js';
+import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+import { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { CallSlot } from '../data/monthlyCounter.js';
 import type { ApiCall } from './apiCall.js';

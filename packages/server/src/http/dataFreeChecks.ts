@@ -1,18 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ResolvedFilter } from '../domain/filterResolution.js';
-import type { PlanRules } from '../domain/plans.js';
+import type { ResolvedFilter } from '@quotes/accounts/rules';
+import type { PlanRules } from '@quotes/accounts/rules';
 import { presentedKey } from '../keys/presentedKey.js';
 import { parseQuery, routeOf, withinPlan } from './apiCall.js';
 import type { ContractRoute, ContractRouting } from './contractRouting.js';
 
 export { loadContractRouting, type ContractRouting } from './contractRouting.js';
 export { corsExposedHeaders, crossOrigin } from './crossOrigin.js';
-export { noMatch, Problem, type ProblemBody } from '../problems.js';
-export type { ResolvedFilter } from '../domain/filterResolution.js';
-export { describeFilters } from '../domain/filterResolution.js';
+export { noMatch, Problem, type ProblemBody } from '@quotes/service-base/problems';
+export type { ResolvedFilter } from '@quotes/accounts/rules';
+export { describeFilters } from '@quotes/accounts/rules';
 export { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.js';
-export { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
-export { applyPageLimits, defaultLimit, pageWindow } from '../domain/pagination.js';
+export { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+export { applyPageLimits, defaultLimit, pageWindow } from '@quotes/accounts/rules';
 export { filterValuesBody, filterValuesEtag, usageSummary } from '../domain/responseBodies.js';
 export { ifNoneMatchMatches } from './conditionalRequest.js';
 export { allowanceExhausted } from './countedCall.js';

@@ -2,8 +2,8 @@ import { type Router, Router as createRouter } from 'express';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '@quotes/database';
 import type { DatabaseOutage } from '../databaseOutage.js';
-import { Problem, serviceUnavailable } from '../problems.js';
-import { sendApiResponse } from './apiResponse.js';
+import { Problem, serviceUnavailable } from '@quotes/service-base/problems';
+import { sendApiResponse } from '@quotes/service-base';
 
 /** Probes outside /v1 and outside the contract: no key, never counted. */
 export function healthRoutes(

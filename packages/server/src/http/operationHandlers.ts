@@ -1,8 +1,8 @@
-import { calendarMonthOf } from '../domain/calendarMonth.js';
-import { describeFilters } from '../domain/filterResolution.js';
-import { applyPageLimits } from '../domain/pagination.js';
+import { calendarMonthOf } from '@quotes/accounts/rules';
+import { describeFilters } from '@quotes/accounts/rules';
+import { applyPageLimits } from '@quotes/accounts/rules';
 import { type JsonText, quotePageBody, usageBody, usageSummary } from '../domain/responseBodies.js';
-import { noMatch } from '../problems.js';
+import { noMatch } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiCall } from './apiCall.js';
 import { ifNoneMatchMatches } from './conditionalRequest.js';

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../data/databaseAvailability.js';
 import type { DatabaseOutage } from '../databaseOutage.js';
-import type { Logger } from '../log.js';
-import { Problem, serviceUnavailable } from '../problems.js';
-import { sendProblem } from './apiResponse.js';
+import type { Logger } from '@quotes/service-base';
+import { Problem, serviceUnavailable } from '@quotes/service-base/problems';
+import { sendProblem } from '@quotes/service-base';
 import { requestIdOf } from './requestLog.js';
 
 /** Whatever was thrown, as the problem the client sees: expected problems as they are, the rest 503 or 500. */

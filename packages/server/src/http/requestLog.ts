@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import type { Logger } from '../log.js';
+import type { Logger } from '@quotes/service-base';
 import { requestIdFor } from './requestId.js';
 
 /** The request id given to a response by requestLog (the problem's `instance`). */

@@ -1,4 +1,4 @@
-import type { ParameterError } from '../problems.js';
+import type { ParameterError } from '@quotes/service-base/problems';
 
 /** The part of an Ajv error (as openapi-backend reports it) this module reads. */
 export interface SchemaError {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { type ApiKeyRecord, findKeysByHashes } from '../data/apiKeys.js';
-import { type Lane, StatementRounds } from '../data/statementRounds.js';
+import { type ApiKeyRecord, findKeysByHashes } from '@quotes/accounts';
+import { type Lane, StatementRounds } from '@quotes/accounts';
 import type { Database } from '@quotes/database';
-import { hashApiKey } from './apiKeySecret.js';
+import { hashApiKey } from '@quotes/accounts';
 
 /** Keys asked for in one statement at most. */
 const maxBatch = 500;

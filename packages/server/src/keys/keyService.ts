@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiKeyRecord } from '../data/apiKeys.js';
-import { originAllowed } from '../domain/allowedOrigins.js';
-import { isoSeconds } from '../domain/calendarMonth.js';
-import { keyStanding } from '../domain/keyStanding.js';
-import { type EffectiveLimits, effectiveLimits } from '../domain/plans.js';
-import { Problem } from '../problems.js';
-import { looksLikeApiKey } from './apiKeySecret.js';
+import type { ApiKeyRecord } from '@quotes/accounts';
+import { originAllowed } from '@quotes/accounts/rules';
+import { isoSeconds } from '@quotes/accounts/rules';
+import { keyStanding } from '@quotes/accounts/rules';
+import { type EffectiveLimits, effectiveLimits } from '@quotes/accounts/rules';
+import { Problem } from '@quotes/service-base/problems';
+import { looksLikeApiKey } from '@quotes/accounts';
 import type { KeyCache } from './keyCache.js';
 import { originOf, presentedKey } from './presentedKey.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Problem } from '../problems.js';
+import { Problem } from '@quotes/service-base/problems';
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
   const text = Array.isArray(value) ? value.join(', ') : value;

@@ -1,11 +1,11 @@
 import { replaceCorpus } from '@quotes/corpus';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
-import { systemClock } from '../../src/domain/clock.js';
-import { silentLogger } from '../../src/log.js';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
+import { systemClock } from '@quotes/accounts/rules';
+import { silentLogger } from '@quotes/service-base';
 import { createServiceRuntime, type ServiceRuntime } from '../../src/serviceRuntime.js';
-import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 let runtime: ServiceRuntime;

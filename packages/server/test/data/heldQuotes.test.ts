@@ -2,9 +2,9 @@ import { createTestDatabase, type TestDatabase } from '@quotes/database/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeldQuotes } from '../../src/data/heldQuotes.js';
 import { readCorpusState } from '../../src/data/quoteQueries.js';
-import { type RawFilters, resolveFilters } from '../../src/domain/filterResolution.js';
+import { type RawFilters, resolveFilters } from '@quotes/accounts/rules';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
-import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 

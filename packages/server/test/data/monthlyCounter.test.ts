@@ -3,11 +3,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { callsInMonth } from '../../src/data/monthlyUsage.js';
+import { callsInMonth } from '@quotes/accounts';
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { CountJournal, deadJournals } from '../../src/data/countJournal.js';
 import { type CounterOptions, type CounterOutcome, MonthlyCounter } from '../../src/data/monthlyCounter.js';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { createOperatorApi } from '@quotes/accounts';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 const month = '2026-11-01';

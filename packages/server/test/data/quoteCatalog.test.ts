@@ -4,8 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusAnnouncement } from '../../src/data/databaseNotifications.js';
 import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
-import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
-import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
+import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusRow } from '@quotes/corpus';
 import { quoteJsonKeys, quoteSummaryJsonKeys } from '../../src/domain/responseBodies.js';
 import { jsonAt, quotesInDrawOrder, readCorpusState, summariesByRank } from '../../src/data/quoteQueries.js';
-import { fixtureRows, loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;

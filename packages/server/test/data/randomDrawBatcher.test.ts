@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpusState } from '../../src/data/quoteQueries.js';
 import { RandomDrawBatcher } from '../../src/data/randomDrawBatcher.js';
 import { recordingPool } from '../support/catalogFixture.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { quoteFields } from '../support/contractValidation.js';
+import { quoteFields } from '../../src/testing/contractValidation.js';
 
 let database: TestDatabase;
 

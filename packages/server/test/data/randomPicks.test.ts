@@ -3,10 +3,10 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, quotesInDrawOrder, readCorpusState } from '../../src/data/quoteQueries.js';
 import { type RandomPick, RandomPicks } from '../../src/data/randomPicks.js';
-import { resolveFilters } from '../../src/domain/filterResolution.js';
-import { quoteFields } from '../support/contractValidation.js';
+import { resolveFilters } from '@quotes/accounts/rules';
+import { quoteFields } from '../../src/testing/contractValidation.js';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 let storedAt: Map<number, string>;

@@ -2,7 +2,7 @@ import { taxonomy } from '@quotes/contract';
 import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
 import { TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
-import { type RawFilters, type ResolvedFilter, resolveFilters } from '../../src/domain/filterResolution.js';
+import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
 
 interface Tags {
   category: string;

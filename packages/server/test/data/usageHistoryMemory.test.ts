@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { defaultHistoryBytes, UsageHistory } from '../../src/data/usageHistory.js';
-import { coverageInMonth, historyOf } from '../../src/data/usageHistoryQueries.js';
+import { coverageInMonth, historyOf } from '@quotes/accounts';
 
 // 10,000 distinct keys, each a few random calls, within one flush interval: what the recorder
 // holds (heap and the ArrayBuffers outside it), without a budget and within the default one.

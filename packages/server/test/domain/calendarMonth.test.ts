@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowanceHeaders, exhaustedHeaders } from '../../src/domain/allowanceHeaders.js';
-import {
-  calendarMonthOf,
-  isoSeconds,
-  parseMonth,
-  secondsInMonth,
-  secondsUntilReset,
-} from '../../src/domain/calendarMonth.js';
+import { calendarMonthOf, isoSeconds, parseMonth, secondsInMonth, secondsUntilReset } from '@quotes/accounts/rules';
 import { usageSummary } from '../../src/domain/responseBodies.js';
 
 describe('calendar months in UTC', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyFairness } from '../../src/fairness/keyFairness.js';
-import { Problem } from '../../src/problems.js';
+import { Problem } from '@quotes/service-base/problems';
 
 const work = () => Promise.resolve('done');
 

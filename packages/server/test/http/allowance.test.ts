@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { manualClock, problemType } from '../support/testServer.js';
+import { manualClock, problemType } from '../../src/testing/testServer.js';
 
 const clock = manualClock('2026-11-23T00:00:00Z');
 let fixture: HttpFixture;

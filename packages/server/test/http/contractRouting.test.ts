@@ -1,11 +1,7 @@
 import type { OpenAPIBackend } from 'openapi-backend';
+import { contractBackend } from '@quotes/service-base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  allowedMethodsOf,
-  type ContractRouting,
-  contractBackend,
-  loadContractRouting,
-} from '../../src/http/contractRouting.js';
+import { allowedMethodsOf, type ContractRouting, loadContractRouting } from '../../src/http/contractRouting.js';
 import { parameterErrorsFromSchema, type SchemaError } from '../../src/http/requestScreening.js';
 
 /**

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
 import type { ApiCall } from '../../src/http/apiCall.js';
 import { countedCall } from '../../src/http/countedCall.js';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
-import type { Problem } from '../../src/problems.js';
+import { createOperatorApi } from '@quotes/accounts';
+import type { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../../src/serviceRuntime.js';
 
 // A database of this file's own, made as the file loads.

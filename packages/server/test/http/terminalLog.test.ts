@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logFormat, parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { logFormat, parseConfig } from '@quotes/service-base';
+import { createLogger } from '@quotes/service-base';
 import { type RunningServer, startServer } from '../../src/startServer.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 

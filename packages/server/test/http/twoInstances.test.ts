@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, untilStatus } from '../support/testServer.js';
+import { type TestServer, untilStatus } from '../../src/testing/testServer.js';
 import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // Two servers on one database, each with its own pool, caches and notification connection:
@@ -37,7 +37,7 @@ describe('two server instances on one database', () => {
     expect((await first.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     expect((await second.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
     // Revoked through neither server: as the CLI does, from another process.
-    const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
+    const { createOperatorApi } = await import('@quotes/accounts');
     await createOperatorApi(servers.database).revokeKey(issued.id, 'compromised');
     const [onFirst, onSecond] = await Promise.all([
       untilStatus(first, issued.key, 403, 1000),
@@ -48,7 +48,7 @@ describe('two server instances on one database', () => {
   });
 
   it('both accept a renewed key again within one second', async () => {
-    const { createOperatorApi } = await import('../../src/operator/operatorApi.js');
+    const { createOperatorApi } = await import('@quotes/accounts');
     const operator = createOperatorApi(servers.database);
     const issued = await operator.createKey({
       plan: 'starter',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { createOperatorApi } from '@quotes/accounts';
 import { startServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 
 // A real server whose usage history has a budget of 4 KB: its keys' calls keep reaching it, so it
 // flushes early again and again while calls arrive; each key's `served` history must still equal

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@quotes/database/testing'
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyCache } from '../../src/keys/keyCache.js';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { createOperatorApi } from '@quotes/accounts';
 
 let database: TestDatabase;
 beforeAll(async () => {

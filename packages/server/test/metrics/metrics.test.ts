@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { createOperatorApi } from '@quotes/accounts';
 import { type RunningServer, startServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../support/fixtureCorpus.js';
-import { callServer } from '../support/testServer.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { callServer } from '../../src/testing/testServer.js';
 
 let database: TestDatabase;
 let server: RunningServer;

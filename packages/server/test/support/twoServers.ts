@@ -1,7 +1,7 @@
 import { connectDatabase } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { loadFixtureCorpus } from './fixtureCorpus.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { startTestServer, type TestServer } from '../../src/testing/testServer.js';
 
 export interface TwoServers {
   readonly database: TestDatabase;

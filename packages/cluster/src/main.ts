@@ -1,0 +1,129 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { commanderErrorLine, isCommanderError } from '@quotes/service-base';
+import { ConfigError, parseConfig } from '@quotes/service-base';
+import { announceKeys } from '@quotes/accounts';
+import { startCluster } from './cluster.js';
+import { findDebianTool, haproxyTool, pgBouncerTool } from './debianTool.js';
+import { Teardown } from './teardown.js';
+
+/** An option's whole-number parser; the message names the option (commanderErrorLine adds the value). */
+function integer(option: string, min: number, max: number) {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max)
+      throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}`);
+    return parsed;
+  };
+}
+
+const program = new Command('npm run cluster --')
+  .description('PostgreSQL, PgBouncer, N servers and HAProxy on loopback (deploy/README.md); Ctrl-C stops them all')
+  .option('--servers <n>', 'servers behind HAProxy', integer('--servers', 1, 9), 3)
+  .option('--port <port>', "HAProxy's port for clients", integer('--port', 1, 65535), 8080)
+  .option(
+    '--server-port <port>',
+    'the first server: its port (the next ones follow)',
+    integer('--server-port', 1, 65535),
+    3001,
+  )
+  .option(
+    '--metrics-port <port>',
+    "the first server's METRICS_PORT (the next ones follow)",
+    integer('--metrics-port', 1, 65535),
+    9101,
+  )
+  .option('--pgbouncer-port <port>', "PgBouncer's port", integer('--pgbouncer-port', 1, 65535), 6432)
+  .option('--stats-port <port>', "HAProxy's own metrics and stats page", integer('--stats-port', 1, 65535), 8404)
+  .exitOverride()
+  .configureOutput({ writeErr: () => undefined });
+
+/** The one line a failed start prints. */
+function fail(line: string): never {
+  process.stderr.write(`quotes cluster: ${line}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  try {
+    program.parse();
+  } catch (error) {
+    if (error instanceof CommanderError && !isCommanderError(error)) process.exit(0);
+    fail(error instanceof CommanderError ? commanderErrorLine(error, program) : String(error));
+  }
+  const options = program.opts<{
+    servers: number;
+    port: number;
+    serverPort: number;
+    metricsPort: number;
+    pgbouncerPort: number;
+    statsPort: number;
+  }>();
+  let config: ReturnType<typeof parseConfig>;
+  try {
+    config = parseConfig();
+  } catch (error) {
+    fail(error instanceof ConfigError ? error.message : String(error));
+  }
+  const tools = [findDebianTool(haproxyTool), findDebianTool(pgBouncerTool)];
+  const missing = tools.flatMap((tool) => ('missing' in tool ? [tool.missing] : []));
+  if (missing.length > 0) fail(missing.join('; '));
+  const [haproxy, pgbouncer] = tools.map((tool) => (tool as { path: string }).path) as [string, string];
+
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
+  const teardown = new Teardown((what, error) => progress(`stopping ${what} failed: ${String(error)}`));
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) {
+      progress(`${signal} again: exiting now (children still stopping may be left behind)`);
+      process.exit(1);
+    }
+    progress(`${signal}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
+    // Every child has a deadline of its own; this one covers them all, and keeps the process
+    // alive until the stop ends, should a step wait on something that holds no handle.
+    setTimeout(() => {
+      progress('still stopping after the deadline: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS + 20_000);
+    void teardown.run().then(() => {
+      progress('stopped');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  const logDir = join(config.DATA_DIR, 'cluster');
+  await mkdir(logDir, { recursive: true });
+  try {
+    const cluster = await startCluster({
+      port: options.port,
+      statsPort: options.statsPort,
+      servers: Array.from({ length: options.servers }, (_, index) => ({
+        port: options.serverPort + index,
+        metricsPort: options.metricsPort + index,
+      })),
+      pgBouncerPort: options.pgbouncerPort,
+      config,
+      programs: { haproxy, pgbouncer },
+      logDir,
+      progress,
+      teardown,
+      demoKey: true,
+    });
+    announceKeys(cluster.url, cluster.demoKey, [
+      `  ${options.servers} servers behind HAProxy: ${cluster.servers.map((server) => server.url).join(', ')}`,
+      `  Prometheus metrics: ${cluster.servers.map((server) => server.metricsUrl).join(', ')}, HAProxy ${cluster.haproxy.metricsUrl}`,
+      `  Logs: ${logDir}/ (server-s1.log, ..., haproxy.log). Ctrl-C stops everything.`,
+    ]);
+  } catch (error) {
+    if (teardown.stopping) return;
+    progress(`quotes cluster: cannot start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    await teardown.run();
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,160 @@
+import { rules } from '@quotes/contract';
+import escapeHtml from 'escape-html';
+import type { ParameterError } from '@quotes/service-base/problems';
+
+/**
+ * The pages of asking for a key: the form, the terms, "check your mail", the confirmation page
+ * and its outcome. Plain HTML that works without JavaScript, in the reference page's colours and
+ * type, one column that reads at 320 px. Every value is escaped.
+ */
+
+export const pageStyles = `
+:root { --text: #2a2f45; --muted: #757575; --accent: #0099ff; --border: rgba(0,0,0,0.1); --panel: #f6f6f6; --bad: #c0392b; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: "Inter", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif; color: var(--text); background: #fff; line-height: 1.5; font-size: 16px; }
+header { border-bottom: 1px solid var(--border); background: var(--panel); }
+header nav, main { max-width: 42rem; margin: 0 auto; padding: 0.75rem 1rem; }
+header nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; align-items: baseline; }
+header strong { margin-right: auto; }
+a { color: var(--accent); }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 1rem 0; }
+label { display: block; font-weight: 600; margin-top: 1rem; }
+.hint { display: block; font-weight: 400; color: var(--muted); font-size: 0.875rem; }
+input[type=text], input[type=email], select, textarea { display: block; width: 100%; margin-top: 0.25rem; padding: 0.5rem; font: inherit; color: inherit; border: 1px solid var(--border); border-radius: 6px; background: #fff; }
+textarea { min-height: 7rem; resize: vertical; }
+.check { display: flex; gap: 0.5rem; align-items: flex-start; font-weight: 400; }
+.check input { margin-top: 0.35rem; }
+button { margin-top: 1.25rem; padding: 0.6rem 1.25rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
+.errors { border: 1px solid var(--bad); border-radius: 6px; padding: 0.5rem 1rem; color: var(--bad); }
+.trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
+table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
+th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--border); }
+`;
+
+export const pageContentSecurityPolicy =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}: Quote Retrieval Service</title>
+<link rel="stylesheet" href="/keys/page.css">
+</head>
+<body>
+<header><nav><strong>Quote Retrieval Service</strong><a href="/docs">API reference</a><a href="/keys/request">Ask for a key</a><a href="/terms">Terms</a></nav></header>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
+
+function planLabel(id: string): string {
+  const plan = rules.planById.get(id);
+  if (!plan) return id;
+  const validity = plan.validityDays === null ? '' : `, ${plan.validityDays} days`;
+  const answer = plan.selfService ? 'mailed within minutes' : 'the operator answers within a few hours';
+  return `${id}: ${plan.perKeyLimits ? 'limits set per key' : `${count(plan.monthlyCalls)} calls a month`}${validity} (${answer})`;
+}
+
+export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use', string>>;
+
+export function requestFormPage(values: FormValues = {}, errors: readonly ParameterError[] = []): string {
+  const value = (name: keyof FormValues) => escapeHtml(values[name] ?? '');
+  const chosen = values.plan ?? rules.plans[0]?.id;
+  const options = rules.plans
+    .map(
+      (plan) =>
+        `<option value="${escapeHtml(plan.id)}"${plan.id === chosen ? ' selected' : ''}>${escapeHtml(planLabel(plan.id))}</option>`,
+    )
+    .join('');
+  const problems =
+    errors.length === 0
+      ? ''
+      : `<div class="errors" role="alert"><p>Please correct:</p><ul>${errors
+          .map((error) => `<li>${escapeHtml(error.parameter)}: ${escapeHtml(error.message)}</li>`)
+          .join('')}</ul></div>`;
+  return page(
+    'Ask for an API key',
+    `<p>We mail a link to confirm your address. Once it is confirmed, a trial key (1,000 calls over 30 days, no payment card) is mailed at once; the other plans, and any request that needs a look, are answered by the operator within a few hours. One key per application; one trial per person and per network.</p>
+${problems}
+<form method="post" action="/keys/requests">
+<label for="email">E-mail address<span class="hint">Where the link and the key are sent.</span></label>
+<input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${value('email')}">
+<label for="name">Your name</label>
+<input type="text" id="name" name="name" required maxlength="200" autocomplete="name" value="${value('name')}">
+<label for="application">Application<span class="hint">The application the key is for (one key per application).</span></label>
+<input type="text" id="application" name="application" required maxlength="200" value="${value('application')}">
+<label for="plan">Plan</label>
+<select id="plan" name="plan">${options}</select>
+<label for="use">What the key is for<span class="hint">At most 1,000 characters.</span></label>
+<textarea id="use" name="use" required maxlength="1000">${value('use')}</textarea>
+<div class="trap" aria-hidden="true"><label for="homepage">Leave this empty</label><input type="text" id="homepage" name="homepage" tabindex="-1" autocomplete="off"></div>
+<label class="check"><input type="checkbox" name="accept_terms" value="true" required> <span>I accept the <a href="/terms">terms of use</a>.</span></label>
+<button type="submit">Ask for a key</button>
+</form>`,
+  );
+}
+
+export function termsPage(): string {
+  return page(
+    'Terms of use',
+    `<p>Keys are issued on request: you ask on <a href="/keys/request">the request page</a>, confirm your address, and the key arrives by e-mail. A free trial gives 1,000 calls over 30 days, with no payment card.</p>
+<h2>You may</h2>
+<ul><li>Display quotes from the service in any application, including commercial ones.</li></ul>
+<h2>You may not</h2>
+<ul>
+<li>Harvest the data in bulk, or resell or redistribute the raw data.</li>
+<li>Build a competing service from it.</li>
+<li>Share or publish a key: each key belongs to one application.</li>
+<li>Circumvent the limits by automated means, including rotating trial accounts (one trial per person).</li>
+</ul>
+<h2>Changes</h2>
+<p>Changes to these terms are announced by e-mail to every holder of an active key.</p>`,
+  );
+}
+
+export function checkYourMailPage(): string {
+  return page(
+    'Check your mail',
+    '<p>If the address can receive mail, a link to confirm it is on its way (it works once, for 24 hours). Open it and press "Confirm"; nothing happens until then.</p>',
+  );
+}
+
+export function confirmPage(token: string, request: { application: string; plan: string; email: string }): string {
+  return page(
+    'Confirm your request',
+    `<p>Confirm the request for a key on the <strong>${escapeHtml(request.plan)}</strong> plan for <strong>${escapeHtml(request.application)}</strong>, to be sent to <strong>${escapeHtml(request.email)}</strong>.</p>
+<form method="post" action="/keys/confirm">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Confirm</button>
+</form>`,
+  );
+}
+
+export function invalidLinkPage(): string {
+  return page(
+    'This link does not work',
+    '<p>The link was already used, has expired (links work for 24 hours), or was copied incompletely. <a href="/keys/request">Ask again</a> if you still need a key.</p>',
+  );
+}
+
+export function confirmedPage(outcome: 'granted' | 'waiting', email: string): string {
+  return page(
+    'Address confirmed',
+    outcome === 'granted'
+      ? `<p>Your key is on its way to <strong>${escapeHtml(email)}</strong>. The <a href="/docs">API reference</a> shows how to use it.</p>`
+      : `<p>Thank you. Your request is with the operator, who answers by mail to <strong>${escapeHtml(email)}</strong> within a few hours.</p>`,
+  );
+}
+
+export function refusedPage(title: string, detail: string): string {
+  return page(title, `<p>${escapeHtml(detail)}</p><p><a href="/keys/request">Back to the request page</a></p>`);
+}

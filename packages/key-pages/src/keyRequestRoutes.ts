@@ -1,0 +1,164 @@
+import type { IncomingMessage } from 'node:http';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
+import { sendApiResponse } from '@quotes/service-base';
+import { invalidRequest, Problem } from '@quotes/service-base/problems';
+import { clientAddressReader } from '@quotes/service-base';
+import type { BodyValidator } from './keyRequestInput.js';
+import {
+  checkYourMailPage,
+  confirmedPage,
+  confirmPage,
+  type FormValues,
+  invalidLinkPage,
+  pageContentSecurityPolicy,
+  pageStyles,
+  refusedPage,
+  requestFormPage,
+  termsPage,
+} from './keyRequestPages.js';
+import type { KeyRequestService } from '@quotes/accounts';
+
+/** The largest body of a key request (the form's fields at their limits fit several times over). */
+export const maxBodyBytes = 16 * 1024;
+
+/** A browser (its Accept prefers HTML) is answered with pages; scripts with JSON and problem details. */
+const wantsPage = (request: Request) =>
+  request.accepts(['application/json', 'application/problem+json', 'text/html']) === 'text/html';
+
+/**
+ * Posts come from this service's own pages or from scripts, never from another site's page (a
+ * form there could make a visitor's browser ask for keys): a browser's `Sec-Fetch-Site` saying
+ * another site, or an `Origin` that is neither the public URL's nor the Host's, is refused.
+ */
+function fromOwnSite(request: IncomingMessage, publicOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return false;
+  if (site === 'same-origin') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === publicOrigin) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function sendPage(response: Response, status: number, html: string): void {
+  response.status(status);
+  response.setHeader('Content-Type', 'text/html; charset=utf-8');
+  response.setHeader('Content-Security-Policy', pageContentSecurityPolicy);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  // The confirmation page's URL holds the token: never cached, never sent on as a Referer.
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  response.send(html);
+}
+
+const tokenOf = (value: unknown) => (typeof value === 'string' && /^[A-Za-z0-9]{1,64}$/.test(value) ? value : '');
+
+/** GET /keys/request, GET /terms, POST /keys/requests, GET and POST /keys/confirm. */
+export function keyRequestRouter(service: KeyRequestService, validate: BodyValidator): Router {
+  const router = Router();
+  const clientAddress = clientAddressReader(service.settings.trustProxy);
+  // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
+  const ownSitePosts: RequestHandler[] = [
+    (request, _response, next) => {
+      if (!fromOwnSite(request, new URL(service.settings.publicBaseUrl).origin))
+        throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
+      next();
+    },
+    express.json({ limit: maxBodyBytes, type: 'application/json' }),
+    express.urlencoded({ limit: maxBodyBytes, extended: false, parameterLimit: 20 }),
+  ];
+
+  router.get('/keys/page.css', (_request, response) => {
+    response.setHeader('Content-Type', 'text/css; charset=utf-8');
+    response.setHeader('Cache-Control', 'public, max-age=3600');
+    response.send(pageStyles);
+  });
+  router.get('/keys/request', (_request, response) => sendPage(response, 200, requestFormPage()));
+  router.get('/terms', (_request, response) => sendPage(response, 200, termsPage()));
+
+  router.post('/keys/requests', ...ownSitePosts, async (request, response) => {
+    const checked = validate(request.body ?? null);
+    if ('errors' in checked) throw invalidRequest(checked.errors);
+    const admission = await service.submit(checked.input, clientAddress(request));
+    if (!admission.admitted) {
+      const who =
+        admission.by === 'address'
+          ? 'from this address'
+          : admission.by === 'email'
+            ? 'for this e-mail address'
+            : admission.by === 'queue'
+              ? 'waiting: the queue is full'
+              : 'from everyone';
+      throw new Problem(
+        'too-many-key-requests',
+        `Too many key requests ${who} in the last hour; try again in ${admission.retryAfterSeconds} seconds.`,
+        { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
+      );
+    }
+    if (wantsPage(request)) {
+      sendPage(response, 202, checkYourMailPage());
+      return;
+    }
+    sendApiResponse(response, {
+      status: 202,
+      body: JSON.stringify({
+        status: 'received',
+        detail: 'Check your mail for a link to confirm the address (valid 24 hours).',
+      }),
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  });
+
+  // A link opened (or fetched by a mail scanner): a page with a button; nothing is confirmed here.
+  router.get('/keys/confirm', async (request, response) => {
+    const token = tokenOf(new URL(request.originalUrl, 'http://x').searchParams.get('token'));
+    const waiting = token === '' ? undefined : await service.awaitingConfirmation(token);
+    if (!waiting) {
+      sendPage(response, 404, invalidLinkPage());
+      return;
+    }
+    sendPage(response, 200, confirmPage(token, waiting));
+  });
+
+  router.post('/keys/confirm', ...ownSitePosts, async (request, response) => {
+    const token = tokenOf((request.body as Record<string, unknown> | undefined)?.token);
+    const confirmation = token === '' ? { outcome: 'invalid' as const } : await service.confirm(token);
+    if (confirmation.outcome === 'invalid') {
+      sendPage(response, 404, invalidLinkPage());
+      return;
+    }
+    sendPage(response, 200, confirmedPage(confirmation.outcome, confirmation.request.email));
+  });
+
+  // Browsers get their refusals as pages; scripts get problem details from the app's responder.
+  const formErrors: ErrorRequestHandler = (error, request, response, next) => {
+    const problem =
+      error instanceof Problem
+        ? error
+        : (error as { type?: string }).type === 'entity.too.large'
+          ? new Problem('request-too-large', `A key request is at most ${maxBodyBytes} bytes.`)
+          : (error as { type?: string }).type === 'entity.parse.failed'
+            ? invalidRequest([{ parameter: 'body', message: 'is not valid JSON' }])
+            : undefined;
+    if (!problem) {
+      next(error);
+      return;
+    }
+    if (!wantsPage(request)) {
+      next(problem);
+      return;
+    }
+    for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
+    if (problem.kind === 'invalid-request' && request.path === '/keys/requests') {
+      sendPage(response, 400, requestFormPage(request.body as FormValues, problem.errors ?? []));
+      return;
+    }
+    sendPage(response, problem.status, refusedPage(problem.title, problem.message));
+  };
+  router.use(formErrors);
+  return router;
+}

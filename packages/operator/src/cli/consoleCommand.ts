@@ -1,0 +1,53 @@
+import { isIP } from 'node:net';
+import { type Command, InvalidArgumentError } from 'commander';
+import { startConsole } from '../console/consoleServer.js';
+import { OperatorError } from '@quotes/accounts';
+import { wholeNumber } from './cliOptions.js';
+import { signalThresholdsOf } from '@quotes/accounts/rules';
+import type { CliContext } from './keyCommands.js';
+
+function hostAddress(text: string): string {
+  if (text !== 'localhost' && isIP(text) === 0)
+    throw new InvalidArgumentError('--host must be an IP address (127.0.0.1, ::1, 0.0.0.0) or localhost');
+  return text;
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+const stopSignal = () =>
+  new Promise<NodeJS.Signals>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
+
+export function registerConsoleCommand(program: Command, cli: CliContext): void {
+  program
+    .command('console')
+    .description('Serve the operator console (a web UI) and print its one-time sign-in URL; Ctrl-C stops it')
+    .option('--port <port>', 'port to listen on (0: any free one)', wholeNumber('--port', 0, 65_535), 4100)
+    .option(
+      '--host <address>',
+      'address to listen on; anything but loopback exposes the console',
+      hostAddress,
+      '127.0.0.1',
+    )
+    .action(async (options: { port: number; host: string }) => {
+      const stopped = stopSignal();
+      const database = await cli.open();
+      try {
+        const running = await startConsole({
+          database,
+          host: options.host,
+          port: options.port,
+          signalThresholds: signalThresholdsOf(cli.config()),
+          log: (line) => process.stderr.write(`${line}\n`),
+        }).catch((error: NodeJS.ErrnoException) => {
+          throw new OperatorError(`cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
+        });
+        cli.out(`Quotes console at ${running.url}\nSign in (the link works once): ${running.signInUrl}`);
+        const signal = await stopped;
+        process.stderr.write(`quotes-admin: console stopped (${signal})\n`);
+        await running.close();
+      } finally {
+        await database.close();
+      }
+    });
+}

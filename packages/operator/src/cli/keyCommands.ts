@@ -1,0 +1,390 @@
+import { rules, taxonomy } from '@quotes/contract';
+import { type Command, Option } from 'commander';
+import { printable } from '@quotes/corpus/terminal-text';
+import type { OpenedDatabase } from '@quotes/database';
+import { type Config, publicBaseUrl } from '@quotes/service-base';
+import { plansWhere } from '@quotes/accounts/rules';
+import { expiryText } from '@quotes/accounts/rules';
+import { keyMessage } from '@quotes/accounts';
+import { createOperatorApi, type IssuedKey, type KeyView, OperatorError } from '@quotes/accounts';
+import { deliveryLine, withMailer } from './cliMail.js';
+import { isoInstant, wholeNumber } from './cliOptions.js';
+import { listOutput } from './listOutput.js';
+import { textTable } from './textTable.js';
+
+const perKeyPlans = () => plansWhere((plan) => plan.perKeyLimits).replace(/^the /, '');
+
+/** "trial keys: at most 30 days, the default": the plans whose keys expire by themselves. */
+function validityHelp(): string {
+  const limited = rules.plans.filter((plan) => plan.validityDays !== null);
+  if (limited.length === 0) return 'default: never';
+  return `${limited.map((plan) => `${plan.id} keys: at most ${plan.validityDays} days, the default`).join('; ')}`;
+}
+
+export interface CliContext {
+  config: () => Config;
+  open: () => Promise<OpenedDatabase>;
+  run: <T>(work: (database: OpenedDatabase) => Promise<T>) => Promise<T>;
+  out: (text: string) => void;
+}
+
+const show = (value: string | number | null) => (value === null ? '-' : printable(String(value)));
+
+function keyLines(view: KeyView): string[] {
+  return [
+    `id           ${view.id}`,
+    `prefix       ${view.prefix}`,
+    `client       ${show(view.client)}`,
+    `email        ${show(view.email)}`,
+    `plan         ${view.plan}`,
+    `state        ${view.state}${view.revokedReason ? ` (${show(view.revokedReason)})` : ''}`,
+    `calls/month  ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')}`,
+    `max limit    ${view.maxLimit}`,
+    `filters      ${view.filtersPerCall} per call${view.faithFilter ? ', faith filter allowed' : ', no faith filter'}`,
+    `expires      ${view.expiresAt === null ? '-' : expiryText(view.expiresAt)}`,
+    `revoked      ${show(view.revokedAt)}`,
+    `created      ${view.createdAt}`,
+    `origins      ${view.allowedOrigins.length === 0 ? '- (no browser calls)' : view.allowedOrigins.map((origin) => show(origin)).join(' ')}`,
+  ];
+}
+
+const planOption = (flags: string, description: string) =>
+  new Option(flags, description).choices([...taxonomy.plans]).makeOptionMandatory();
+const monthlyCallsOption = (): [string, string, (text: string) => number] => [
+  '--monthly-calls <n>',
+  `${perKeyPlans()} only, and needed there: calls per month (or --unlimited)`,
+  wholeNumber('--monthly-calls', 0, 2_147_483_647),
+];
+const maxLimitOption = (): [string, string, (text: string) => number] => [
+  '--max-limit <n>',
+  `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
+  wholeNumber('--max-limit', 1, rules.pageCeiling),
+];
+
+const unlimitedOption = (): [string, string] => [
+  '--unlimited',
+  `${perKeyPlans()} only: no monthly allowance, said in words rather than by leaving --monthly-calls out`,
+];
+
+/** A per-key plan's allowance is chosen out loud: a number of calls, or --unlimited; never by omission. */
+function requireAllowanceChoice(plan: string, options: { monthlyCalls?: number; unlimited?: boolean }): void {
+  if (options.unlimited && options.monthlyCalls !== undefined)
+    throw new OperatorError('give --monthly-calls or --unlimited, not both');
+  const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
+  if (!perKey) {
+    if (options.unlimited)
+      throw new OperatorError(
+        `--unlimited is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
+      );
+    return;
+  }
+  if (options.monthlyCalls === undefined && !options.unlimited)
+    throw new OperatorError(`${plan} keys need --monthly-calls N (calls a month), or --unlimited for no monthly limit`);
+}
+
+const collectOrigin = (value: string, previous: string[]) => [...previous, value];
+
+export function registerKeyCommands(program: Command, cli: CliContext): void {
+  const keys = program
+    .command('keys')
+    .description('Issue and manage API keys (the key itself is shown once, at creation)');
+
+  /** Mails a new or rolled key to its owner; when that fails the key is still printed, never lost. */
+  async function sendKey(issued: IssuedKey, view: KeyView, rolled: boolean): Promise<string> {
+    const config = cli.config();
+    try {
+      return deliveryLine(
+        await withMailer(config, (mailer) => mailer.send(keyMessage(issued, view, publicBaseUrl(config), rolled))),
+      );
+    } catch (error) {
+      cli.out(`The key could not be mailed; here it is, shown this once: ${issued.key}`);
+      throw error;
+    }
+  }
+
+  function printIssued(issued: IssuedKey, verb: string, mailed: string | null): void {
+    const config = cli.config();
+    const header = `${verb} key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${expiryText(issued.expires_at)}` : ''}.`;
+    if (mailed !== null) {
+      // Mailed: the secret goes to its owner, not into the operator's scrollback.
+      cli.out([header, mailed].join('\n'));
+      return;
+    }
+    cli.out(
+      [
+        header,
+        '',
+        `  ${issued.key}`,
+        '',
+        'This is the only time the key is shown: store it now (only its hash is kept).',
+        'Try it:',
+        `  curl -H "X-API-Key: ${issued.key}" ${publicBaseUrl(config)}/v1/quotes-random`,
+      ].join('\n'),
+    );
+  }
+
+  keys
+    .command('create')
+    .description('Create a key and print it once, or mail it to its owner (--send)')
+    .requiredOption('--client <name>', 'the client the key is issued to (1-200 characters)')
+    .addOption(planOption('--plan <plan>', 'the plan'))
+    .option('--email <address>', "the owner's e-mail address (needed for --send and for trials to count per person)")
+    .option('--expires-at <iso>', `expiry, in the future (${validityHelp()})`, isoInstant('--expires-at'))
+    .option(...monthlyCallsOption())
+    .option(...unlimitedOption())
+    .option(...maxLimitOption())
+    .option(
+      '--allowed-origin <origin>',
+      'a browser origin the key may be used from, scheme://host[:port] or scheme://host:* (repeatable; default: none)',
+      collectOrigin,
+      [] as string[],
+    )
+    .option('--send', 'mail the key, its plan, limits, expiry and the reference page to --email')
+    .option('--allow-another-trial', 'issue a trial even though this person or client had one in the last 365 days')
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
+    .action(
+      async (options: {
+        reason?: string;
+        client: string;
+        plan: string;
+        email?: string;
+        expiresAt?: Date;
+        monthlyCalls?: number;
+        unlimited?: boolean;
+        maxLimit?: number;
+        allowedOrigin: string[];
+        send?: boolean;
+        allowAnotherTrial?: boolean;
+        json?: boolean;
+      }) => {
+        if (options.send && !options.email)
+          throw new OperatorError('--send needs --email: the address to mail the key to');
+        requireAllowanceChoice(options.plan, options);
+        const { issued, view } = await cli.run(async (database) => {
+          const operator = createOperatorApi(database, { reason: options.reason });
+          const issued = await operator.createKey({
+            client: options.client,
+            plan: options.plan,
+            email: options.email,
+            expiresAt: options.expiresAt,
+            monthlyCalls: options.monthlyCalls,
+            maxLimit: options.maxLimit,
+            allowAnotherTrial: options.allowAnotherTrial,
+            allowedOrigins: options.allowedOrigin,
+          });
+          return { issued, view: options.send ? await operator.showKey(issued.id) : null };
+        });
+        const mailed = view ? await sendKey(issued, view, false) : null;
+        if (options.json) {
+          cli.out(
+            JSON.stringify({
+              id: issued.id,
+              key: issued.key,
+              client: issued.client,
+              plan: issued.plan,
+              expires_at: issued.expires_at,
+            }),
+          );
+          return;
+        }
+        printIssued(issued, 'Created', mailed);
+      },
+    );
+
+  keys
+    .command('set-origins')
+    .description('Replace the browser origins a key may be used from (CORS); --none allows none')
+    .argument('<id>', 'the key id (k_...)')
+    .argument('[origins...]', 'scheme://host[:port], or scheme://host:* for any port of that host')
+    .option('--none', 'allow no browser origin (server-side calls only)')
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(async (id: string, origins: string[], options: { none?: boolean; reason?: string }) => {
+      if (options.none ? origins.length > 0 : origins.length === 0)
+        throw new OperatorError('give the origins to allow, or --none to allow none (not both)');
+      const view = await cli.run((database) =>
+        createOperatorApi(database, { reason: options.reason }).setAllowedOrigins(id, origins),
+      );
+      cli.out(keyLines(view).join('\n'));
+    });
+
+  keys
+    .command('list')
+    .description("List keys with their owner and this month's calls (never the key itself)")
+    .option('--email <address>', 'only keys of this person (case, +tag and Gmail dots ignored)')
+    .option('--client <name>', 'only keys of this client (case and spacing ignored)')
+    .addOption(new Option('--plan <plan>', 'only keys on this plan').choices([...taxonomy.plans]))
+    .addOption(new Option('--status <status>', 'only keys in this state').choices(['active', 'expired', 'revoked']))
+    .option('--json', 'print JSON')
+    .action(
+      async (options: {
+        email?: string;
+        client?: string;
+        plan?: string;
+        status?: 'active' | 'expired' | 'revoked';
+        json?: boolean;
+      }) => {
+        const views = await cli.run((database) =>
+          createOperatorApi(database).listKeys({
+            email: options.email,
+            client: options.client,
+            plan: options.plan,
+            state: options.status,
+          }),
+        );
+        const filtered = options.email ?? options.client ?? options.plan ?? options.status;
+        cli.out(
+          listOutput(views, options.json, {
+            header: ['ID', 'PREFIX', 'CLIENT', 'EMAIL', 'PLAN', 'STATE', 'CALLS THIS MONTH', 'EXPIRES', 'CREATED'],
+            cells: (view) => [
+              view.id,
+              view.prefix,
+              view.client,
+              view.email ?? '-',
+              view.plan,
+              view.state,
+              view.callsThisMonth.toLocaleString('en-US'),
+              view.expiresAt ?? '-',
+              view.createdAt,
+            ],
+            empty:
+              filtered !== undefined
+                ? 'No keys match.'
+                : 'No keys yet. Create one with: npx quotes-admin keys create --client NAME --plan PLAN',
+          }),
+        );
+      },
+    );
+
+  keys
+    .command('show')
+    .description("Show one key and this month's usage")
+    .argument('<id>', 'key id (k_...)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const view = await cli.run((database) => createOperatorApi(database).showKey(id));
+      if (options.json) {
+        cli.out(JSON.stringify(view, null, 2));
+        return;
+      }
+      const usage = view.usage;
+      const limit = usage.limit === null ? 'unlimited' : `of ${usage.limit.toLocaleString('en-US')}`;
+      cli.out(
+        [
+          ...keyLines(view),
+          `usage        ${usage.calls.toLocaleString('en-US')} calls ${limit} in ${usage.month} (UTC)`,
+        ].join('\n'),
+      );
+    });
+
+  keys
+    .command('revoke')
+    .description('Revoke a key, or every key of a person or client; running servers refuse them within a second')
+    .argument('[id]', 'key id (k_...)')
+    .option('--email <address>', 'every active key of this person (case, +tag and Gmail dots ignored)')
+    .option('--client <name>', 'every active key of this client (case and spacing ignored)')
+    .option('--reason <text>', 'why (kept with the key, at most 500 characters)')
+    .action(async (id: string | undefined, options: { email?: string; client?: string; reason?: string }) => {
+      const byOwner = options.email !== undefined || options.client !== undefined;
+      if (id !== undefined && byOwner) throw new OperatorError('give a key id or --email/--client, not both');
+      if (id === undefined && !byOwner)
+        throw new OperatorError('name the keys to revoke: a key id, --email or --client');
+      if (id !== undefined) {
+        const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason));
+        cli.out(
+          `Revoked ${view.id} (${show(view.client)}) at ${view.revokedAt}${view.revokedReason ? `: ${show(view.revokedReason)}` : ''}.`,
+        );
+        return;
+      }
+      const views = await cli.run((database) =>
+        createOperatorApi(database).revokeKeysOf({ email: options.email, client: options.client }, options.reason),
+      );
+      if (views.length === 0) {
+        cli.out('No active key matches: nothing revoked.');
+        return;
+      }
+      cli.out(
+        `Revoked ${views.length} key${views.length === 1 ? '' : 's'} in one transaction:\n${textTable(
+          ['ID', 'CLIENT', 'EMAIL', 'PLAN', 'REVOKED'],
+          views.map((view) => [view.id, view.client, view.email ?? '-', view.plan, view.revokedAt ?? '-']),
+        )}`,
+      );
+    });
+
+  keys
+    .command('renew')
+    .description(
+      `Set a new expiry on a key (reactivates an expired key; never beyond its plan's validity from issue: ${validityHelp()})`,
+    )
+    .argument('<id>', 'key id (k_...)')
+    .requiredOption('--until <iso>', 'new expiry, in the future', isoInstant('--until'))
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(async (id: string, options: { until: Date; reason?: string }) => {
+      const view = await cli.run((database) =>
+        createOperatorApi(database, { reason: options.reason }).renewKey(id, options.until),
+      );
+      cli.out(
+        `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
+      );
+    });
+
+  keys
+    .command('change-plan')
+    .description("Move a key to another plan, keeping its secret and this month's usage")
+    .argument('<id>', 'key id (k_...)')
+    .addOption(planOption('--plan <plan>', 'the new plan'))
+    .option(...monthlyCallsOption())
+    .option(...unlimitedOption())
+    .option(...maxLimitOption())
+    .option('--allow-another-trial', 'move to trial even though this person or client had one in the last 365 days')
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .action(
+      async (
+        id: string,
+        options: {
+          plan: string;
+          monthlyCalls?: number;
+          unlimited?: boolean;
+          maxLimit?: number;
+          allowAnotherTrial?: boolean;
+          reason?: string;
+        },
+      ) => {
+        requireAllowanceChoice(options.plan, options);
+        const view = await cli.run((database) =>
+          createOperatorApi(database, { reason: options.reason }).changePlan(id, {
+            plan: options.plan,
+            monthlyCalls: options.monthlyCalls,
+            maxLimit: options.maxLimit,
+            allowAnotherTrial: options.allowAnotherTrial,
+          }),
+        );
+        cli.out(
+          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')} calls a month, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
+        );
+      },
+    );
+
+  keys
+    .command('roll')
+    .description('Give a key a new secret (same id, plan and usage); the old secret is refused at once')
+    .argument('<id>', 'key id (k_...)')
+    .option('--send', "mail the new secret to the key's e-mail address")
+    .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
+    .action(async (id: string, options: { send?: boolean; json?: boolean; reason?: string }) => {
+      const { issued, view } = await cli.run(async (database) => {
+        const operator = createOperatorApi(database, { reason: options.reason });
+        const owner = await operator.showKey(id);
+        if (options.send && !owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
+        return { issued: await operator.rollKey(id), view: owner };
+      });
+      const mailed = options.send ? await sendKey(issued, view, true) : null;
+      if (options.json) {
+        const { prefix: _prefix, ...shown } = issued;
+        cli.out(JSON.stringify(shown));
+        return;
+      }
+      printIssued(issued, 'Rolled', mailed);
+    });
+}

@@ -1,0 +1,153 @@
+import { type Command, Option } from 'commander';
+import { taxonomy } from '@quotes/contract';
+import type { KeyRequestStatus } from '@quotes/database';
+import { keyRequestBounds, publicBaseUrl } from '@quotes/service-base';
+import { systemClock } from '@quotes/accounts/rules';
+import { createKeyRequestService, type KeyRequestService, type KeyRequestView } from '@quotes/accounts';
+import { silentLogger } from '@quotes/service-base';
+import { createOperatorApi } from '@quotes/accounts';
+import { deliveryLine, withMailer } from './cliMail.js';
+import type { CliContext } from './keyCommands.js';
+import { listOutput } from './listOutput.js';
+
+const statuses = ['pending', 'approved', 'rejected', 'expired', 'unconfirmed'] as const;
+
+function requestLines(view: KeyRequestView): string[] {
+  return [
+    `id           ${view.id}`,
+    `status       ${view.status}`,
+    `email        ${view.email}`,
+    `name         ${view.name}`,
+    `application  ${view.application}`,
+    `client       ${view.client}`,
+    `plan         ${view.plan}`,
+    `use          ${view.use.replaceAll('\n', ' ')}`,
+    `reasons      ${view.reasons.length === 0 ? '-' : view.reasons.join('; ')}`,
+    `address      ${view.clientAddress} (network ${view.clientNetwork})`,
+    `created      ${view.createdAt}`,
+    `confirmed    ${view.confirmedAt ?? '-'}`,
+    `decided      ${view.decidedAt ?? '-'}`,
+    `key          ${view.keyId ?? '-'}`,
+    ...(view.rejectionReason ? [`rejected     ${view.rejectionReason}`] : []),
+  ];
+}
+
+/** `requests ...`: the queue of key requests from the public form. */
+export function registerRequestCommands(program: Command, cli: CliContext): void {
+  const requests = program
+    .command('requests')
+    .description('The queue of key requests from the public form (/keys/request)');
+
+  /** Runs work with the request service on the CLI's database and mailer. */
+  const withService = <T>(work: (service: KeyRequestService) => Promise<T>): Promise<T> => {
+    const config = cli.config();
+    return withMailer(config, (mailer) =>
+      cli.run((database) =>
+        work(
+          createKeyRequestService(
+            database,
+            createOperatorApi(database),
+            {
+              mailer,
+              publicBaseUrl: publicBaseUrl(config),
+              bounds: keyRequestBounds(config),
+              operatorEmail: config.OPERATOR_EMAIL,
+            },
+            systemClock,
+            silentLogger,
+          ),
+        ),
+      ),
+    );
+  };
+
+  requests
+    .command('list')
+    .description('List key requests, oldest first, with why each waits')
+    .addOption(new Option('--status <status>', 'only requests in this state').choices([...statuses]))
+    .option('--json', 'print JSON')
+    .action(async (options: { status?: KeyRequestStatus; json?: boolean }) => {
+      const views = await withService((service) => service.list(options.status));
+      cli.out(
+        listOutput(views, options.json, {
+          header: ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED'],
+          cells: (view) => [
+            view.id,
+            view.email,
+            view.name,
+            view.application,
+            view.plan,
+            view.status,
+            view.reasons.join('; ') || '-',
+            view.createdAt,
+            view.decidedAt ?? '-',
+          ],
+          empty: 'No key requests match.',
+        }),
+      );
+    });
+
+  requests
+    .command('show')
+    .description('Show one key request')
+    .argument('<id>', 'request id (r_...)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const view = await withService((service) => service.show(id));
+      cli.out(options.json ? JSON.stringify(view, null, 2) : requestLines(view).join('\n'));
+    });
+
+  requests
+    .command('approve')
+    .description('Grant a pending request: the key is made as by keys create, and mailed with --send')
+    .argument('<id>', 'request id (r_...)')
+    .addOption(new Option('--plan <plan>', 'another plan than the one asked for').choices([...taxonomy.plans]))
+    .option('--send', 'mail the key to the address the request proved')
+    .action(async (id: string, options: { plan?: string; send?: boolean }) => {
+      const { request, issued, delivery } = await withService((service) =>
+        service.approve(id, { plan: options.plan, send: options.send === true }),
+      );
+      const header = `Approved ${request.id}: key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
+      cli.out(
+        delivery
+          ? [header, deliveryLine(delivery)].join('\n')
+          : [
+              header,
+              '',
+              `  ${issued.key}`,
+              '',
+              'Shown this once (only its hash is kept): pass it on, or use --send next time.',
+            ].join('\n'),
+      );
+    });
+
+  requests
+    .command('reject')
+    .description('Refuse a pending request; the reason is mailed to the person who asked')
+    .argument('<id>', 'request id (r_...)')
+    .requiredOption('--reason <text>', 'why, in words (mailed; at most 1000 characters)')
+    .action(async (id: string, options: { reason: string }) => {
+      const { request, delivery } = await withService((service) => service.reject(id, options.reason));
+      cli.out(`Rejected ${request.id} (${request.email}).\n${deliveryLine(delivery)}`);
+    });
+
+  requests
+    .command('digest')
+    .description('The pending requests in one message; mailed to OPERATOR_EMAIL with --send')
+    .option('--send', 'mail the digest to OPERATOR_EMAIL')
+    .action(async (options: { send?: boolean }) => {
+      const { pending, delivery } = await withService((service) => service.digest(options.send === true));
+      const lines =
+        pending.length === 0
+          ? ['No key request is waiting.']
+          : [
+              `${pending.length} key request${pending.length === 1 ? '' : 's'} waiting:`,
+              ...pending.map(
+                (view) =>
+                  `  ${view.id}  ${view.createdAt}  ${view.plan}  ${view.email}  ${view.reasons.join('; ') || '-'}`,
+              ),
+            ];
+      if (delivery) lines.push(deliveryLine(delivery));
+      cli.out(lines.join('\n'));
+    });
+}

@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from '@quotes/database';
+import type { Kysely } from 'kysely';
+import { type Clock, systemClock } from '@quotes/accounts/rules';
+import { defaultSignalThresholds, type SignalThresholds } from '@quotes/accounts/rules';
+import { consoleApp } from './consoleApp.js';
+import { consoleContext } from './consoleContext.js';
+import { ConsoleSessions } from './consoleSessions.js';
+
+export interface RunningConsole {
+  /** e.g. `http://127.0.0.1:4100` */
+  readonly url: string;
+  /** The one-time sign-in link: printed once, never logged. */
+  readonly signInUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves the operator console on `host:port` (port 0: a free one) over the given database. */
+export async function startConsole(options: {
+  database: { db: Kysely<Database> };
+  host: string;
+  port: number;
+  clock?: Clock;
+  /** The signs of broken terms' thresholds (the `USAGE_SIGNAL_*` settings, as the CLI reads them). */
+  signalThresholds?: SignalThresholds;
+  /** Lines about sessions and failures, never a token or a key. */
+  log?: (line: string) => void;
+}): Promise<RunningConsole> {
+  const clock = options.clock ?? systemClock;
+  const sessions = new ConsoleSessions(clock);
+  const server = http.createServer();
+  server.listen(options.port, options.host);
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([error]) => {
+      throw error;
+    }),
+  ]);
+  const { port } = server.address() as AddressInfo;
+  server.on(
+    'request',
+    consoleApp(
+      consoleContext(options.database, clock, options.signalThresholds ?? defaultSignalThresholds),
+      sessions,
+      { host: options.host, port },
+      options.log ?? (() => undefined),
+    ),
+  );
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shown}:${port}`;
+  return {
+    url,
+    signInUrl: `${url}/sign-in?token=${sessions.pendingToken}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

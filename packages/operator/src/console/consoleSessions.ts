@@ -1,0 +1,89 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '@quotes/accounts/rules';
+
+/** How long a signed-in session lasts, whatever it does (the cookie's Max-Age). */
+export const sessionLifetimeMs = 8 * 3_600_000;
+/** A session unused this long is signed out. */
+export const sessionIdleMs = 3_600_000;
+
+export interface ConsoleSession {
+  /** Short and not secret: the audit's `console:LABEL`. */
+  readonly label: string;
+  /** Sent with every form; compared in constant time. */
+  readonly csrfToken: string;
+  readonly expiresAt: number;
+  lastSeen: number;
+}
+
+const secret = () => randomBytes(32).toString('base64url');
+/** Sessions are found by a hash of the cookie, so the table holds no usable cookie. */
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+function sameText(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * The console's sign-in token (one use) and its sessions, in memory: a restart of the console
+ * signs everyone out and prints a new token.
+ */
+export class ConsoleSessions {
+  private signInToken: string | null = secret();
+  private readonly sessions = new Map<string, ConsoleSession>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** The one token the printed URL carries; null once used. */
+  get pendingToken(): string | null {
+    return this.signInToken;
+  }
+
+  /** Exchanges the sign-in token for a session cookie value, once; undefined for any other token. */
+  signIn(token: string): { cookie: string; session: ConsoleSession } | undefined {
+    const expected = this.signInToken;
+    if (expected === null || !sameText(token, expected)) return undefined;
+    this.signInToken = null;
+    const now = this.clock().getTime();
+    const cookie = secret();
+    const session: ConsoleSession = {
+      label: randomBytes(4).toString('hex'),
+      csrfToken: secret(),
+      expiresAt: now + sessionLifetimeMs,
+      lastSeen: now,
+    };
+    this.prune(now);
+    this.sessions.set(digest(cookie), session);
+    return { cookie, session };
+  }
+
+  /** The live session a cookie names (its idle time renewed), or undefined. */
+  find(cookie: string | undefined): ConsoleSession | undefined {
+    if (!cookie) return undefined;
+    const now = this.clock().getTime();
+    const key = digest(cookie);
+    const session = this.sessions.get(key);
+    if (!session) return undefined;
+    if (now >= session.expiresAt || now - session.lastSeen >= sessionIdleMs) {
+      this.sessions.delete(key);
+      return undefined;
+    }
+    session.lastSeen = now;
+    return session;
+  }
+
+  signOut(cookie: string): void {
+    this.sessions.delete(digest(cookie));
+  }
+
+  /** Whether a form's token is this session's, in constant time. */
+  static csrfMatches(session: ConsoleSession, given: unknown): boolean {
+    return typeof given === 'string' && sameText(given, session.csrfToken);
+  }
+
+  private prune(now: number): void {
+    for (const [key, session] of this.sessions)
+      if (now >= session.expiresAt || now - session.lastSeen >= sessionIdleMs) this.sessions.delete(key);
+  }
+}

@@ -1,0 +1,52 @@
+import { auditPage as readAuditPage } from '../../data/consoleQueries.js';
+import type { AuditEntry } from '@quotes/accounts';
+import { changeText } from '@quotes/accounts';
+import { isoSeconds } from '@quotes/accounts/rules';
+import type { ConsoleContext } from '../consoleContext.js';
+import type { ConsoleSession } from '../consoleSessions.js';
+import { type Html, html } from '@quotes/text-rules';
+import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
+
+export const auditPerPage = 50;
+
+/** An entry as stored (`at` a Date) or as the operator API shows it (`at` ISO text). */
+type Entry = Omit<AuditEntry, 'at'> & { at: string | Date };
+
+/** Audit entries as a table, in the order given. */
+export function auditTable(entries: readonly Entry[], withTarget = true): Html {
+  return dataTable(
+    ['at', 'actor', 'action', ...(withTarget ? ['target'] : []), 'change', 'reason'],
+    entries.map((entry) => [
+      typeof entry.at === 'string' ? entry.at : isoSeconds(entry.at),
+      entry.actor,
+      entry.action,
+      ...(withTarget ? [entry.keyId ? keyLink(entry.keyId) : entry.target] : []),
+      html`<span class="change">${changeText(entry.before, entry.after).slice(0, 400)}</span>`,
+      entry.reason,
+    ]),
+    'No recorded action.',
+  );
+}
+
+export async function auditPage(
+  context: ConsoleContext,
+  session: ConsoleSession,
+  pageText: unknown,
+): Promise<{ status: number; page: string }> {
+  const text = typeof pageText === 'string' && pageText !== '' ? pageText : '1';
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1)
+    return {
+      status: 400,
+      page: consolePage('Audit', session, notice('error', 'page: a whole number from 1')),
+    };
+  const page = Number(text);
+  const { entries, total } = await readAuditPage(context.db, {
+    limit: auditPerPage,
+    offset: (page - 1) * auditPerPage,
+  });
+  const pages = Math.max(1, Math.ceil(total / auditPerPage));
+  const body = html`<p>${count(total)} recorded ${total === 1 ? 'action' : 'actions'}, newest first. Append-only: the database refuses any change to them.</p>
+${auditTable(entries)}
+${pager('/audit', {}, page, pages)}`;
+  return { status: 200, page: consolePage('Audit', session, body) };
+}

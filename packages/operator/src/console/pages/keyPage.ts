@@ -1,0 +1,130 @@
+import { keySightings } from '../../data/consoleQueries.js';
+import type { AuditView, IssuedKey, KeyView } from '@quotes/accounts';
+import type { ConsoleContext } from '../consoleContext.js';
+import type { ConsoleSession } from '../consoleSessions.js';
+import { type Html, html } from '@quotes/text-rules';
+import { chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
+import { type ActionInput, keyActions } from './keyActions.js';
+import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
+import { auditTable } from './auditPage.js';
+
+function facts(key: KeyView & { usage: { calls: number; limit: number | null } }): Html {
+  const rows: [string, string | null][] = [
+    ['prefix', `${key.prefix}...`],
+    ['client', key.client],
+    ['e-mail', key.email],
+    ['plan', key.plan],
+    ['state', key.state + (key.revokedReason ? ` (${key.revokedReason})` : '')],
+    ['this month', `${count(key.usage.calls)} of ${count(key.usage.limit)} calls`],
+    ['created', key.createdAt],
+    ['expires', key.expiresAt ?? 'never'],
+    ['revoked', key.revokedAt],
+    ['browser origins', key.allowedOrigins.join(', ') || 'none'],
+  ];
+  return html`<dl class="facts">${rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value ?? '-'}</dd>`)}</dl>`;
+}
+
+/** Each action as a form that leads to its confirm step (a GET: nothing changes until confirmed). */
+function actionForms(key: KeyView): Html {
+  if (key.state === 'revoked') return html`<p class="empty">A revoked key takes no action.</p>`;
+  return html`<div class="actions">${Object.entries(keyActions).map(
+    ([
+      name,
+      action,
+    ]) => html`<form method="get" action="/keys/${encodeURIComponent(key.id)}/confirm/${name}" class="action">
+<h3>${action.title}</h3>
+${action.fields(key, {})}
+<label for="reason-${name}">Reason (kept in the audit)<input type="text" id="reason-${name}" name="reason" maxlength="500"></label>
+<button type="submit">${action.title}...</button>
+</form>`,
+  )}</div>`;
+}
+
+export async function keyPage(
+  context: ConsoleContext,
+  session: ConsoleSession,
+  id: string,
+  done: string | undefined,
+): Promise<string> {
+  const operator = context.operator(session);
+  const now = context.clock();
+  const days = lastDays(now, 30);
+  const hours = lastHours(now, 48);
+  const key = await operator.showKey(id);
+  const [byDay, byHour, sightings, signals, audit] = await Promise.all([
+    operator.usageHistory(id, { ...days, by: 'day' }),
+    operator.usageHistory(id, { ...hours, by: 'hour' }),
+    keySightings(context.db, id, {
+      from: days.from.toISOString().slice(0, 10),
+      to: days.to.toISOString().slice(0, 10),
+    }),
+    operator.usageSignals(undefined, context.signalThresholds),
+    operator.auditTrail({ keyId: id, limit: 100 }),
+  ]);
+  const asRows = (entries: typeof byDay) =>
+    entries.map((entry) => ({ start: new Date(entry.start), outcome: entry.outcome, calls: entry.calls }));
+  const outcomes = new Map<string, number>();
+  for (const entry of byDay) outcomes.set(entry.outcome, (outcomes.get(entry.outcome) ?? 0) + entry.calls);
+  const seen = (kind: 'network' | 'origin') =>
+    dataTable(
+      [kind, 'days seen', 'last seen'],
+      sightings.filter((row) => row.kind === kind).map((row) => [row.value, count(row.days), row.lastDay]),
+      `No ${kind} recorded in the last 30 days.`,
+    );
+  const doneText = done && keyActions[done] ? keyActions[done].done : undefined;
+  const body = html`${notice('done', doneText)}
+${facts(key)}
+<section class="charts">
+${chartFigure(servedAndRefused({ id: 'key-days', title: 'Calls per day, last 30 days (UTC)' }, asRows(byDay), { ...days, by: 'day' }))}
+${chartFigure(servedAndRefused({ id: 'key-hours', title: 'Calls per hour, last 48 hours (UTC)' }, asRows(byHour), { ...hours, by: 'hour' }))}
+</section>
+<section><h2>Outcomes, last 30 days</h2>
+${dataTable(
+  ['outcome', 'calls'],
+  [...outcomes].sort((a, b) => b[1] - a[1]).map(([outcome, calls]) => [outcome, count(calls)]),
+  'No calls in the last 30 days.',
+)}</section>
+<section class="columns"><div><h2>Networks</h2>${seen('network')}</div><div><h2>Browser origins</h2>${seen('origin')}</div></section>
+<section><h2>Signs of broken terms this month</h2>
+${dataTable(
+  ['signal', 'evidence'],
+  signals.filter((signal) => signal.keyId === id).map((signal) => [signal.signal, signal.evidence]),
+  'No signal.',
+)}</section>
+<section><h2>Actions</h2>${actionForms(key)}</section>
+<section><h2>Audit</h2>${auditTable([...audit].reverse(), false)}</section>`;
+  return consolePage(`Key ${id}`, session, body, { charts: true });
+}
+
+/** The confirm step: what will happen, in a sentence, and the button that does it. */
+export function confirmPage(
+  session: ConsoleSession,
+  key: KeyView,
+  name: string,
+  input: ActionInput,
+  error?: string,
+): string {
+  const action = keyActions[name]!;
+  const hidden = Object.entries(input).map(
+    ([field, value]) => html`<input type="hidden" name="${field}" value="${value}">`,
+  );
+  const body = html`${notice('error', error)}
+<p class="confirm">${action.summary(key, input)}</p>
+${input.reason ? html`<p>Reason: ${input.reason}</p>` : ''}
+<form method="post" action="/keys/${encodeURIComponent(key.id)}/actions/${name}">
+${csrfField(session)}${hidden}
+<button type="submit" class="danger">Confirm: ${action.title.toLowerCase()}</button>
+<a href="/keys/${encodeURIComponent(key.id)}">Cancel</a>
+</form>`;
+  return consolePage(`${action.title}: ${key.id}`, session, body);
+}
+
+/** A rolled key's new secret: shown this once, never stored or logged. */
+export function rolledPage(session: ConsoleSession, issued: IssuedKey): string {
+  const body = html`<p class="notice done" role="status">The old secret is refused from now on. Hand this new key to the customer: it is shown only here, once.</p>
+<p><code class="secret">${issued.key}</code></p>
+<p><a href="/keys/${encodeURIComponent(issued.id)}">Back to ${issued.id}</a></p>`;
+  return consolePage(`New secret for ${issued.id}`, session, body);
+}
+
+export type { AuditView };

@@ -1,0 +1,152 @@
+import { userInfo } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { RunningServer } from '@quotes/server';
+import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
+import { loadFixtureCorpus } from '@quotes/server/testing';
+import {
+  confirmationLinkIn,
+  keyIn,
+  mailTo,
+  post,
+  requestBody,
+  tokenOfLink,
+  startServerMailingTo,
+} from '@quotes/server/testing';
+import { type SmtpInbox, startSmtpInbox } from '@quotes/server/testing';
+
+// The operator's queue through the CLI in its own process, on the database a real server fills
+// from the form, every message through a real SMTP server.
+interface AuditRow {
+  action: string;
+  target: string;
+  actor: string;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+}
+
+let cli: AdminCli;
+let database: TestDatabase;
+let inbox: SmtpInbox;
+let server: RunningServer;
+
+beforeAll(async () => {
+  [cli, database, inbox] = await Promise.all([buildAdminCli(), createTestDatabase(), startSmtpInbox()]);
+  await loadFixtureCorpus(database);
+  server = await startServerMailingTo(database, inbox);
+});
+afterAll(async () => {
+  await server?.close();
+  await inbox?.close();
+  await database?.drop();
+  await cli?.remove();
+});
+
+const admin = (...args: string[]) =>
+  cli.run(
+    {
+      DATABASE_URL: database.url,
+      SMTP_URL: inbox.url,
+      MAIL_FROM: 'Keys <keys@quotes.example.test>',
+      PUBLIC_BASE_URL: server.url,
+      OPERATOR_EMAIL: 'operator@quotes.example.test',
+    },
+    ...args,
+  );
+
+/** A confirmed request, left for the operator: its id. */
+async function confirmedRequest(email: string, plan: string, from: string): Promise<string> {
+  const asked = await post(
+    `${server.url}/keys/requests`,
+    requestBody({ email, plan, application: `App of ${email}` }),
+    {
+      localAddress: from,
+    },
+  );
+  expect(asked.status).toBe(202);
+  const link = confirmationLinkIn(await mailTo(inbox, email, /^Confirm your request/))!;
+  await post(`${server.url}/keys/confirm`, `token=${tokenOfLink(link)}`, {
+    contentType: 'application/x-www-form-urlencoded',
+    localAddress: from,
+  });
+  const row = await database.db
+    .selectFrom('key_requests')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe('quotes-admin requests', { timeout: 120_000 }, () => {
+  it('lists a starter request as pending with its reason, and approve --send mails a working key', async () => {
+    const id = await confirmedRequest('sam@example.com', 'starter', '127.21.0.1');
+    const listed = await admin('requests', 'list', '--status', 'pending', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        id,
+        email: 'sam@example.com',
+        plan: 'starter',
+        status: 'pending',
+        reasons: ['the starter plan is granted by the operator'],
+      }),
+    ]);
+    const table = await admin('requests', 'list');
+    expect(table.stdout).toMatch(/ID\s+EMAIL\s+CLIENT\s+APPLICATION\s+PLAN\s+STATUS\s+REASONS/);
+    expect(table.stdout).toContain('the starter plan is granted by the operator');
+    const shown = await admin('requests', 'show', id);
+    expect(shown.stdout).toMatch(/status\s+pending/);
+
+    const approved = await admin('requests', 'approve', id, '--send');
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/Approved r_\w+: key k_\w+ .* on the starter plan/);
+    // Mailed: the secret never reaches the operator's terminal.
+    expect(approved.stdout).not.toMatch(/qk_/);
+    const key = keyIn(await mailTo(inbox, 'sam@example.com', /API key \(starter plan\)/))!;
+    expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    const again = await admin('requests', 'approve', id);
+    expectOneLineError(again, /request r_\w+ is approved; only pending/);
+    // In the audit: the key created and the request approved, by the OS user running the CLI.
+    const keyId = /key (k_\w+)/.exec(approved.stdout)![1]!;
+    const audit = JSON.parse((await admin('audit', 'list', '--key', keyId, '--json')).stdout) as AuditRow[];
+    expect(audit.map((entry) => [entry.action, entry.target, entry.actor])).toEqual([
+      ['keys create', keyId, `os:${userInfo().username}`],
+      ['requests approve', id, `os:${userInfo().username}`],
+    ]);
+    expect(audit[1]!.after).toEqual({ status: 'approved', plan: 'starter', keyId });
+  });
+
+  it('rejects with a reason, mailed', async () => {
+    const id = await confirmedRequest('rae@example.com', 'professional', '127.22.0.1');
+    expect((await admin('requests', 'reject', id)).code).not.toBe(0);
+    const rejected = await admin('requests', 'reject', id, '--reason', 'We could not verify the application.');
+    expect(rejected.code, rejected.stderr).toBe(0);
+    const mail = await mailTo(inbox, 'rae@example.com', /^Your request for a Quote Retrieval Service API key$/);
+    expect(mail.text).toContain('We could not verify the application.');
+    const listed = JSON.parse((await admin('requests', 'list', '--status', 'rejected', '--json')).stdout);
+    expect(listed).toEqual([expect.objectContaining({ id, rejectionReason: 'We could not verify the application.' })]);
+    const audit = JSON.parse((await admin('audit', 'list', '--json')).stdout) as AuditRow[];
+    expect(audit.find((entry) => entry.target === id)).toMatchObject({
+      action: 'requests reject',
+      before: { status: 'pending', plan: 'professional' },
+      after: { status: 'rejected' },
+      reason: 'We could not verify the application.',
+    });
+  });
+
+  it('mails a digest of the pending requests to OPERATOR_EMAIL', async () => {
+    const id = await confirmedRequest('ola@example.com', 'platform', '127.23.0.1');
+    const digest = await admin('requests', 'digest', '--send');
+    expect(digest.code, digest.stderr).toBe(0);
+    expect(digest.stdout).toContain(id);
+    const mail = await mailTo(inbox, 'operator@quotes.example.test', /key request waiting/);
+    expect(mail.text).toContain(id);
+    expect(mail.text).toContain('the platform plan is granted by the operator');
+  });
+
+  it('says in one line what is wrong', async () => {
+    expectOneLineError(await admin('requests', 'show', 'r_nope'), /no key request with id "r_nope"/);
+    expect((await admin('requests', 'list', '--status', 'lost')).code).not.toBe(0);
+  });
+});

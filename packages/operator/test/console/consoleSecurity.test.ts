@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { allowedHost } from '../../src/console/consoleSecurity.js';
+import { ConsoleSessions, sessionIdleMs, sessionLifetimeMs } from '../../src/console/consoleSessions.js';
+import { html, jsonIsland } from '@quotes/text-rules';
+import { manualClock } from '@quotes/server/testing';
+
+describe('console sessions', () => {
+  it('exchange the sign-in token for a session once, and nothing else', () => {
+    const sessions = new ConsoleSessions(manualClock('2026-11-26T10:00:00Z').clock);
+    const token = sessions.pendingToken!;
+    expect(token).toMatch(/^[\w-]{43}$/);
+    expect(sessions.signIn(`${token}x`)).toBeUndefined();
+    expect(sessions.signIn('')).toBeUndefined();
+    const signedIn = sessions.signIn(token)!;
+    expect(signedIn.session.label).toMatch(/^[0-9a-f]{8}$/);
+    expect(sessions.find(signedIn.cookie)).toBe(signedIn.session);
+    expect(sessions.signIn(token)).toBeUndefined();
+    expect(sessions.pendingToken).toBeNull();
+  });
+
+  it('end after an idle hour or eight hours in all, and at sign-out', () => {
+    const time = manualClock('2026-11-26T10:00:00Z');
+    const sessions = new ConsoleSessions(time.clock);
+    const { cookie } = sessions.signIn(sessions.pendingToken!)!;
+    // Used every 50 minutes, it lasts its eight hours and no longer.
+    const step = 50 * 60_000;
+    for (let used = step; used < sessionLifetimeMs; used += step) {
+      time.advance(step);
+      expect(sessions.find(cookie)).toBeDefined();
+    }
+    time.advance(step);
+    expect(sessions.find(cookie)).toBeUndefined();
+
+    const idle = new ConsoleSessions(time.clock);
+    const second = idle.signIn(idle.pendingToken!)!;
+    time.advance(sessionIdleMs);
+    expect(idle.find(second.cookie)).toBeUndefined();
+  });
+
+  it('check the CSRF token of the session exactly', () => {
+    const sessions = new ConsoleSessions(manualClock('2026-11-26T10:00:00Z').clock);
+    const { session } = sessions.signIn(sessions.pendingToken!)!;
+    expect(ConsoleSessions.csrfMatches(session, session.csrfToken)).toBe(true);
+    expect(ConsoleSessions.csrfMatches(session, session.csrfToken.slice(1))).toBe(false);
+    expect(ConsoleSessions.csrfMatches(session, undefined)).toBe(false);
+    expect(ConsoleSessions.csrfMatches(session, [session.csrfToken])).toBe(false);
+  });
+});
+
+describe('the console’s Host check', () => {
+  it('takes the bound address and, on loopback, localhost; nothing else', () => {
+    const loopback = allowedHost('127.0.0.1', 4100);
+    expect(loopback('127.0.0.1:4100')).toBe(true);
+    expect(loopback('localhost:4100')).toBe(true);
+    expect(loopback('LOCALHOST:4100')).toBe(true);
+    expect(loopback('127.0.0.1:4101')).toBe(false);
+    expect(loopback('attacker.example:4100')).toBe(false);
+    expect(loopback('127.0.0.1')).toBe(false);
+    expect(loopback(undefined)).toBe(false);
+    const v6 = allowedHost('::1', 4100);
+    expect(v6('[::1]:4100')).toBe(true);
+    expect(v6('localhost:4100')).toBe(true);
+    // Bound to every interface: any address literal, never a name (rebinding needs one).
+    const everywhere = allowedHost('0.0.0.0', 4100);
+    expect(everywhere('192.0.2.7:4100')).toBe(true);
+    expect(everywhere('[2001:db8::1]:4100')).toBe(true);
+    expect(everywhere('console.example:4100')).toBe(false);
+    const lan = allowedHost('192.0.2.7', 80);
+    expect(lan('192.0.2.7')).toBe(true);
+    expect(lan('localhost')).toBe(false);
+  });
+});
+
+describe('console HTML', () => {
+  it('escapes every value put into a template, and keeps what was built as HTML', () => {
+    const name = '<img src=x onerror=alert(1)>';
+    expect(html`<td>${name}</td>`.text).toBe('<td>&lt;img src=x onerror=alert(1)&gt;</td>');
+    expect(html`<a title="${'" onmouseover="x'}">`.text).toBe('<a title="&quot; onmouseover=&quot;x">');
+    expect(html`<ul>${['<b>', html`<li>ok</li>`]}</ul>`.text).toBe('<ul>&lt;b&gt;<li>ok</li></ul>');
+  });
+
+  it('writes JSON data islands that no value can close', () => {
+    const island = jsonIsland('chart', { client: '</script><script>alert(1)</script><!--', line: '\u2028' }).text;
+    expect(island).not.toContain('</script><script>');
+    expect(island.match(/<\/script>/g)).toHaveLength(1);
+    const json = island.replace(/^<script type="application\/json" id="chart">/, '').replace(/<\/script>$/, '');
+    expect(JSON.parse(json)).toEqual({ client: '</script><script>alert(1)</script><!--', line: '\u2028' });
+  });
+});

@@ -1,0 +1,4 @@
+import { databaseTestConfig } from '@quotes/database/testing/vitest';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig(databaseTestConfig);

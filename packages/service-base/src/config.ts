@@ -1,0 +1,194 @@
+import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus/defaults';
+import { fileURLToPath } from 'node:url';
+import proxyAddr from 'proxy-addr';
+import { z } from 'zod';
+
+/** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
+const checkoutRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** `VAR=` in a shell or an .env file means "not set". */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+const environmentSchema = z
+  .object({
+    DATABASE_URL: postgresUrl.optional(),
+    // LISTEN (and the corpus loader's session) on a direct connection when DATABASE_URL is a
+    // transaction pooler, which keeps no session between transactions; default DATABASE_URL.
+    DATABASE_LISTEN_URL: unsetWhenEmpty(postgresUrl.optional()),
+    DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    // Prometheus metrics on a port of their own; unset, none are served.
+    METRICS_PORT: unsetWhenEmpty(port.optional()),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** json: one JSON object a line, for log shippers; pretty: one short line a call, for a terminal. */
+    LOG_FORMAT: unsetWhenEmpty(z.enum(['json', 'pretty']).optional()),
+    NODE_ENV: z.string().optional(),
+    DATA_DIR: z.string().min(1).default(`${checkoutRoot}.data`),
+    EMBEDDED_PG_PORT: port.default(54329),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+    // The deadlines of every database call on the request path: waiting for a connection, and one
+    // statement. A hung database is answered 503 within them rather than holding requests.
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    // How long a cached key is trusted without asking the database, and how often the
+    // notification connection is checked: together they bound revocation when notifications fail.
+    KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
+    NOTIFICATION_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
+    // Memory for the quotes' JSON read recently (pages and picks answered without a statement).
+    QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+    // Every quote's JSON held outside the heap when it totals at most this: random picks read no statement.
+    QUOTE_HOLD_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    // One key's calls per process: running at once, waiting for a place, and for how long.
+    KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
+    KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
+    KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+    // How often each server adds the calls it answered to the monthly counts and renews its
+    // leases: a SIGKILL loses at most the calls of this interval (README, "Counting").
+    COUNT_FLUSH_MS: z.coerce.number().int().min(10).max(5000).default(200),
+    // Usage history: how often each server adds what it counted (a kill loses at most this much),
+    // how long rows stay hourly before they are folded into days, and how long they are kept.
+    // off: no history is recorded (usage history and signals stay empty; the monthly counter still bills).
+    USAGE_HISTORY: z.enum(['on', 'off']).default('on'),
+    USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    // What it holds between flushes at most: reaching it flushes early (server README, Usage history).
+    USAGE_HISTORY_MAX_MB: z.coerce.number().int().min(1).max(1024).default(16),
+    USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
+    USAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(400),
+    // The signs of broken terms (usage signals): what counts as unusual (mailed to OPERATOR_EMAIL).
+    USAGE_SIGNAL_SWEEP_PAGES: z.coerce.number().int().min(2).max(1_000_000).default(20),
+    USAGE_SIGNAL_NETWORKS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(5),
+    USAGE_SIGNAL_ORIGINS_PER_DAY: z.coerce.number().int().min(2).max(1_000_000).default(4),
+    USAGE_SIGNAL_TRIALS_PER_NETWORK: z.coerce.number().int().min(2).max(1000).default(3),
+    USAGE_SIGNAL_COVERAGE_PERCENT: z.coerce.number().int().min(1).max(100).default(35),
+    // SIGTERM to exit, whatever the database does.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // Of that grace, how long /readyz fails before the listener closes: a load balancer's health
+    // checks take the server out meanwhile, so no new call finds the port closed.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
+    CORPUS_SEED: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(defaultCorpusSeed),
+    // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
+    SMTP_URL: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().min(3).max(320).default('Quote Retrieval Service <keys@quotes.localhost>'),
+    PUBLIC_BASE_URL: unsetWhenEmpty(
+      z
+        .string()
+        .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without query or fragment')
+        .optional(),
+    ),
+    // Key requests (the public form). The proxies whose X-Forwarded-For is believed, as addresses
+    // or CIDRs separated by commas (`loopback`, `uniquelocal` and `linklocal` name those ranges);
+    // unset: the client address is the socket's, whatever the header says.
+    TRUST_PROXY: unsetWhenEmpty(
+      z
+        .string()
+        .transform((text) =>
+          text
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== ''),
+        )
+        .refine((list) => {
+          try {
+            proxyAddr.compile(list);
+            return list.length > 0;
+          } catch {
+            return false;
+          }
+        }, 'must be addresses or CIDRs separated by commas (e.g. 10.0.0.1,192.168.0.0/16)')
+        .optional(),
+    ),
+    // Where `requests digest --send` mails the pending requests.
+    OPERATOR_EMAIL: unsetWhenEmpty(z.string().min(3).max(254).optional()),
+    // Requests recorded per hour: from one client address (a few people may share one office
+    // address), for one person, from everyone; and the unconfirmed and pending requests kept at
+    // most (the oldest unconfirmed make room).
+    KEY_REQUESTS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+    KEY_REQUESTS_PER_EMAIL_HOUR: z.coerce.number().int().min(1).max(10_000).default(3),
+    KEY_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    KEY_REQUESTS_MAX_OPEN: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  })
+  .superRefine((environment, context) => {
+    if (environment.DATABASE_POOL_MODE !== 'transaction') return;
+    // A transaction pooler drops LISTEN with the transaction that sent it: notifications need their own way in.
+    if (!environment.DATABASE_URL)
+      context.addIssue({
+        code: 'custom',
+        path: ['DATABASE_POOL_MODE'],
+        message: 'transaction needs DATABASE_URL (the pooler)',
+      });
+    else if (!environment.DATABASE_LISTEN_URL)
+      context.addIssue({
+        code: 'custom',
+        path: ['DATABASE_LISTEN_URL'],
+        message: 'required with DATABASE_POOL_MODE=transaction: a direct connection to PostgreSQL for LISTEN',
+      });
+  })
+  .superRefine((environment, context) => {
+    if (environment.SHUTDOWN_DRAIN_MS > environment.SHUTDOWN_GRACE_MS / 2)
+      context.addIssue({
+        code: 'custom',
+        path: ['SHUTDOWN_DRAIN_MS'],
+        message: 'at most half of SHUTDOWN_GRACE_MS: the rest is for the calls in flight',
+      });
+  });
+
+export type Config = Readonly<z.infer<typeof environmentSchema>>;
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * The only place that reads process.env. Parses once; a bad variable stops start-up with its
+ * name, not a stack trace.
+ */
+export function parseConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const result = environmentSchema.safeParse(environment);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
+  }
+  return Object.freeze(result.data);
+}
+
+/** LOG_FORMAT when set; otherwise pretty on a terminal, and JSON in production or when stdout is a file or pipe. */
+export function logFormat(config: Config, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  return config.LOG_FORMAT ?? (stdoutIsTerminal && config.NODE_ENV !== 'production' ? 'pretty' : 'json');
+}
+
+/** Where clients reach the service (links in mail): PUBLIC_BASE_URL, else the address the server listens on. */
+export function publicBaseUrl(config: Config): string {
+  return (config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** The bounds on key requests (KEY_REQUESTS_*). */
+export function keyRequestBounds(config: Config) {
+  return {
+    perAddressPerHour: config.KEY_REQUESTS_PER_ADDRESS_HOUR,
+    perEmailPerHour: config.KEY_REQUESTS_PER_EMAIL_HOUR,
+    perHour: config.KEY_REQUESTS_PER_HOUR,
+    maxOpen: config.KEY_REQUESTS_MAX_OPEN,
+  } as const;
+}
+
+/** How long the usage history stays hourly and how long it is kept. */
+export function historyRetentionOf(config: Config): { keepDays: number; hourlyDays: number } {
+  return { keepDays: config.USAGE_HISTORY_DAYS, hourlyDays: config.USAGE_HISTORY_HOURLY_DAYS };
+}

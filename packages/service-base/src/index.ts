@@ -1,0 +1,8 @@
+// The package's public entry: what the other packages of the service use.
+export * from './apiResponse.js';
+export * from './clientAddress.js';
+export * from './commanderErrors.js';
+export * from './config.js';
+export * from './log.js';
+export * from './problems.js';
+export * from './contractBackend.js';
