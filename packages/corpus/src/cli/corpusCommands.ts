@@ -5,19 +5,13 @@ import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type OpenedDatabase, withDatabase } from '@quotes/database';
-import {
-  type CorpusLoadReport,
-  CorpusError,
-  type CorpusRow,
-  type CorpusStats,
-  corpusStats,
-  generateCorpus,
-  generatedSource,
-  type LoadOptions,
-  type LoadPhase,
-  quoteId,
-  replaceCorpus,
-} from '../index.js';
+import type { CorpusRow } from '../corpusRow.js';
+import { type CorpusStats, corpusStats } from '../corpusStats.js';
+import { generatedSource } from '../defaultCorpus.js';
+import { CorpusError } from '../errors.js';
+import { generateCorpus } from '../generator/generateCorpus.js';
+import { type CorpusLoadReport, type LoadOptions, type LoadPhase, replaceCorpus } from '../loadCorpus.js';
+import { quoteId } from '../quoteId.js';
 import { type ImportOptions, type ImportReport, importCorpusFile } from '../import/importCorpus.js';
 import {
   type ImportImpact,
