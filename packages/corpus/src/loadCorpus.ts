@@ -4,10 +4,11 @@ import { taxonomy } from '@quotes/contract';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { corpusChangedChannel, type DatabaseHandle } from '@quotes/database';
-import { type CorpusRow, problemWithRow } from './corpusRow.js';
-import { CorpusError, CorpusValidationError } from './errors.js';
+import type { CorpusRow } from './corpusRow.js';
+import { CorpusError } from './errors.js';
 import { announceNextCorpus, type PreparedServers } from './nextCorpusAnnouncement.js';
-import { quoteId } from './quoteId.js';
+import { copyChunks } from './corpusCopy.js';
+import { indexesOfQuotes, indexOnNextTable, stagedName, swapTables } from './tableSwap.js';
 
 export type CorpusRows = Iterable<CorpusRow> | AsyncIterable<CorpusRow>;
 
@@ -99,132 +100,11 @@ const stagingColumns =
   'seq, id, corrects, text, author, category, secondary_category, moods, era, faith_tradition, score';
 const quoteColumns = 'id, text, author, category, secondary_category, moods, era, faith_tradition, score';
 
-// The COPY text format escapes exactly these four characters.
-const copyEscapes: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const needsCopyEscape = /[\\\n\r\t]/;
-function copyText(value: string): string {
-  return needsCopyEscape.test(value) ? value.replace(/[\\\n\r\t]/g, (c) => copyEscapes[c]!) : value;
-}
-
-function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
-const chunkCharacters = 256 * 1024;
-const progressEvery = 10_000;
-
-/** Validates each row, gives it its id and turns the stream into COPY text chunks. */
-async function* copyChunks(
-  rows: CorpusRows,
-  counter: { rows: number },
-  onProgress?: (progress: LoadProgress) => void,
-): AsyncGenerator<string> {
-  let chunk = '';
-  for await (const row of rows) {
-    const problem = problemWithRow(row);
-    if (problem) throw new CorpusValidationError(`row ${counter.rows + 1}: ${problem}`);
-    const fields = [
-      String(counter.rows),
-      row.id ?? quoteId(row.text, row.author),
-      row.id === undefined ? 'f' : 't',
-      copyText(row.text),
-      copyText(row.author),
-      copyText(row.category),
-      row.secondary_category === null ? '\\N' : copyText(row.secondary_category),
-      copyText(arrayLiteral(row.moods)),
-      copyText(row.era),
-      row.faith_tradition === null ? '\\N' : copyText(row.faith_tradition),
-      String(row.score),
-    ];
-    chunk += `${fields.join('\t')}\n`;
-    counter.rows++;
-    if (chunk.length >= chunkCharacters) {
-      yield chunk;
-      chunk = '';
-    }
-    if (onProgress && counter.rows % progressEvery === 0) onProgress({ phase: 'copy', rows: counter.rows });
-  }
-  if (chunk) yield chunk;
-}
-
-interface IndexOfQuotes {
-  name: string;
-  definition: string;
-  constraintType: 'p' | 'u' | null;
-}
-
-async function indexesOfQuotes(client: pg.Client): Promise<IndexOfQuotes[]> {
-  const result = await client.query<{ name: string; definition: string; contype: string | null }>(`
-    SELECT index_class.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.contype
-    FROM pg_index i
-    JOIN pg_class index_class ON index_class.oid = i.indexrelid
-    LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
-    WHERE i.indrelid = 'quotes'::regclass
-    ORDER BY index_class.relname`);
-  return result.rows.map((row) => {
-    if (row.contype !== null && row.contype !== 'p' && row.contype !== 'u') {
-      throw new CorpusError(
-        `quotes index ${row.name} backs a constraint of type '${row.contype}', which the loader cannot rebuild`,
-      );
-    }
-    return { name: row.name, definition: row.definition, constraintType: row.contype as 'p' | 'u' | null };
-  });
-}
-
-const stagedName = (name: string) => `${name}_next`;
-
-/** The same index, on quotes_next under a temporary name (the old table still holds the real one). */
-function indexOnNextTable(index: IndexOfQuotes): string {
-  const match = /^(CREATE (?:UNIQUE )?INDEX )(\S+)( ON (?:ONLY )?)((?:\S+\.)?)quotes( USING .*)$/s.exec(
-    index.definition,
-  );
-  if (!match)
-    throw new CorpusError(`cannot rebuild quotes index ${index.name}: unexpected definition ${index.definition}`);
-  return `${match[1]}${stagedName(index.name)}${match[3]}${match[4]}quotes_next${match[5]}`;
-}
-
 async function countsByCategory(client: pg.Client, sqlText: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(taxonomy.categories.map((category) => [category, 0]));
   const result = await client.query<{ category: string; count: number }>(sqlText);
   for (const row of result.rows) counts[row.category] = Number(row.count);
   return counts;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const lockNotAvailable = '55P03';
-
-/**
- * Swaps quotes_next in for quotes. The exclusive lock is held only for these few catalogue
- * statements. It is first tried without waiting, so readers never queue behind the swap; if the
- * table is never free (a steady stream of readers, autovacuum), it waits for at most
- * `lockTimeoutMs` at a time, rolling back to the savepoint and retrying after each timeout, so a
- * slow reader never turns into a failed load.
- */
-async function swapTables(client: pg.Client, indexes: IndexOfQuotes[], lockTimeoutMs: number): Promise<void> {
-  const immediateAttempts = 10;
-  for (let attempt = 1; ; attempt++) {
-    await client.query('SAVEPOINT swap');
-    try {
-      if (attempt <= immediateAttempts) {
-        await client.query('LOCK TABLE quotes, quotes_next IN ACCESS EXCLUSIVE MODE NOWAIT');
-      } else {
-        await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
-        await client.query('LOCK TABLE quotes, quotes_next IN ACCESS EXCLUSIVE MODE');
-        await client.query('SET LOCAL lock_timeout = 0');
-      }
-      await client.query('DROP TABLE quotes');
-      await client.query('ALTER TABLE quotes_next RENAME TO quotes');
-      // Renaming an index that backs a constraint renames the constraint too.
-      for (const index of indexes) await client.query(`ALTER INDEX ${stagedName(index.name)} RENAME TO ${index.name}`);
-      await client.query('RELEASE SAVEPOINT swap');
-      return;
-    } catch (error) {
-      await client.query('ROLLBACK TO SAVEPOINT swap');
-      if ((error as { code?: string }).code !== lockNotAvailable || attempt >= immediateAttempts + 30) throw error;
-      await sleep(attempt <= immediateAttempts ? 100 : Math.min(2000, 250 * (attempt - immediateAttempts)));
-    }
-  }
 }
 
 async function loadCorpus(

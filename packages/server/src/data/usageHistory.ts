@@ -1,66 +1,34 @@
 import type pg from 'pg';
 import { calendarMonthOf } from '@quotes/accounts/rules';
+import {
+  addCalls,
+  type DaySightings,
+  defaultHistoryBytes,
+  entryBytes,
+  type HistoryDrops,
+  type HourCounts,
+  listedPositions,
+  maxSightingsPerFlush,
+  type MonthCoverage,
+  positionsIn,
+  type SightingKind,
+  chunkShift,
+  coverageChunkBits,
+} from './historyHoldings.js';
+import { coverageStatement, flushStatement, sentPositions, sightingsStatement } from './historyStatements.js';
+
+export {
+  coverageChunkBits,
+  defaultHistoryBytes,
+  entryBytes,
+  type HistoryDrops,
+  type SightingKind,
+} from './historyHoldings.js';
 
 /** The outcome of a call the monthly counter keeps; every other outcome is a problem type. */
 export const servedOutcome = 'served';
-/** The one history bucket of every call whose key was missing or not recognised. */
-
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
-/** Distinct values kept per key, kind and day between two flushes: a flood of new values cannot grow memory past it. */
-const maxSightingsPerFlush = 1000;
-
-/** Calls by key, then by outcome, in one hour. */
-type HourCounts = Map<string, Map<string, number>>;
-
-/** What a served call was seen with: its client network, browser origin, or filter page. */
-export type SightingKind = 'network' | 'origin' | 'page';
-
-/** Distinct values by key, then by kind, in one UTC day. */
-type DaySightings = Map<string, Map<SightingKind, Set<string>>>;
-
-/** Corpus positions per bitset chunk: 1 KB, the width of usage_coverage.bits. */
-export const coverageChunkBits = 8192;
-const chunkShift = 13;
-/**
- * Positions a key's month keeps as a list before its bitset chunks: at 8 bytes a position, a list
- * never holds more than one chunk, and a key drawing a few random quotes needs no chunk at all.
- */
-const listedPositions = 128;
-/** A key's positions served in one month: a short list, or its bitset chunks (one bit a position). */
-type KeyCoverage = number[] | Map<number, Uint8Array>;
-/** Coverage by key, in one month. */
-type MonthCoverage = Map<string, KeyCoverage>;
-
-/**
- * What each new entry holds, in bytes (heap and ArrayBuffers, measured with 10,000 keys in
- * `test/data/usageHistoryMemory.test.ts`, rounded up): the budget is kept on these estimates, since
- * asking the heap on every call would cost more than the call.
- */
-export const entryBytes = {
-  /** A key's first outcome in an hour (its Map and entry). */
-  countKey: 200,
-  /** Each further outcome of that key and hour. */
-  countOutcome: 50,
-  /** A key's first value of a kind in a day (its Maps and Set). */
-  sightingKey: 350,
-  /** Each distinct value, besides its characters. */
-  sightingValue: 60,
-  /** A key's coverage in a month (its entry and list). */
-  coverageKey: 120,
-  /** A listed position (array slots grow by half again). */
-  listedPosition: 12,
-  /** A bitset chunk: 1 KB outside the heap and its typed array. */
-  coverageChunk: 1024 + 200,
-} as const;
-
-/** What the recorder did not keep because its budget was full while a flush was writing. */
-export interface HistoryDrops {
-  /** Served corpus positions not set in the coverage (it under-counts distinct quotes). */
-  coverage: number;
-  /** Networks, origins and pages not noted (the sightings may under-count). */
-  sightings: number;
-}
 
 export interface UsageHistoryOptions {
   /** Told of a flush that failed (its counts are kept for the next one). */
@@ -68,51 +36,6 @@ export interface UsageHistoryOptions {
   /** The bytes the recorder holds between flushes at most (estimated per entry); default 16 MB. */
   maxBytes?: number;
 }
-
-/** USAGE_HISTORY_MAX_MB's default. */
-export const defaultHistoryBytes = 16 * 1024 * 1024;
-
-// Rows are upserted in key, period and outcome order, the same in every process, so two servers'
-// flushes cannot deadlock on each other's rows.
-const flushStatement = `
-  INSERT INTO usage_history AS h (key_id, span, period_start, outcome, calls)
-  SELECT key_id, 'hour', period_start, outcome, calls
-  FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::bigint[]) AS row(key_id, period_start, outcome, calls)
-  ORDER BY key_id, period_start, outcome
-  ON CONFLICT (key_id, span, period_start, outcome) DO UPDATE SET calls = h.calls + excluded.calls`;
-
-// Distinct values: a value already there for the key, day and kind is not news.
-const sightingsStatement = `
-  INSERT INTO usage_sightings (key_id, day, kind, value)
-  SELECT key_id, day, kind, value
-  FROM unnest($1::text[], $2::date[], $3::text[], $4::text[]) AS row(key_id, day, kind, value)
-  ORDER BY key_id, day, kind, value
-  ON CONFLICT DO NOTHING`;
-
-/**
- * A chunk with at most this many bits set is sent as its positions' text (about 7 characters each,
- * under 1 KB) rather than as 2 KB of hex: the statement of a flush holding sparse chunks stays
- * small beside the chunks themselves.
- */
-const sentPositions = 128;
-
-// Bits served: OR-ed into what other servers wrote, so the merge is exact in any order. Dense
-// chunks arrive as bytes; a key's listed positions and sparse chunks as positions separated by
-// commas, which become their chunks' bits here.
-const coverageStatement = `
-  INSERT INTO usage_coverage AS c (key_id, month, chunk, bits)
-  SELECT key_id, month, chunk, bit_or(bits)
-  FROM (
-    SELECT key_id, month, chunk, ('x' || encode(bits, 'hex'))::bit(${coverageChunkBits}) AS bits
-    FROM unnest($1::text[], $2::date[], $3::integer[], $4::bytea[]) AS row(key_id, month, chunk, bits)
-    UNION ALL
-    SELECT key_id, month, position >> ${chunkShift}, set_bit(B'0'::bit(${coverageChunkBits}), position & ${coverageChunkBits - 1}, 1)
-    FROM unnest($5::text[], $6::date[], $7::text[]) AS row(key_id, month, positions),
-      unnest(string_to_array(positions, ',')::integer[]) AS position
-  ) AS covered
-  GROUP BY month, key_id, chunk
-  ORDER BY month, key_id, chunk
-  ON CONFLICT (month, key_id, chunk) DO UPDATE SET bits = c.bits | excluded.bits`;
 
 /** What one flush writes: everything held when it began. */
 interface Taken {
@@ -450,30 +373,4 @@ export class UsageHistory {
       this.onError(error);
     }
   }
-}
-
-/** Adds calls to a key's outcome; returns the estimated bytes a new entry took (0 when it was there). */
-function addCalls(counts: HourCounts, keyId: string, outcome: string, calls: number): number {
-  let byOutcome = counts.get(keyId);
-  if (byOutcome === undefined) {
-    byOutcome = new Map([[outcome, calls]]);
-    counts.set(keyId, byOutcome);
-    return entryBytes.countKey;
-  }
-  const before = byOutcome.get(outcome);
-  byOutcome.set(outcome, (before ?? 0) + calls);
-  return before === undefined ? entryBytes.countOutcome : 0;
-}
-
-/** The positions whose bits a chunk sets, or undefined when there are more than `most`. */
-function positionsIn(chunk: number, bits: Uint8Array, most: number): number[] | undefined {
-  const positions: number[] = [];
-  const first = chunk << chunkShift;
-  for (let index = 0; index < bits.length; index++) {
-    const byte = bits[index]!;
-    if (byte === 0) continue;
-    for (let bit = 0; bit < 8; bit++) if ((byte & (0x80 >>> bit)) !== 0) positions.push(first + index * 8 + bit);
-    if (positions.length > most) return undefined;
-  }
-  return positions;
 }
