@@ -2,20 +2,25 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { leaseChange } from '../domain/leaseSizing.js';
 import type { CountJournal, DeadJournal } from './countJournal.js';
+import { flushStatement, journalStatement, leaseStatement, readStatement } from './counterStatements.js';
+import {
+  type CounterOutcome,
+  type DoubtfulRound,
+  type FlushRow,
+  flushItem,
+  KeyMonth,
+  type LeaseRow,
+  type RoundAnswer,
+  type RoundItem,
+  type Sent,
+  UnansweredCommit,
+  undoRound,
+} from './keyMonth.js';
+import { inOwnTransaction } from './counterTransaction.js';
+import { recoverJournals } from './journalRecovery.js';
+
+export type { CallSlot, CounterOutcome } from './keyMonth.js';
 import { type Lane, type RoundAnswers, StatementRounds } from '@quotes/accounts';
-
-/** A call admitted by the counter: it holds a place until it is answered. */
-export interface CallSlot {
-  /** The call was answered at a counted status: counted here, written at the next flush. Returns the month's calls, this one included. */
-  served(): number;
-  /** The call was not answered at a counted status: its place goes back, nothing is counted. */
-  release(): void;
-  /** Its answer is written: the call goes into the journal (after the write, so a kill never journals an unsent answer). */
-  journal(): void;
-}
-
-/** Outcome of admitting one call: a slot to settle once it is answered, or the allowance is used up. */
-export type CounterOutcome = { granted: true; slot: CallSlot } | { granted: false };
 
 export interface CounterOptions {
   /** How often counts are written and leases renewed (COUNT_FLUSH_MS, default 200). */
@@ -47,166 +52,6 @@ export const leaseExpiryMs = 15_000;
 export const leaseTrustMs = leaseExpiryMs / 3;
 /** A key's month idle this long, with nothing to write or hold, is forgotten. */
 const forgetAfterMs = 60_000;
-
-// Statement 1 adds each key's calls answered since the last flush and locks its usage rows, in
-// key order (the same in every process, so two servers' rounds never deadlock). Capped keys are
-// in it even with nothing to add: their lease may change only under this lock.
-export const flushStatement = `
-  INSERT INTO monthly_usage AS u (key_id, month, calls)
-  SELECT key_id, month, served FROM unnest($1::text[], $2::date[], $3::int[]) AS row(key_id, month, served)
-  ORDER BY key_id, month
-  ON CONFLICT (key_id, month) DO UPDATE SET calls = u.calls + excluded.calls
-  RETURNING key_id, month::text AS month, calls, txid_current()::text AS xid`;
-
-// Statement 2, after statement 1 in the same transaction (so its snapshot sees every other
-// server's lease committed before this one took the locks): this server's lease of each capped
-// key becomes what it kept (minus the calls just written and the places given back) plus a grant
-// of at most min(asked, what remains, and with other servers live, what remains / (2 x live
-// servers), at least one while any remains). So calls + every live lease stays at most the cap. Leases of other servers not renewed
-// within the expiry are deleted (those of the keys locked here only: no other lock is taken).
-const leaseStatement = `
-  WITH lane AS (
-    SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::int[], $5::int[], $6::int[])
-      AS lane(key_id, month, served, give_back, ask, cap)),
-  expired AS (
-    DELETE FROM allowance_leases a USING lane
-    WHERE a.key_id = lane.key_id AND a.server_id <> $7 AND a.renewed_at < now() - $9::int * interval '1 millisecond'),
-  held AS (
-    SELECT lane.key_id, lane.month, lane.ask, lane.cap, u.calls,
-      COALESCE((SELECT sum(a.reserved) FROM allowance_leases a
-        WHERE a.key_id = lane.key_id AND a.month = lane.month AND a.server_id <> $7
-          AND a.renewed_at >= now() - $9::int * interval '1 millisecond'), 0)::int AS others,
-      GREATEST(COALESCE((SELECT a.reserved FROM allowance_leases a
-        WHERE a.key_id = lane.key_id AND a.month = lane.month AND a.server_id = $7), 0) - lane.served - lane.give_back, 0) AS kept
-    FROM lane JOIN monthly_usage u ON u.key_id = lane.key_id AND u.month = lane.month),
-  sized AS (
-    SELECT held.*, GREATEST(LEAST(ask, cap - calls - others - kept, CASE WHEN $8::int = 1 THEN ask
-      ELSE GREATEST(1, (cap - calls - others - kept) / (2 * $8::int)) END), 0) AS granted
-    FROM held),
-  renewed AS (
-    INSERT INTO allowance_leases AS a (server_id, key_id, month, reserved, renewed_at)
-    SELECT $7, key_id, month, kept + granted, now() FROM sized WHERE kept + granted > 0
-    ORDER BY key_id, month
-    ON CONFLICT (server_id, key_id, month) DO UPDATE SET reserved = excluded.reserved, renewed_at = excluded.renewed_at),
-  returned AS (
-    DELETE FROM allowance_leases a USING sized
-    WHERE a.server_id = $7 AND a.key_id = sized.key_id AND a.month = sized.month AND sized.kept + sized.granted = 0)
-  SELECT key_id, month::text AS month, kept + granted AS reserved, granted, cap - calls - others - kept - granted AS remaining
-  FROM sized`;
-
-// The journal's generations up to this one are in monthly_usage (written in the round's transaction).
-const journalStatement = `
-  INSERT INTO count_journals AS j (server_id, written_generation, updated_at) VALUES ($1, $2, now())
-  ON CONFLICT (server_id) DO UPDATE SET written_generation = GREATEST(j.written_generation, excluded.written_generation),
-    updated_at = excluded.updated_at`;
-
-// Keys read for quotes-usage with nothing to write: their count as committed.
-const readStatement = `
-  SELECT key_id, month::text AS month, calls FROM monthly_usage
-  WHERE (key_id, month) IN (SELECT * FROM unnest($1::text[], $2::date[]))`;
-
-// Counts commit without waiting for the WAL flush: the trade is in the README ("Counts do not
-// wait for the disk").
-const beginCountingTransaction = 'BEGIN; SET LOCAL synchronous_commit TO off';
-
-/** A COMMIT sent without an answer: whether it took effect is known only from its transaction id. */
-class UnansweredCommit extends Error {
-  constructor(
-    readonly xid: string,
-    readonly failure: unknown,
-  ) {
-    super('COMMIT unanswered');
-  }
-}
-
-interface FlushRow {
-  key_id: string;
-  month: string;
-  calls: number;
-  xid: string;
-}
-
-interface LeaseRow {
-  key_id: string;
-  month: string;
-  reserved: number;
-  granted: number;
-  remaining: number;
-}
-
-/** One key's month on this server: what it answered and has not written, and its lease. */
-class KeyMonth implements CallSlot {
-  /** monthly_usage.calls as the last round returned it: every server's flushed calls. */
-  flushedCalls = 0;
-  /** Calls answered here and not yet in a round. */
-  unflushed = 0;
-  /** Calls answered here whose round is in flight, or whose COMMIT is in doubt. */
-  sending = 0;
-  /** Calls admitted and not yet answered: each holds a place of the lease. */
-  running = 0;
-  /** The lease (capped keys): calls this server may answer beyond flushedCalls, as the database holds it. */
-  reserved = 0;
-  /** Until when the lease may be used (performance.now ms); 0 while a round about it is in doubt. */
-  trustedUntil = 0;
-  /** Calls asked since the last timed flush, and in the interval before it. */
-  askedSinceFlush = 0;
-  demand = 0;
-  /** The last round found nothing of the allowance left for this server (for mayGrant), under this limit. */
-  exhaustedUnder: number | null = null;
-  lastUsedAt = 0;
-  readonly granted: CounterOutcome = { granted: true, slot: this };
-
-  constructor(
-    readonly keyId: string,
-    readonly monthKey: string,
-    public limit: number | null,
-    private readonly journalFile: CountJournal | undefined,
-  ) {}
-
-  free(now: number): number {
-    if (now >= this.trustedUntil) return 0;
-    return this.reserved - this.unflushed - this.sending - this.running;
-  }
-
-  served(): number {
-    this.running--;
-    this.unflushed++;
-    return this.flushedCalls + this.unflushed + this.sending;
-  }
-
-  release(): void {
-    this.running--;
-  }
-
-  journal(): void {
-    this.journalFile?.record(this.keyId, this.monthKey);
-  }
-
-  get idle(): boolean {
-    return this.unflushed === 0 && this.sending === 0 && this.running === 0 && this.reserved === 0;
-  }
-}
-
-/** What a round asks the counter's rounds: a timed flush, places for waiting calls, or a count to read. */
-type RoundItem = { kind: 'flush' } | { kind: 'lease'; entry: KeyMonth } | { kind: 'read'; entry: KeyMonth };
-type RoundAnswer = 'granted' | 'refused' | 'again' | number;
-
-/** What one round sent for one key's month, to apply or undo once its outcome is known. */
-interface Sent {
-  readonly entry: KeyMonth;
-  readonly served: number;
-  readonly giveBack: number;
-}
-
-/** A round whose COMMIT got no answer: committed or not is asked later (txid_status). */
-interface DoubtfulRound {
-  readonly xid: string;
-  readonly sent: readonly Sent[];
-  /** Why the COMMIT went unanswered: what a call waiting on this lease is answered meanwhile. */
-  readonly failure: unknown;
-}
-
-const flushItem: RoundItem = { kind: 'flush' };
 
 /**
  * The monthly counter. A call is counted when it is answered, in this process's memory, and the
@@ -319,55 +164,6 @@ export class MonthlyCounter {
     this.journal?.close();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-  }
-
-  /**
-   * Adds the calls of dead servers' journals not yet in monthly_usage, each journal in one
-   * transaction under its `count_journals` row's lock (so two servers sweeping at once add it once),
-   * then deletes its folder. Returns the calls added.
-   */
-  async recoverJournals(journals: readonly DeadJournal[]): Promise<number> {
-    let recovered = 0;
-    for (const journal of journals) {
-      const client = await this.pool.connect();
-      let failure: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        await client.query(
-          'INSERT INTO count_journals (server_id, written_generation, updated_at) VALUES ($1, 0, now()) ON CONFLICT DO NOTHING',
-          [journal.serverId],
-        );
-        const { rows } = await client.query<{ written_generation: number }>(
-          'SELECT written_generation FROM count_journals WHERE server_id = $1 FOR UPDATE',
-          [journal.serverId],
-        );
-        // Read under the lock: a sweep that committed first has moved the generation on.
-        const { calls, last } = journal.read(rows[0]?.written_generation ?? 0);
-        const lines = [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-        if (lines.length > 0) {
-          const keyMonths = lines.map(([line]) => line.split(' '));
-          await client.query(flushStatement, [
-            keyMonths.map(([keyId]) => keyId),
-            keyMonths.map(([, monthKey]) => monthKey),
-            lines.map(([, count]) => count),
-          ]);
-        }
-        await client.query(
-          'UPDATE count_journals SET written_generation = $2, updated_at = now() WHERE server_id = $1',
-          [journal.serverId, last],
-        );
-        await client.query('COMMIT');
-        for (const [, count] of lines) recovered += count;
-      } catch (error) {
-        failure = error instanceof Error ? error : new Error(String(error));
-        this.onFailure(error);
-        continue;
-      } finally {
-        client.release(failure);
-      }
-      journal.remove();
-    }
-    return recovered;
   }
 
   private entryOf(keyId: string, monthKey: string, limit: number | null): KeyMonth {
@@ -495,7 +291,7 @@ export class MonthlyCounter {
     let results: unknown[][];
     this.roundStats.rounds++;
     try {
-      results = await this.inOwnTransaction(queries);
+      results = await inOwnTransaction(this.pool, queries);
     } catch (error) {
       if (error instanceof UnansweredCommit) {
         // Frozen until settled: the lease may or may not have changed.
@@ -504,7 +300,7 @@ export class MonthlyCounter {
         this.scheduleRetry();
         throw error.failure;
       }
-      this.undo(sent);
+      undoRound(sent);
       throw error;
     }
     const [flushed, leases, read] = [
@@ -561,50 +357,6 @@ export class MonthlyCounter {
     entry.askedSinceFlush = 0;
   }
 
-  /** A round that did not commit: its calls are written by the next, its given-back places are the lease's again. */
-  private undo(sent: readonly Sent[]): void {
-    for (const { entry, served, giveBack } of sent) {
-      entry.sending -= served;
-      entry.unflushed += served;
-      entry.reserved += giveBack;
-    }
-  }
-
-  /**
-   * The round's statements in one transaction of their own, so a hang never leaves half a round:
-   * a failure before COMMIT is sent closes the connection and PostgreSQL rolls it back; a COMMIT
-   * without an answer throws UnansweredCommit with the transaction id.
-   */
-  private async inOwnTransaction(queries: readonly pg.QueryConfig[]): Promise<unknown[][]> {
-    const client = await this.pool.connect();
-    let failure: Error | undefined;
-    try {
-      // One round trip for both.
-      await client.query(beginCountingTransaction);
-      const results: unknown[][] = [];
-      let xid: string | undefined;
-      for (const query of queries) {
-        const { rows } = await client.query(query);
-        xid ??= (rows[0] as { xid?: string } | undefined)?.xid;
-        results.push(rows);
-      }
-      try {
-        await client.query('COMMIT');
-      } catch (error) {
-        failure = error instanceof Error ? error : new Error(String(error));
-        if (xid !== undefined) throw new UnansweredCommit(xid, error);
-        throw error;
-      }
-      return results;
-    } catch (error) {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-      throw error;
-    } finally {
-      // A connection that failed mid-transaction is closed, never reused.
-      client.release(failure);
-    }
-  }
-
   /**
    * Settles the rounds whose COMMIT went unanswered: a committed one wrote its calls (the next
    * round renews the lease from the database's figure), an aborted one is undone.
@@ -631,7 +383,7 @@ export class MonthlyCounter {
       } else if (status === 'committed') {
         for (const { entry, served } of doubt.sent) entry.sending -= served;
       } else {
-        this.undo(doubt.sent);
+        undoRound(doubt.sent);
       }
     }
   }
@@ -643,6 +395,15 @@ export class MonthlyCounter {
       void this.reconcileDoubtful();
     }, 1000);
     this.retryTimer.unref();
+  }
+
+  /**
+   * Adds the calls of dead servers' journals not yet in monthly_usage, each journal in one
+   * transaction under its `count_journals` row's lock (so two servers sweeping at once add it once),
+   * then deletes its folder. Returns the calls added.
+   */
+  recoverJournals(journals: readonly DeadJournal[]): Promise<number> {
+    return recoverJournals(this.pool, journals, this.onFailure);
   }
 
   /** Rounds whose COMMIT is still in doubt (for tests and the shutdown). */
