@@ -1,9 +1,18 @@
-import type { CorpusRows, LoadProgress } from './loadCorpus.js';
-import { problemWithRow } from './corpusRow.js';
+import { type CorpusRow, problemWithRow } from './corpusRow.js';
 import { CorpusValidationError } from './errors.js';
 import { quoteId } from './quoteId.js';
 
 /** Corpus rows as PostgreSQL's COPY text, in chunks: what the loader streams into quotes_next. */
+
+export type CorpusRows = Iterable<CorpusRow> | AsyncIterable<CorpusRow>;
+
+export type LoadPhase = 'copy' | 'build' | 'index' | 'analyze' | 'prepare' | 'swap' | 'vacuum';
+
+export interface LoadProgress {
+  phase: LoadPhase;
+  /** Rows streamed into the staging table so far (the copy phase reports it as it goes). */
+  rows: number;
+}
 
 // The COPY text format escapes exactly these four characters.
 const copyEscapes: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };

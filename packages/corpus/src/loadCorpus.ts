@@ -7,24 +7,16 @@ import { corpusChangedChannel, type DatabaseHandle } from '@quotes/database';
 import type { CorpusRow } from './corpusRow.js';
 import { CorpusError } from './errors.js';
 import { announceNextCorpus, type PreparedServers } from './nextCorpusAnnouncement.js';
-import { copyChunks } from './corpusCopy.js';
-import { indexesOfQuotes, indexOnNextTable, stagedName, swapTables } from './tableSwap.js';
+import { type CorpusRows, copyChunks, type LoadPhase, type LoadProgress } from './corpusCopy.js';
 
-export type CorpusRows = Iterable<CorpusRow> | AsyncIterable<CorpusRow>;
+export type { CorpusRows, LoadPhase, LoadProgress } from './corpusCopy.js';
+import { indexesOfQuotes, indexOnNextTable, stagedName, swapTables } from './tableSwap.js';
 
 export interface CorpusMeta {
   /** Where the corpus came from, shown by `corpus stats` ('generated', 'import quotes.jsonl'). */
   source: string;
   /** The generator seed, or null for imported data. */
   seed?: number | null;
-}
-
-export type LoadPhase = 'copy' | 'build' | 'index' | 'analyze' | 'prepare' | 'swap' | 'vacuum';
-
-export interface LoadProgress {
-  phase: LoadPhase;
-  /** Rows streamed into the staging table so far (the copy phase reports it as it goes). */
-  rows: number;
 }
 
 /** The loaded corpus as corpus_state describes it, before or after a load. */

@@ -1,7 +1,11 @@
 import { taxonomy } from '@quotes/contract';
-import type { KeyRequestInput } from '@quotes/accounts';
-import type { ParameterError } from '@quotes/service-base/problems';
+import { type KeyRequestInput, keyRequestTextFields, requireEmail } from '@quotes/accounts';
 import { contractBackend } from '@quotes/service-base';
+import type { ParameterError } from '@quotes/service-base/problems';
+import { checkTextField } from '@quotes/text-rules';
+
+type TextFieldName = keyof typeof keyRequestTextFields;
+const textFieldNames = Object.keys(keyRequestTextFields) as TextFieldName[];
 
 interface SchemaError {
   keyword: string;
@@ -54,10 +58,14 @@ export async function keyRequestValidator(): Promise<BodyValidator> {
   return (raw) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
       return { errors: [{ parameter: 'body', message: 'must be a JSON object or a form' }] };
-    const body: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(raw)) body[name] = typeof value === 'string' ? value.trim() : value;
+    // Own properties only (fromEntries): a field named __proto__ is an unknown field, not a prototype.
+    const body: Record<string, unknown> = Object.fromEntries(
+      Object.entries(raw).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]),
+    );
     if (body.accept_terms === 'true' || body.accept_terms === 'on') body.accept_terms = true;
     if (body.homepage === '') delete body.homepage;
+    // A textarea posts CR LF: counted and kept as the rule keeps it, one character per line break.
+    if (typeof body.use === 'string') body.use = body.use.replace(/\r\n?/g, '\n');
     const request = { requestBody: body, query: {}, headers: {}, params: {}, path: {}, cookies: {} };
     const found = new Map<string, string[]>();
     for (const validate of validators) {
@@ -68,6 +76,21 @@ export async function keyRequestValidator(): Promise<BodyValidator> {
         const message = describe(error, field);
         if (!list.includes(message)) list.push(message);
         found.set(field, list);
+      }
+    }
+    // The text rule's words replace the schema's for the same field: it refuses all the schema's pattern does, and more.
+    for (const field of textFieldNames) {
+      const value = body[field];
+      if (typeof value !== 'string') continue;
+      const checked = checkTextField(value, keyRequestTextFields[field]);
+      if ('text' in checked) body[field] = checked.text;
+      else found.set(field, [checked.message]);
+    }
+    if (typeof body.email === 'string' && !found.has('email')) {
+      try {
+        body.email = requireEmail(body.email);
+      } catch {
+        found.set('email', ['must be an e-mail address']);
       }
     }
     if (found.size > 0)

@@ -1,11 +1,12 @@
 import { rules } from '@quotes/contract';
-import escapeHtml from 'escape-html';
+import { keyRequestTextFields } from '@quotes/accounts';
 import type { ParameterError } from '@quotes/service-base/problems';
+import { type Html, html, textFieldHint } from '@quotes/text-rules';
 
 /**
  * The pages of asking for a key: the form, the terms, "check your mail", the confirmation page
  * and its outcome. Plain HTML that works without JavaScript, in the reference page's colours and
- * type, one column that reads at 320 px. Every value is escaped.
+ * type, one column that reads at 320 px. Built with the escaping template: no value becomes markup.
  */
 
 export const pageStyles = `
@@ -26,6 +27,7 @@ textarea { min-height: 7rem; resize: vertical; }
 .check input { margin-top: 0.35rem; }
 button { margin-top: 1.25rem; padding: 0.6rem 1.25rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
 .errors { border: 1px solid var(--bad); border-radius: 6px; padding: 0.5rem 1rem; color: var(--bad); }
+.field-error { display: block; font-weight: 600; color: var(--bad); font-size: 0.875rem; }
 .trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
 table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
 th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--border); }
@@ -34,24 +36,24 @@ th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var
 export const pageContentSecurityPolicy =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
+function page(title: string, body: Html): string {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}: Quote Retrieval Service</title>
+<title>${title}: Quote Retrieval Service</title>
 <link rel="stylesheet" href="/keys/page.css">
 </head>
 <body>
 <header><nav><strong>Quote Retrieval Service</strong><a href="/docs">API reference</a><a href="/keys/request">Ask for a key</a><a href="/terms">Terms</a></nav></header>
 <main>
-<h1>${escapeHtml(title)}</h1>
+<h1>${title}</h1>
 ${body}
 </main>
 </body>
 </html>
-`;
+`.text;
 }
 
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
@@ -67,37 +69,47 @@ function planLabel(id: string): string {
 export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use', string>>;
 
 export function requestFormPage(values: FormValues = {}, errors: readonly ParameterError[] = []): string {
-  const value = (name: keyof FormValues) => escapeHtml(values[name] ?? '');
+  // A value posted twice arrives as a list: shown as empty rather than as its parts.
+  const value = (name: keyof FormValues) => (typeof values[name] === 'string' ? values[name] : '');
   const chosen = values.plan ?? rules.plans[0]?.id;
-  const options = rules.plans
-    .map(
-      (plan) =>
-        `<option value="${escapeHtml(plan.id)}"${plan.id === chosen ? ' selected' : ''}>${escapeHtml(planLabel(plan.id))}</option>`,
-    )
-    .join('');
+  const options = rules.plans.map(
+    (plan) =>
+      html`<option value="${plan.id}"${plan.id === chosen ? html` selected` : ''}>${planLabel(plan.id)}</option>`,
+  );
   const problems =
     errors.length === 0
       ? ''
-      : `<div class="errors" role="alert"><p>Please correct:</p><ul>${errors
-          .map((error) => `<li>${escapeHtml(error.parameter)}: ${escapeHtml(error.message)}</li>`)
-          .join('')}</ul></div>`;
+      : html`<div class="errors" role="alert"><p>Please correct:</p><ul>${errors.map(
+          (error) => html`<li>${error.parameter}: ${error.message}</li>`,
+        )}</ul></div>`;
+  /** What the server said about a field, beside the field, and the field pointing at it. */
+  const errorOf = (name: string) => errors.find((error) => error.parameter === name);
+  const described = (name: string) =>
+    errorOf(name)
+      ? html` aria-invalid="true" aria-describedby="${name}-hint ${name}-error"`
+      : html` aria-describedby="${name}-hint"`;
+  const errorBeside = (name: string) => {
+    const error = errorOf(name);
+    return error ? html`<span class="field-error" id="${name}-error">${error.message}</span>` : '';
+  };
+  const { name, application, use } = keyRequestTextFields;
   return page(
     'Ask for an API key',
-    `<p>We mail a link to confirm your address. Once it is confirmed, a trial key (1,000 calls over 30 days, no payment card) is mailed at once; the other plans, and any request that needs a look, are answered by the operator within a few hours. One key per application; one trial per person and per network.</p>
+    html`<p>We mail a link to confirm your address. Once it is confirmed, a trial key (1,000 calls over 30 days, no payment card) is mailed at once; the other plans, and any request that needs a look, are answered by the operator within a few hours. One key per application; one trial per person and per network.</p>
 ${problems}
 <form method="post" action="/keys/requests">
-<label for="email">E-mail address<span class="hint">Where the link and the key are sent.</span></label>
-<input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${value('email')}">
-<label for="name">Your name</label>
-<input type="text" id="name" name="name" required maxlength="200" autocomplete="name" value="${value('name')}">
-<label for="application">Application<span class="hint">The application the key is for (one key per application).</span></label>
-<input type="text" id="application" name="application" required maxlength="200" value="${value('application')}">
-<label for="plan">Plan</label>
-<select id="plan" name="plan">${options}</select>
-<label for="use">What the key is for<span class="hint">At most 1,000 characters.</span></label>
-<textarea id="use" name="use" required maxlength="1000">${value('use')}</textarea>
+<label for="email">E-mail address<span class="hint" id="email-hint">Where the link and the key are sent.</span>${errorBeside('email')}</label>
+<input type="email" id="email" name="email" required maxlength="254" autocomplete="email"${described('email')} value="${value('email')}">
+<label for="name">Your name<span class="hint" id="name-hint">${textFieldHint(name)}</span>${errorBeside('name')}</label>
+<input type="text" id="name" name="name" required maxlength="${name.maxCharacters}" autocomplete="name"${described('name')} value="${value('name')}">
+<label for="application">Application<span class="hint" id="application-hint">The application the key is for (one key per application). ${textFieldHint(application)}</span>${errorBeside('application')}</label>
+<input type="text" id="application" name="application" required maxlength="${application.maxCharacters}"${described('application')} value="${value('application')}">
+<label for="plan">Plan<span class="hint" id="plan-hint">Trial is granted at once; the others by the operator.</span>${errorBeside('plan')}</label>
+<select id="plan" name="plan"${described('plan')}>${options}</select>
+<label for="use">What the key is for<span class="hint" id="use-hint">${textFieldHint(use)}</span>${errorBeside('use')}</label>
+<textarea id="use" name="use" required maxlength="${use.maxCharacters}"${described('use')}>${value('use')}</textarea>
 <div class="trap" aria-hidden="true"><label for="homepage">Leave this empty</label><input type="text" id="homepage" name="homepage" tabindex="-1" autocomplete="off"></div>
-<label class="check"><input type="checkbox" name="accept_terms" value="true" required> <span>I accept the <a href="/terms">terms of use</a>.</span></label>
+<label class="check"><input type="checkbox" name="accept_terms" value="true" required> <span>I accept the <a href="/terms">terms of use</a>.</span></label>${errorBeside('accept_terms')}
 <button type="submit">Ask for a key</button>
 </form>`,
   );
@@ -106,7 +118,7 @@ ${problems}
 export function termsPage(): string {
   return page(
     'Terms of use',
-    `<p>Keys are issued on request: you ask on <a href="/keys/request">the request page</a>, confirm your address, and the key arrives by e-mail. A free trial gives 1,000 calls over 30 days, with no payment card.</p>
+    html`<p>Keys are issued on request: you ask on <a href="/keys/request">the request page</a>, confirm your address, and the key arrives by e-mail. A free trial gives 1,000 calls over 30 days, with no payment card.</p>
 <h2>You may</h2>
 <ul><li>Display quotes from the service in any application, including commercial ones.</li></ul>
 <h2>You may not</h2>
@@ -124,16 +136,20 @@ export function termsPage(): string {
 export function checkYourMailPage(): string {
   return page(
     'Check your mail',
-    '<p>If the address can receive mail, a link to confirm it is on its way (it works once, for 24 hours). Open it and press "Confirm"; nothing happens until then.</p>',
+    html`<p>If the address can receive mail, a link to confirm it is on its way (it works once, for 24 hours). Open it and press "Confirm"; nothing happens until then.</p>`,
   );
 }
 
-export function confirmPage(token: string, request: { application: string; plan: string; email: string }): string {
+/**
+ * The page a mailed link opens. The address is not proven yet, so it shows nothing the asker
+ * typed beyond the address the link was sent to: a stranger's words never reach it unconfirmed.
+ */
+export function confirmPage(token: string, request: { plan: string; email: string }): string {
   return page(
     'Confirm your request',
-    `<p>Confirm the request for a key on the <strong>${escapeHtml(request.plan)}</strong> plan for <strong>${escapeHtml(request.application)}</strong>, to be sent to <strong>${escapeHtml(request.email)}</strong>.</p>
+    html`<p>Confirm the request for a key on the <strong>${request.plan}</strong> plan, to be sent to <strong>${request.email}</strong>. If you did not ask for a key, close this page: nothing happens without the confirmation.</p>
 <form method="post" action="/keys/confirm">
-<input type="hidden" name="token" value="${escapeHtml(token)}">
+<input type="hidden" name="token" value="${token}">
 <button type="submit">Confirm</button>
 </form>`,
   );
@@ -142,7 +158,7 @@ export function confirmPage(token: string, request: { application: string; plan:
 export function invalidLinkPage(): string {
   return page(
     'This link does not work',
-    '<p>The link was already used, has expired (links work for 24 hours), or was copied incompletely. <a href="/keys/request">Ask again</a> if you still need a key.</p>',
+    html`<p>The link was already used, has expired (links work for 24 hours), or was copied incompletely. <a href="/keys/request">Ask again</a> if you still need a key.</p>`,
   );
 }
 
@@ -150,11 +166,20 @@ export function confirmedPage(outcome: 'granted' | 'waiting', email: string): st
   return page(
     'Address confirmed',
     outcome === 'granted'
-      ? `<p>Your key is on its way to <strong>${escapeHtml(email)}</strong>. The <a href="/docs">API reference</a> shows how to use it.</p>`
-      : `<p>Thank you. Your request is with the operator, who answers by mail to <strong>${escapeHtml(email)}</strong> within a few hours.</p>`,
+      ? html`<p>Your key is on its way to <strong>${email}</strong>. The <a href="/docs">API reference</a> shows how to use it.</p>`
+      : html`<p>Thank you. Your request is with the operator, who answers by mail to <strong>${email}</strong> within a few hours.</p>`,
+  );
+}
+
+/** A confirmed request the service cannot use (text stored before the rule refused it): ended, and said why. */
+export function unusableRequestPage(reason: string): string {
+  return page(
+    'Request not accepted',
+    html`<p>Your address is confirmed, but the request cannot become a key: ${reason}. Nothing more happens with it.</p>
+<p><a href="/keys/request">Ask again</a> with plain text.</p>`,
   );
 }
 
 export function refusedPage(title: string, detail: string): string {
-  return page(title, `<p>${escapeHtml(detail)}</p><p><a href="/keys/request">Back to the request page</a></p>`);
+  return page(title, html`<p>${detail}</p><p><a href="/keys/request">Back to the request page</a></p>`);
 }

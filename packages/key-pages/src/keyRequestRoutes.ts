@@ -15,11 +15,42 @@ import {
   refusedPage,
   requestFormPage,
   termsPage,
+  unusableRequestPage,
 } from './keyRequestPages.js';
 import type { KeyRequestService } from '@quotes/accounts';
 
 /** The largest body of a key request (the form's fields at their limits fit several times over). */
 export const maxBodyBytes = 16 * 1024;
+/** The most fields a form may carry: the form has seven. */
+export const maxFormFields = 20;
+
+/** Why each bound refused a request, as the 429 says it. */
+const refusedBy = {
+  address: 'from this address in the last hour',
+  network: 'from this network in the last hour',
+  email: 'for this e-mail address in the last hour',
+  busy: 'from this network while the service is busy (one an hour per network until it is quieter)',
+  queue: 'waiting: the queue is full',
+} as const;
+
+/**
+ * A body the parsers refused, as the problem it is: body-parser marks each of its refusals with a
+ * type and a 4xx status (too many fields, a charset or encoding it does not read, a body that
+ * stopped short). Anything else is not the client's doing and goes on to the 500 handler.
+ */
+function bodyProblem(error: unknown): Problem | undefined {
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  if (type === 'entity.too.large')
+    return new Problem('request-too-large', `A key request is at most ${maxBodyBytes} bytes.`);
+  if (type === 'parameters.too.many')
+    return invalidRequest([{ parameter: 'body', message: `must have at most ${maxFormFields} fields` }]);
+  if (type === 'entity.parse.failed') return invalidRequest([{ parameter: 'body', message: 'is not valid JSON' }]);
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported')
+    return invalidRequest([{ parameter: 'body', message: 'must be UTF-8 text, uncompressed or gzip/deflate/br' }]);
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500)
+    return invalidRequest([{ parameter: 'body', message: 'could not be read' }]);
+  return undefined;
+}
 
 /** A browser (its Accept prefers HTML) is answered with pages; scripts with JSON and problem details. */
 const wantsPage = (request: Request) =>
@@ -69,7 +100,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
       next();
     },
     express.json({ limit: maxBodyBytes, type: 'application/json' }),
-    express.urlencoded({ limit: maxBodyBytes, extended: false, parameterLimit: 20 }),
+    express.urlencoded({ limit: maxBodyBytes, extended: false, parameterLimit: maxFormFields }),
   ];
 
   router.get('/keys/page.css', (_request, response) => {
@@ -83,22 +114,16 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   router.post('/keys/requests', ...ownSitePosts, async (request, response) => {
     const checked = validate(request.body ?? null);
     if ('errors' in checked) throw invalidRequest(checked.errors);
-    const admission = await service.submit(checked.input, clientAddress(request));
-    if (!admission.admitted) {
-      const who =
-        admission.by === 'address'
-          ? 'from this address'
-          : admission.by === 'email'
-            ? 'for this e-mail address'
-            : admission.by === 'queue'
-              ? 'waiting: the queue is full'
-              : 'from everyone';
+    const address = clientAddress(request);
+    // No address: the connection closed while the body was read; no one is left to answer.
+    if (address === '') throw invalidRequest([{ parameter: 'body', message: 'arrived on a closed connection' }]);
+    const admission = await service.submit(checked.input, address);
+    if (!admission.admitted)
       throw new Problem(
         'too-many-key-requests',
-        `Too many key requests ${who} in the last hour; try again in ${admission.retryAfterSeconds} seconds.`,
+        `Too many key requests ${refusedBy[admission.by]}; try again in ${admission.retryAfterSeconds} seconds.`,
         { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
       );
-    }
     if (wantsPage(request)) {
       sendPage(response, 202, checkYourMailPage());
       return;
@@ -131,19 +156,16 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
       sendPage(response, 404, invalidLinkPage());
       return;
     }
+    if (confirmation.outcome === 'unusable') {
+      sendPage(response, 200, unusableRequestPage(confirmation.reason));
+      return;
+    }
     sendPage(response, 200, confirmedPage(confirmation.outcome, confirmation.request.email));
   });
 
   // Browsers get their refusals as pages; scripts get problem details from the app's responder.
   const formErrors: ErrorRequestHandler = (error, request, response, next) => {
-    const problem =
-      error instanceof Problem
-        ? error
-        : (error as { type?: string }).type === 'entity.too.large'
-          ? new Problem('request-too-large', `A key request is at most ${maxBodyBytes} bytes.`)
-          : (error as { type?: string }).type === 'entity.parse.failed'
-            ? invalidRequest([{ parameter: 'body', message: 'is not valid JSON' }])
-            : undefined;
+    const problem = error instanceof Problem ? error : bodyProblem(error);
     if (!problem) {
       next(error);
       return;

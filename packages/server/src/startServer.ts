@@ -250,6 +250,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
           await runtime.close();
           await metricsServer?.close();
+          await keyRequestService.idle();
           keyRequests.mailer.close();
           await ownedDatabase?.close();
         })();

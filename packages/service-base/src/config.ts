@@ -118,9 +118,11 @@ const environmentSchema = z
     // Where `requests digest --send` mails the pending requests.
     OPERATOR_EMAIL: unsetWhenEmpty(z.string().min(3).max(254).optional()),
     // Requests recorded per hour: from one client address (a few people may share one office
-    // address), for one person, from everyone; and the unconfirmed and pending requests kept at
-    // most (the oldest unconfirmed make room).
+    // address), from one network (IPv4 /24, IPv6 /56), for one person, from everyone before the
+    // service counts as busy (then one an hour per IPv4 /24 or IPv6 /48); and the unconfirmed and
+    // pending requests kept at most (the oldest unconfirmed make room).
     KEY_REQUESTS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+    KEY_REQUESTS_PER_NETWORK_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     KEY_REQUESTS_PER_EMAIL_HOUR: z.coerce.number().int().min(1).max(10_000).default(3),
     KEY_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(200),
     KEY_REQUESTS_MAX_OPEN: z.coerce.number().int().min(1).max(1_000_000).default(1000),
@@ -182,6 +184,7 @@ export function publicBaseUrl(config: Config): string {
 export function keyRequestBounds(config: Config) {
   return {
     perAddressPerHour: config.KEY_REQUESTS_PER_ADDRESS_HOUR,
+    perNetworkPerHour: config.KEY_REQUESTS_PER_NETWORK_HOUR,
     perEmailPerHour: config.KEY_REQUESTS_PER_EMAIL_HOUR,
     perHour: config.KEY_REQUESTS_PER_HOUR,
     maxOpen: config.KEY_REQUESTS_MAX_OPEN,

@@ -46,6 +46,14 @@ export async function findKeys(db: Kysely<Database>, filter: KeyFilter, now: Dat
 }
 
 /**
+ * The one lock every trial decision is taken under (person, client, network): held to the end of
+ * the caller's transaction; taken again in the same transaction it is already held.
+ */
+export async function lockTrialDecisions(db: Kysely<Database>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:trial-keys'))`.execute(db);
+}
+
+/**
  * Inserts a key unless it is a trial and the same person (canonical address) or client already
  * had a trial issued since `since`. Trials are issued under one advisory lock, so two requests
  * at once cannot both pass the check. Returns the earlier trial that refused it, if any.
@@ -57,7 +65,7 @@ export async function insertKeyUnlessTrialTaken(
 ): Promise<ApiKeyRecord | undefined> {
   return inTransaction(db, async (trx) => {
     if (trial !== null) {
-      await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:trial-keys'))`.execute(trx);
+      await lockTrialDecisions(trx);
       if (!trial.allowAnother) {
         const earlier = await selectKeysWithPlans(trx)
           .where('k.plan_id', '=', key.plan_id)

@@ -15,16 +15,29 @@ export interface NewKeyRequest {
   readonly use: string;
   readonly clientAddress: string;
   readonly clientNetwork: string;
+  /** The block the client's network lies in (IPv4 /24, IPv6 /48): see domain/clientNetwork.ts. */
+  readonly clientSite: string;
   readonly tokenHash: Buffer;
   readonly tokenExpiresAt: Date;
+  /**
+   * The hidden field was filled: recorded and counted like any request, so a robot meets the
+   * same bounds and answers, but with no token, so it can never be confirmed (it expires).
+   */
+  readonly trapped: boolean;
 }
 
 export interface RequestBounds {
   /** Requests recorded in the last hour from one client address. */
   readonly perAddressPerHour: number;
+  /** Requests recorded in the last hour from one client network (IPv4 /24, IPv6 /56). */
+  readonly perNetworkPerHour: number;
   /** Requests recorded in the last hour for one person (canonical address). */
   readonly perEmailPerHour: number;
-  /** Requests recorded in the last hour from everyone. */
+  /**
+   * Requests recorded in the last hour from everyone before the service counts as busy; while
+   * busy, a site (IPv4 /24, IPv6 /48) gets one request an hour, so a flood from some networks
+   * leaves every other network its first request.
+   */
   readonly perHour: number;
   /** Unconfirmed and pending requests kept at most; beyond it the oldest unconfirmed is dropped. */
   readonly maxOpen: number;
@@ -34,9 +47,12 @@ export type Admission =
   | { readonly admitted: true }
   | {
       readonly admitted: false;
-      readonly by: 'address' | 'email' | 'everyone' | 'queue';
+      readonly by: 'address' | 'network' | 'email' | 'busy' | 'queue';
       readonly retryAfterSeconds: number;
     };
+
+/** Why a robot's request waits for nothing: what the operator reads beside it. */
+export const trappedReason = 'the hidden field only robots fill was filled: never mailed, never confirmable';
 
 const hourMs = 3_600_000;
 /** Expired requests stay visible to the operator this long, then are deleted. */
@@ -51,8 +67,9 @@ function secondsUntilFree(oldest: Date | undefined, now: Date): number {
 /**
  * Records a request unless a bound refuses it, in one transaction under one advisory lock (two
  * requests at once cannot both take the last place): unconfirmed requests past their token's
- * life become expired and old expired ones are deleted, the hourly bounds are counted, and when
- * the open requests are at their cap the oldest unconfirmed ones make room.
+ * life become expired and old expired ones are deleted, the hourly bounds are counted (address,
+ * network, person; then, past the service-wide number, one per site), and when the open requests
+ * are at their cap the oldest unconfirmed ones make room.
  */
 export async function admitKeyRequest(
   db: Kysely<Database>,
@@ -63,24 +80,40 @@ export async function admitKeyRequest(
   return inTransaction(db, async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:key-requests'))`.execute(trx);
     await expireUnconfirmed(trx, now);
-    const since = new Date(now.getTime() - hourMs);
-    const recent = (where: ReturnType<typeof sql<boolean>> | null) => {
-      let query = trx
-        .selectFrom('key_requests')
-        .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
-        .where('created_at', '>', since);
-      if (where) query = query.where(where);
-      return query.executeTakeFirstOrThrow();
+    // Every hourly count in one statement over the hour's rows (the created_at index).
+    const matches = {
+      address: sql<boolean>`client_address = ${request.clientAddress}::inet`,
+      network: sql<boolean>`client_network = ${request.clientNetwork}::cidr`,
+      email: sql<boolean>`email_canonical = canonical_email(${request.email})`,
+      site: sql<boolean>`client_address <<= ${request.clientSite}::cidr`,
+      everyone: sql<boolean>`true`,
+    };
+    const hour = await trx
+      .selectFrom('key_requests')
+      .select((eb) =>
+        Object.entries(matches).flatMap(([name, match]) => [
+          eb.fn.countAll<string>().filterWhere(match).as(`${name}_count`),
+          eb.fn.min('created_at').filterWhere(match).as(`${name}_oldest`),
+        ]),
+      )
+      .where('created_at', '>', new Date(now.getTime() - hourMs))
+      .executeTakeFirstOrThrow();
+    const counted = (name: keyof typeof matches) => {
+      const row = hour as Record<string, unknown>;
+      return { count: Number(row[`${name}_count`]), oldest: (row[`${name}_oldest`] ?? undefined) as Date | undefined };
     };
     const checks = [
-      ['address', sql<boolean>`client_address = ${request.clientAddress}::inet`, bounds.perAddressPerHour],
-      ['email', sql<boolean>`email_canonical = canonical_email(${request.email})`, bounds.perEmailPerHour],
-      ['everyone', null, bounds.perHour],
+      ['address', bounds.perAddressPerHour],
+      ['network', bounds.perNetworkPerHour],
+      ['email', bounds.perEmailPerHour],
     ] as const;
-    for (const [by, where, limit] of checks) {
-      const { n, oldest } = await recent(where);
-      if (Number(n) >= limit)
-        return { admitted: false, by, retryAfterSeconds: secondsUntilFree(oldest as Date | undefined, now) };
+    for (const [by, limit] of checks) {
+      const { count, oldest } = counted(by);
+      if (count >= limit) return { admitted: false, by, retryAfterSeconds: secondsUntilFree(oldest, now) };
+    }
+    if (counted('everyone').count >= bounds.perHour) {
+      const site = counted('site');
+      if (site.count > 0) return { admitted: false, by: 'busy', retryAfterSeconds: secondsUntilFree(site.oldest, now) };
     }
     const open = await trx
       .selectFrom('key_requests')
@@ -102,6 +135,8 @@ export async function admitKeyRequest(
             .orderBy('id')
             .limit(excess),
         )
+        // Checked again on the row itself: one confirmed meanwhile (its lock waited for) stays.
+        .where('status', '=', 'unconfirmed')
         .executeTakeFirst();
       if (Number(dropped.numDeletedRows) < excess) return { admitted: false, by: 'queue', retryAfterSeconds: 3600 };
     }
@@ -117,7 +152,8 @@ export async function admitKeyRequest(
         client_address: request.clientAddress,
         client_network: request.clientNetwork,
         status: 'unconfirmed',
-        token_hash: request.tokenHash,
+        reasons: request.trapped ? [trappedReason] : [],
+        token_hash: request.trapped ? null : request.tokenHash,
         token_expires_at: request.tokenExpiresAt,
         created_at: now,
       })

@@ -1,25 +1,20 @@
 import { hash } from 'node:crypto';
-import { rules, taxonomy } from '@quotes/contract';
+import { taxonomy } from '@quotes/contract';
 import type { Database, KeyRequestStatus } from '@quotes/database';
 import type { Kysely } from 'kysely';
-import MailChecker from 'mailchecker';
 import {
   admitKeyRequest,
   type Admission,
-  claimToken,
   findByLiveToken,
   findKeyRequest,
   type KeyRequestRow,
   listKeyRequests,
-  networkTrialSince,
   type RequestBounds,
-  setWaitingReasons,
   settleRequest,
 } from '../data/keyRequests.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
 import type { Clock } from '../domain/clock.js';
-import { networkLookbackDays, waitingReasons } from '../domain/keyRequestDecision.js';
 import { randomBase62 } from '../keys/apiKeySecret.js';
 import type { Logger } from '@quotes/service-base';
 import {
@@ -30,21 +25,14 @@ import {
   type RequestSummary,
   withHtml,
 } from '../mail/keyRequestMessages.js';
-import type { Delivery, Mailer } from '../mail/mailer.js';
+import type { Delivery, Mailer, MailMessage } from '../mail/mailer.js';
 import { keyMessage } from '../mail/operatorMessages.js';
-import { type IssuedKey, type OperatorApi, OperatorError, TrialTakenError } from '../operator/operatorApi.js';
+import { type IssuedKey, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 import { requireText } from '../operator/operatorInput.js';
+import { clientOf, confirmAndDecide, issueWithin, unusableTextOf } from './keyRequestDecisions.js';
+import type { KeyRequestInput } from './keyRequestFields.js';
 
-/** A request for a key as the contract's KeyRequest schema has it, trimmed and checked. */
-export interface KeyRequestInput {
-  readonly email: string;
-  readonly name: string;
-  readonly application: string;
-  readonly plan: string;
-  readonly use: string;
-  /** The hidden field only robots fill. */
-  readonly honeypot: boolean;
-}
+export { type KeyRequestInput, keyRequestTextFields } from './keyRequestFields.js';
 
 export interface KeyRequestSettings {
   /** Where links in mail point (PUBLIC_BASE_URL, else the listening address): never the request's Host. */
@@ -60,7 +48,6 @@ export interface KeyRequestSettings {
 /** How long a confirmation link works. */
 export const tokenValidHours = 24;
 const hourMs = 3_600_000;
-const dayMs = 86_400_000;
 
 /** One request as the operator sees it. */
 export interface KeyRequestView {
@@ -87,12 +74,11 @@ export interface KeyRequestView {
 export type Confirmation =
   | { readonly outcome: 'invalid' }
   | { readonly outcome: 'granted'; readonly request: KeyRequestView }
-  | { readonly outcome: 'waiting'; readonly request: KeyRequestView };
+  | { readonly outcome: 'waiting'; readonly request: KeyRequestView }
+  /** Its stored text is one no later step accepts: the request is rejected, for `reason`. */
+  | { readonly outcome: 'unusable'; readonly request: KeyRequestView; readonly reason: string };
 
 export const tokenHash = (token: string): Buffer => hash('sha256', token, 'buffer');
-
-/** The key's client name: what `keys list` shows and the one-trial rule compares. */
-const clientOf = (row: Pick<KeyRequestRow, 'application' | 'name'>) => `${row.application} (${row.name})`;
 
 function viewOf(row: KeyRequestRow): KeyRequestView {
   return {
@@ -117,15 +103,16 @@ function viewOf(row: KeyRequestRow): KeyRequestView {
 
 const summaryOf = (view: KeyRequestView): RequestSummary => view;
 
-/** The domain of an address when it is on the maintained list of disposable-mail domains (mailchecker). */
-function disposableDomainOf(email: string): string | null {
-  return MailChecker.isValid(email) ? null : (email.split('@')[1] ?? email).toLowerCase();
-}
-
 export interface KeyRequestService {
   readonly settings: KeyRequestSettings;
-  /** Records a request and mails its confirmation link, unless a bound refuses it; a filled honeypot records nothing. */
+  /**
+   * Records a request unless a bound refuses it, and mails its confirmation link once the answer
+   * is decided (the mail never delays or changes the answer). A filled honeypot is recorded and
+   * counted the same way, with no token and no mail.
+   */
   submit(input: KeyRequestInput, clientAddress: string): Promise<Admission>;
+  /** Resolves when every confirmation mail started has been handed over or failed (before the mailer closes). */
+  idle(): Promise<void>;
   /** The request a live link belongs to (for the confirmation page); the token stays unused. */
   awaitingConfirmation(token: string): Promise<KeyRequestView | undefined>;
   /** Uses a token: the address is proven, the request decided (a self-service key granted and mailed) or queued. */
@@ -172,52 +159,31 @@ export function createKeyRequestService(
     return settings.mailer.send(withHtml(keyMessage(issued, view, baseUrl(), false)));
   }
 
-  /** Creates the key; a trial the person or client already had leaves the request pending, with that reason. */
-  async function grant(
-    row: KeyRequestRow,
-    plan: string,
-    allowAnotherTrial: boolean,
-  ): Promise<IssuedKey | { refused: string }> {
-    try {
-      // The key, the request's settlement and both audit entries commit together or not at all.
-      const issued = await operator.atomically(async (atomic, trx) => {
-        const created = await atomic.createKey({
-          client: clientOf(row),
-          email: row.email,
-          plan,
-          allowAnotherTrial,
-        });
-        if (!(await settleRequest(trx, row.id, { status: 'approved', keyId: created.id, planId: plan }, clock())))
-          throw new OperatorError(`request ${row.id} was settled meanwhile`);
-        // The operator's approval or the service's own grant: the actor of the operator API says which.
-        await atomic.recordAction({
-          action: 'requests approve',
-          target: row.id,
-          keyId: created.id,
-          before: { status: row.status, plan: row.plan_id, email: row.email },
-          after: { status: 'approved', plan, keyId: created.id },
-        });
-        return created;
-      });
-      return issued;
-    } catch (error) {
-      if (!(error instanceof TrialTakenError)) throw error;
-      const earlier = error.earlier;
-      return {
-        refused: `one trial per person: ${earlier.email ?? earlier.client} already had trial key ${earlier.id} (issued ${isoSeconds(earlier.createdAt)})`,
-      };
-    }
+  // Confirmation mail in flight: sent after the answer, so its time and outcome tell nothing.
+  const sending = new Set<Promise<void>>();
+
+  function mailConfirmation(id: string, message: MailMessage): void {
+    const sent: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => settings.mailer.send(message))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          log.error({ err: error, requestId: id }, 'the confirmation of a key request could not be mailed');
+        },
+      )
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
   }
 
   return {
     settings,
 
     async submit(input, clientAddress) {
-      if (input.honeypot) return { admitted: true };
       const now = clock();
       const network = clientNetworkOf(clientAddress);
       const token = randomBase62(32);
       const id = `r_${randomBase62(12)}`;
+      // A robot's post (the hidden field filled) takes the same path, bounds and answer: only the mail is left out.
       const admission = await admitKeyRequest(
         db,
         {
@@ -229,27 +195,28 @@ export function createKeyRequestService(
           use: input.use,
           clientAddress: network.address,
           clientNetwork: network.network,
+          clientSite: network.site,
           tokenHash: tokenHash(token),
           tokenExpiresAt: new Date(now.getTime() + tokenValidHours * hourMs),
+          trapped: input.honeypot,
         },
         settings.bounds,
         now,
       );
-      if (!admission.admitted) return admission;
-      const link = `${baseUrl()}/keys/confirm?token=${token}`;
-      try {
-        await settings.mailer.send(
+      if (admission.admitted && !input.honeypot)
+        mailConfirmation(
+          id,
           confirmationMessage(
-            { id, email: input.email, name: input.name, application: input.application, plan: input.plan },
-            link,
+            { email: input.email, plan: input.plan },
+            `${baseUrl()}/keys/confirm?token=${token}`,
             tokenValidHours,
           ),
         );
-      } catch (error) {
-        // The answer stays the same: it must not tell which addresses can be mailed.
-        log.error({ err: error, requestId: id }, 'the confirmation of a key request could not be mailed');
-      }
       return admission;
+    },
+
+    async idle() {
+      while (sending.size > 0) await Promise.all(sending);
     },
 
     async awaitingConfirmation(token) {
@@ -258,50 +225,25 @@ export function createKeyRequestService(
     },
 
     async confirm(token) {
-      const now = clock();
-      const claimed = await claimToken(db, tokenHash(token), now);
-      if (!claimed) return { outcome: 'invalid' };
-      const planRules = rules.planById.get(claimed.plan_id);
-      const earlierOnNetwork =
-        planRules?.validityDays != null
-          ? await networkTrialSince(
-              db,
-              claimed.client_network,
-              claimed.plan_id,
-              new Date(now.getTime() - networkLookbackDays * dayMs),
-              claimed.id,
-            )
-          : undefined;
-      const reasons = waitingReasons({
-        plan: claimed.plan_id,
-        selfService: planRules?.selfService ?? false,
-        disposableDomain: disposableDomainOf(claimed.email),
-        networkTrial: earlierOnNetwork
-          ? {
-              network: claimed.client_network,
-              requestId: earlierOnNetwork.id,
-              grantedAt: isoSeconds(earlierOnNetwork.decided_at ?? earlierOnNetwork.created_at),
-            }
-          : null,
-      });
-      if (reasons.length === 0) {
-        const granted = await grant(claimed, claimed.plan_id, false);
-        if (!('refused' in granted)) {
-          try {
-            await mailKey(granted);
-          } catch (error) {
-            log.error({ err: error, requestId: claimed.id, keyId: granted.id }, 'a granted key could not be mailed');
-          }
-          return { outcome: 'granted', request: viewOf(await existing(claimed.id)) };
+      const decision = await confirmAndDecide(operator, tokenHash(token), clock());
+      if (decision.outcome === 'invalid') return decision;
+      const request = viewOf(await existing(decision.id));
+      if (decision.outcome === 'unusable') return { outcome: 'unusable', request, reason: decision.reason };
+      if (decision.outcome === 'granted') {
+        try {
+          await mailKey(decision.issued);
+        } catch (error) {
+          log.error(
+            { err: error, requestId: request.id, keyId: decision.issued.id },
+            'a granted key could not be mailed',
+          );
         }
-        reasons.push(granted.refused);
+        return { outcome: 'granted', request };
       }
-      await setWaitingReasons(db, claimed.id, reasons);
-      const request = viewOf(await existing(claimed.id));
       try {
         await settings.mailer.send(receivedMessage(summaryOf(request)));
       } catch (error) {
-        log.error({ err: error, requestId: claimed.id }, 'the receipt of a key request could not be mailed');
+        log.error({ err: error, requestId: request.id }, 'the receipt of a key request could not be mailed');
       }
       return { outcome: 'waiting', request };
     },
@@ -319,8 +261,11 @@ export function createKeyRequestService(
       const plan = options.plan ?? row.plan_id;
       if (!taxonomy.plans.includes(plan))
         throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${JSON.stringify(plan)}`);
+      const unusable = unusableTextOf(row);
+      if (unusable !== undefined)
+        throw new OperatorError(`request ${id} cannot become a key: ${unusable}; reject it (requests reject ${id})`);
       // The operator's approval is the override of the one-trial rules.
-      const issued = await grant(row, plan, true);
+      const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
       if ('refused' in issued) throw new OperatorError(issued.refused);
       const delivery = options.send ? await mailKey(issued) : null;
       return { request: viewOf(await existing(id)), issued, delivery };

@@ -1,10 +1,12 @@
-import escapeHtml from 'escape-html';
+import { type Html, html } from '@quotes/text-rules';
 import type { MailMessage } from './mailer.js';
 
 /**
  * The messages of a key request: the confirmation link, "received, waiting for the operator",
- * the rejection, the operator's digest. Plain text and HTML, every value escaped in the HTML
- * (names and texts come from a public form).
+ * the rejection, the operator's digest. Plain text and HTML built with the escaping template
+ * (names and texts come from a public form). Until its address is confirmed, a request's mail
+ * carries none of the text a stranger typed: anyone can ask for a key for any address, and the
+ * service must not carry their words to it.
  */
 
 export interface RequestSummary {
@@ -18,24 +20,31 @@ export interface RequestSummary {
 /** The same paragraphs as text and as HTML; a link is a paragraph of its own. */
 type Paragraph = string | { readonly link: string };
 
+/** A paragraph's lines, the breaks as <br>. */
+const withBreaks = (text: string): Html[] =>
+  text.split('\n').map((line, index) => (index === 0 ? html`${line}` : html`<br>${line}`));
+
 function message(to: string, subject: string, paragraphs: readonly Paragraph[]): MailMessage {
   const text = paragraphs.map((part) => (typeof part === 'string' ? part : part.link)).join('\n\n');
-  const html = [
-    '<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">',
-    ...paragraphs.map((part) =>
-      typeof part === 'string'
-        ? `<p>${escapeHtml(part).replaceAll('\n', '<br>')}</p>`
-        : `<p><a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a></p>`,
-    ),
-    '</body></html>',
-  ].join('\n');
-  return { to, subject, text, html };
+  const body = paragraphs.map((part) =>
+    typeof part === 'string'
+      ? html`<p>${withBreaks(part)}</p>\n`
+      : html`<p><a href="${part.link}">${part.link}</a></p>\n`,
+  );
+  const page = html`<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">
+${body}</body></html>`;
+  return { to, subject, text, html: page.text };
 }
 
-export function confirmationMessage(request: RequestSummary, link: string, validHours: number): MailMessage {
+/** The link that proves the address: the plan (one of the contract's names) and nothing the asker typed. */
+export function confirmationMessage(
+  request: { readonly email: string; readonly plan: string },
+  link: string,
+  validHours: number,
+): MailMessage {
   return message(request.email, 'Confirm your request for a Quote Retrieval Service API key', [
-    `Hello ${request.name},`,
-    `We received a request for an API key on the ${request.plan} plan for "${request.application}". To confirm that this address is yours, open the link below and press "Confirm" (the link works once, for ${validHours} hours):`,
+    'Hello,',
+    `Someone asked for a Quote Retrieval Service API key on the ${request.plan} plan, to be sent to this address. To confirm that this address is yours and that you asked, open the link below and press "Confirm" (the link works once, for ${validHours} hours):`,
     { link },
     request.plan === 'trial'
       ? 'Once confirmed, a trial key is mailed to you within a minute when the checks pass (one trial per person and per network); otherwise the operator answers within a few hours.'

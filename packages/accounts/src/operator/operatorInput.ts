@@ -1,31 +1,33 @@
+import { checkTextField, refusedCharacterIn, withRefusedShown } from '@quotes/text-rules';
 import validator from 'validator';
 import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
 import { OperatorError } from './operatorError.js';
 
 /**
- * What the operator types, checked before it is stored or mailed: nothing that could later
- * forge a line of a table, move the cursor of a terminal or add a header to a message.
+ * What the operator types, checked before it is stored or mailed by the text-field rule every
+ * surface shares (@quotes/text-rules): nothing that could later forge a line of a table, move
+ * the cursor of a terminal, reorder what is shown or add a header to a message.
  */
-
-/** C0 and C1 controls (newlines, ESC, CSI), line and paragraph separators, bidirectional overrides. */
-const unprintable = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** One line per message, with what was refused shown escaped. */
 export function quoted(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+  return withRefusedShown(JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text));
 }
 
 export function requireText(value: string, name: string, max: number): string {
-  const text = value.trim();
-  if (text.length < 1 || text.length > max) throw new OperatorError(`${name} must be 1 to ${max} characters`);
-  if (unprintable.test(text))
-    throw new OperatorError(`${name} ${quoted(text)} contains a control character (newline, escape, ...)`);
-  return text;
+  const checked = checkTextField(value, { maxCharacters: max });
+  if ('text' in checked) return checked.text;
+  throw new OperatorError(
+    checked.refused === 'length' ? `${name} ${checked.message}` : `${name} ${quoted(value.trim())} ${checked.message}`,
+  );
 }
+
+/** The longest client (organisation or person) name: what every list and mail shows. */
+export const clientNameMaxCharacters = 200;
 
 /** Client (organisation or person) names: as shown in every list and mail. */
 export function requireClientName(value: string): string {
-  return requireText(value, 'client', 200);
+  return requireText(value, 'client', clientNameMaxCharacters);
 }
 
 /**
@@ -35,7 +37,7 @@ export function requireClientName(value: string): string {
 export function requireEmail(value: string, name = 'email'): string {
   const text = value.trim();
   if (text.length > 254) throw new OperatorError(`${name} must be at most 254 characters`);
-  if (unprintable.test(text) || text.split('@').length !== 2 || text.includes('"'))
+  if (refusedCharacterIn(text) !== undefined || text.split('@').length !== 2 || text.includes('"'))
     throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
   if (
     !validator.isEmail(text, {

@@ -5,12 +5,21 @@ import { waitingReasons } from '../../src/domain/keyRequestDecision.js';
 
 describe('the network of a client address', () => {
   it('is the IPv4 /24 and the IPv6 /56; a mapped IPv4 address counts as IPv4', () => {
-    expect(clientNetworkOf('203.0.113.77')).toEqual({ address: '203.0.113.77', network: '203.0.113.0/24' });
+    expect(clientNetworkOf('203.0.113.77')).toEqual({
+      address: '203.0.113.77',
+      network: '203.0.113.0/24',
+      site: '203.0.113.0/24',
+    });
     expect(clientNetworkOf('2001:db8:abcd:12ff:1::9')).toEqual({
       address: '2001:db8:abcd:12ff:1::9',
       network: '2001:db8:abcd:1200::/56',
+      site: '2001:db8:abcd::/48',
     });
-    expect(clientNetworkOf('::ffff:198.51.100.4')).toEqual({ address: '198.51.100.4', network: '198.51.100.0/24' });
+    expect(clientNetworkOf('::ffff:198.51.100.4')).toEqual({
+      address: '198.51.100.4',
+      network: '198.51.100.0/24',
+      site: '198.51.100.0/24',
+    });
   });
 });
 
@@ -47,5 +56,7 @@ describe('the key-request settings', () => {
     expect(parseConfig({}).TRUST_PROXY).toBeUndefined();
     expect(() => parseConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
     expect(() => parseConfig({ KEY_REQUESTS_PER_HOUR: '0' })).toThrow(/KEY_REQUESTS_PER_HOUR/);
+    expect(parseConfig({}).KEY_REQUESTS_PER_NETWORK_HOUR).toBe(10);
+    expect(() => parseConfig({ KEY_REQUESTS_PER_NETWORK_HOUR: 'many' })).toThrow(/KEY_REQUESTS_PER_NETWORK_HOUR/);
   });
 });

@@ -67,15 +67,18 @@ describe.skipIf(browserSkipReason !== undefined)('asking for a key in Chromium',
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Check your mail');
 
     const confirmation = await mailTo(inbox, 'reader@example.com', /^Confirm your request/);
-    // The name typed into the form arrives escaped in the HTML part.
-    expect(confirmation.html).toContain('Rea &lt;b&gt;Der&lt;/b&gt;');
+    // Nothing typed into the form reaches an address before it is confirmed.
+    expect(`${confirmation.text}${confirmation.html}`).not.toMatch(/Rea|Der|Reading nook/);
     await page.goto(confirmationLinkIn(confirmation)!);
     expect(await fitsWidth()).toBe(true);
     await page.getByRole('button', { name: 'Confirm' }).click();
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Address confirmed');
     expect(await page.locator('main').innerText()).toContain('Your key is on its way to reader@example.com');
 
-    const key = keyIn(await mailTo(inbox, 'reader@example.com', /API key \(trial plan\)/))!;
+    const keyMail = await mailTo(inbox, 'reader@example.com', /API key \(trial plan\)/);
+    // Confirmed, the key's mail names the application and the person, escaped in the HTML part.
+    expect(keyMail.html).toContain('Reading nook (Rea &lt;b&gt;Der&lt;/b&gt;)');
+    const key = keyIn(keyMail)!;
     const call = await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } });
     expect(call.status).toBe(200);
     mkdirSync(outputDir, { recursive: true });
@@ -103,6 +106,31 @@ describe.skipIf(browserSkipReason !== undefined)('asking for a key in Chromium',
     await page.getByRole('button', { name: 'Ask for a key' }).click();
     expect(await page.getByRole('alert').innerText()).toContain('plan: must be one of trial');
     expect(await page.getByLabel('Your name').inputValue()).toBe('Some One');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says beside each text field what it takes, and beside the field what it refused', async () => {
+    await page.goto(`${server.url}/keys/request`);
+    expect(await page.locator('#name-hint').innerText()).toMatch(/One line of plain text, at most 200 characters/);
+    expect(await page.locator('#use-hint').innerText()).toMatch(/at most 1,000 characters; line breaks are fine/);
+    await page.getByLabel('E-mail address').fill('bidi@example.com');
+    await page.getByLabel('Your name').fill('Bi Di');
+    // What a person would paste from elsewhere: a right-to-left override hiding the real ending.
+    await page.getByLabel('Application').fill('Reader \u202Etxt.exe');
+    await page.getByLabel('What the key is for').fill('Line one\nline two');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Ask for a key' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Ask for an API key');
+    const application = page.locator('#application');
+    expect(await application.getAttribute('aria-invalid')).toBe('true');
+    expect(await application.getAttribute('aria-describedby')).toBe('application-hint application-error');
+    expect(await page.locator('#application-error').innerText()).toBe(
+      'contains a bidirectional control character (U+202E), which changes the order text is shown in',
+    );
+    // The other fields passed: nothing said beside them, what was typed kept.
+    expect(await page.locator('#name-error').count()).toBe(0);
+    expect(await page.getByLabel('What the key is for').inputValue()).toBe('Line one\nline two');
+    expect(await fitsWidth()).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 });

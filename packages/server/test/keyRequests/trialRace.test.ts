@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { RunningServer } from '../../src/startServer.js';
+import { post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { confirmationTokens, pressConfirm } from './confirmationLinks.js';
+
+// Trials asked for from several networks by people who also ask from other networks, every
+// link confirmed at the same moment over real HTTP: one trial per network and one per person
+// must hold however the confirmations interleave.
+let database: TestDatabase;
+let inbox: SmtpInbox;
+let server: RunningServer;
+
+beforeAll(async () => {
+  [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
+  server = await startServerMailingTo(database, inbox);
+});
+afterAll(async () => {
+  await server?.close();
+  await inbox?.close();
+  await database?.drop();
+});
+
+const networks = 4;
+const perNetwork = 3;
+const rounds = 4;
+
+describe('trials confirmed at the same moment', { timeout: 120_000 }, () => {
+  it('grant one per network and one per person, every other request waiting with its reason', async () => {
+    for (let round = 0; round < rounds; round++) {
+      const asked: { email: string; network: string }[] = [];
+      for (let network = 0; network < networks; network++)
+        for (let index = 0; index < perNetwork; index++) {
+          // Person (network + index) % 5: most people ask from two or three of the networks.
+          const email = `race${round}-p${(network + index) % 5}@example.com`;
+          const prefix = `127.${100 + round * networks + network}.0`;
+          const answer = await post(
+            `${server.url}/keys/requests`,
+            requestBody({ email, name: `Person ${index}`, application: `Race ${round} app ${network}.${index}` }),
+            { localAddress: `${prefix}.${index + 1}` },
+          );
+          expect(answer.status, answer.text).toBe(202);
+          asked.push({ email, network: `${prefix}.0/24` });
+        }
+      const tokens = await confirmationTokens(inbox, (address) => address.startsWith(`race${round}-`), asked.length);
+      const answers = await Promise.all(tokens.map((token) => pressConfirm(server.url, token)));
+      expect(answers.map((answer) => answer.status)).toEqual(tokens.map(() => 200));
+
+      const rows = await database.db
+        .selectFrom('key_requests')
+        .select(['email', 'client_network', 'status', 'reasons'])
+        .where('email', 'like', `race${round}-%`)
+        .execute();
+      expect(rows).toHaveLength(asked.length);
+      const granted = rows.filter((row) => row.status === 'approved');
+      const countBy = (key: (row: (typeof rows)[number]) => string) => {
+        const counts = new Map<string, number>();
+        for (const row of granted) counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
+        return [...counts.values()];
+      };
+      expect(Math.max(...countBy((row) => row.client_network)), `round ${round}: a network got two trials`).toBe(1);
+      expect(Math.max(...countBy((row) => row.email)), `round ${round}: a person got two trials`).toBe(1);
+      // Nothing half decided: each request is granted or waits for the operator, saying why.
+      for (const row of rows) {
+        expect(['approved', 'pending']).toContain(row.status);
+        if (row.status === 'pending') expect(row.reasons.join()).toMatch(/one trial per (network|person)/);
+      }
+      // The locks queue confirmations rather than refusing them: some trials are granted.
+      expect(granted.length).toBeGreaterThan(0);
+      const keys = await database.db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('email', 'like', `race${round}-%`)
+        .executeTakeFirstOrThrow();
+      expect(Number(keys.n)).toBe(granted.length);
+    }
+  });
+});
