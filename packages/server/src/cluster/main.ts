@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { commanderErrorLine, isCommanderError } from '../cli/commanderErrors.js';
 import { ConfigError, parseConfig } from '../config.js';
 import { announceKeys } from '../demoKey.js';
+import { killEveryChild } from './childProcess.js';
 import { startCluster } from './cluster.js';
 import { findDebianTool, haproxyTool, pgBouncerTool } from './debianTool.js';
 import { Teardown } from './teardown.js';
@@ -39,6 +40,13 @@ const program = new Command('npm run cluster --')
   .exitOverride()
   .configureOutput({ writeErr: () => undefined });
 
+/**
+ * Signals within this long of the first are the same request to stop: a Ctrl-C at a terminal
+ * reaches every process of its group, npm among them, and npm passes each it gets to its child,
+ * so this process gets two or three a few milliseconds apart. One later asks to exit at once.
+ */
+const sameRequestMs = 2000;
+
 /** The one line a failed start prints. */
 function fail(line: string): never {
   process.stderr.write(`quotes cluster: ${line}\n`);
@@ -73,18 +81,22 @@ async function main(): Promise<void> {
 
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const teardown = new Teardown((what, error) => progress(`stopping ${what} failed: ${String(error)}`));
-  let signals = 0;
+  let firstSignalAt: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      progress(`${signal} again: exiting now (children still stopping may be left behind)`);
+    if (firstSignalAt !== undefined) {
+      // A terminal's Ctrl-C reaches npm and this process alike, and npm passes its own on.
+      if (performance.now() - firstSignalAt < sameRequestMs) return;
+      progress(`${signal} again: killing what is still running (SIGKILL) and exiting now`);
+      killEveryChild();
       process.exit(1);
     }
+    firstSignalAt = performance.now();
     progress(`${signal}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
     // Every child has a deadline of its own; this one covers them all, and keeps the process
     // alive until the stop ends, should a step wait on something that holds no handle.
     setTimeout(() => {
-      progress('still stopping after the deadline: exiting');
+      progress('still stopping after the deadline: killing what is left (SIGKILL) and exiting');
+      killEveryChild();
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS + 20_000);
     void teardown.run().then(() => {
@@ -94,6 +106,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // However this process ends, no child outlives it on its ports (each has a group of its own).
+  process.on('exit', () => killEveryChild());
 
   const logDir = join(config.DATA_DIR, 'cluster');
   await mkdir(logDir, { recursive: true });
