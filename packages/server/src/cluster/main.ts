@@ -7,6 +7,7 @@ import { announceKeys } from '../demoKey.js';
 import { killEveryChild } from './childProcess.js';
 import { startCluster } from './cluster.js';
 import { findDebianTool, haproxyTool, pgBouncerTool } from './debianTool.js';
+import { onFrontGone, runInOwnProcessGroup } from './ownProcessGroup.js';
 import { Teardown } from './teardown.js';
 
 /** An option's whole-number parser; the message names the option (commanderErrorLine adds the value). */
@@ -43,7 +44,7 @@ const program = new Command('npm run cluster --')
 /**
  * Signals within this long of the first are the same request to stop: a Ctrl-C at a terminal
  * reaches every process of its group, npm among them, and npm passes each it gets to its child,
- * so this process gets two or three a few milliseconds apart. One later asks to exit at once.
+ * so the cluster gets two or three a few milliseconds apart. One later asks to exit at once.
  */
 const sameRequestMs = 2000;
 
@@ -78,20 +79,22 @@ async function main(): Promise<void> {
   const missing = tools.flatMap((tool) => ('missing' in tool ? [tool.missing] : []));
   if (missing.length > 0) fail(missing.join('; '));
   const [haproxy, pgbouncer] = tools.map((tool) => (tool as { path: string }).path) as [string, string];
+  // The checks above answer a mistake at once; the cluster itself runs in a copy of this program.
+  if (!runInOwnProcessGroup()) return;
 
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const teardown = new Teardown((what, error) => progress(`stopping ${what} failed: ${String(error)}`));
   let firstSignalAt: number | undefined;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: string, exitCode: number) => {
     if (firstSignalAt !== undefined) {
-      // A terminal's Ctrl-C reaches npm and this process alike, and npm passes its own on.
+      // A terminal's Ctrl-C reaches npm and this program alike, and npm passes its own on.
       if (performance.now() - firstSignalAt < sameRequestMs) return;
-      progress(`${signal} again: killing what is still running (SIGKILL) and exiting now`);
+      progress(`${reason} again: killing what is still running (SIGKILL) and exiting now`);
       killEveryChild();
       process.exit(1);
     }
     firstSignalAt = performance.now();
-    progress(`${signal}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
+    progress(`${reason}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
     // Every child has a deadline of its own; this one covers them all, and keeps the process
     // alive until the stop ends, should a step wait on something that holds no handle.
     setTimeout(() => {
@@ -101,11 +104,14 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS + 20_000);
     void teardown.run().then(() => {
       progress('stopped');
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      process.exit(exitCode);
     });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT', 130));
+  process.on('SIGTERM', () => stop('SIGTERM', 143));
+  onFrontGone(() => {
+    if (firstSignalAt === undefined) stop('the process that started the cluster is gone', 143);
+  });
   // However this process ends, no child outlives it on its ports (each has a group of its own).
   process.on('exit', () => killEveryChild());
 

@@ -5,15 +5,20 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@quotes/database';
+import { Agent } from 'node:http';
+import { freePort, openDatabase, withDatabase } from '@quotes/database';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
+import { createOperatorApi } from '../../src/operator/operatorApi.js';
+import { get } from '../support/serviceProcess.js';
 import { clusterSkipReason } from '../support/testCluster.js';
 import { type ProcessEntry, processTree, stillRunning } from './processTable.js';
 
 /**
  * `npm run cluster` stopped as a terminal's Ctrl-C stops it: SIGINT to its whole process group,
- * so npm (which passes a SIGINT of its own on) and the cluster each get one. Everything it
- * started must be gone afterwards: no process, no port.
+ * so npm (which passes a SIGINT of its own on) and the cluster each get one, under a load through
+ * HAProxy. Everything it started must be gone afterwards, no process and no port, and every call
+ * answered 200 counted (the servers write their last counts before PostgreSQL stops).
  */
 const skipReason = clusterSkipReason('the Ctrl-C test of npm run cluster');
 const checkout = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -24,6 +29,8 @@ const startWithinMs = 240_000;
 const stopWithinMs = 40_000;
 /** A process still exiting once npm has (a PostgreSQL backend) gets this long. */
 const goneWithinMs = 5000;
+/** Clients calling quotes-random through HAProxy while the Ctrl-C comes. */
+const clients = 4;
 
 let started: ChildProcess | undefined;
 let seen: ProcessEntry[] = [];
@@ -111,10 +118,36 @@ describe.skipIf(skipReason !== undefined)('npm run cluster, stopped by a Ctrl-C'
     );
     expect(started.exitCode, output.slice(-2000)).toBeNull();
     seen = processTree(group);
-    // npm, npm again (the workspace's script), the cluster, PostgreSQL, PgBouncer, three servers, HAProxy.
+    // npm, npm again (the workspace's script), the cluster and its copy in a group of its own,
+    // PostgreSQL, PgBouncer, three servers, HAProxy.
     expect(seen.filter((entry) => /\bdist\/main\.js$/.test(entry.command))).toHaveLength(3);
     expect(seen.filter((entry) => /\/haproxy /.test(entry.command))).toHaveLength(1);
     expect(seen.filter((entry) => /\/pgbouncer /.test(entry.command))).toHaveLength(1);
+
+    const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(postgresPort) });
+    // Joins the cluster's PostgreSQL (started by npm run cluster) for a key of its own.
+    const issued = await withDatabase(
+      () => openDatabase(config, { poolSize: 1 }),
+      (database) =>
+        createOperatorApi(database).createKey({ client: 'Ctrl-C', plan: 'enterprise', monthlyCalls: 10_000_000 }),
+    );
+    const agent = new Agent({ keepAlive: true, maxSockets: clients });
+    const tally = { ok: 0, other: 0 };
+    const loadDeadline = performance.now() + stopWithinMs + 10_000;
+    // Each client calls until HAProxy no longer answers (it stops first).
+    const load = Array.from({ length: clients }, async () => {
+      while (performance.now() < loadDeadline) {
+        const answer = await get(
+          `http://127.0.0.1:${port}/v1/quotes-random`,
+          { 'X-API-Key': issued.key },
+          { agent, timeoutMs: 10_000 },
+        ).catch(() => undefined);
+        if (answer === undefined) return;
+        if (answer.status === 200) tally.ok++;
+        else tally.other++;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
 
     const signalledAt = performance.now();
     process.kill(-group, 'SIGINT');
@@ -128,14 +161,28 @@ describe.skipIf(skipReason !== undefined)('npm run cluster, stopped by a Ctrl-C'
       ),
     ]);
     const stoppedMs = performance.now() - signalledAt;
+    await Promise.all(load);
+    agent.destroy();
     await until(
       () => stillRunning(seen, group).length === 0,
       goneWithinMs,
       () => `left running: ${JSON.stringify(stillRunning(seen, group))}`,
     );
     const clusterSaid = output.slice(output.indexOf('SIGINT'));
-    console.info(`one Ctrl-C: npm run cluster stopped in ${Math.round(stoppedMs)} ms; it said: ${clusterSaid.trim()}`);
+    // PostgreSQL started again on its files: what the servers wrote before it stopped.
+    const counted = await withDatabase(
+      () => openDatabase(config, { poolSize: 1 }),
+      async (database) => (await createOperatorApi(database).usage(issued.id)).calls,
+    );
+    console.info(
+      `one Ctrl-C under load: npm run cluster stopped in ${Math.round(stoppedMs)} ms; ${tally.ok} calls answered 200 ` +
+        `(${tally.other} otherwise), ${counted} counted; it said: ${clusterSaid.trim()}`,
+    );
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(counted).toBe(tally.ok);
     expect(clusterSaid).toMatch(/^SIGINT: stopping HAProxy, the servers/);
+    // Once: the SIGINTs of the terminal and of npm are one request.
+    expect(clusterSaid.match(/SIGINT/g)).toHaveLength(1);
     expect(clusterSaid).toMatch(/^stopped$/m);
     expect(clusterSaid).not.toMatch(/again|SIGKILL|deadline/);
     const taken: number[] = [];
