@@ -5,6 +5,29 @@ import { createWriteStream } from 'node:fs';
 /** Keeps this much of a child's output, for the message of a failed start or an early exit. */
 const keptOutputChars = 64 * 1024;
 
+/** The children started here and not yet exited (for killEveryChild). */
+const running = new Set<ChildProcess>();
+
+/**
+ * SIGKILLs the process group of every child still running, synchronously: the last resort of a
+ * cluster that exits before its stop ended (a deadline passed, a signal long after the first), so
+ * no child is left on its ports. Returns how many it signalled.
+ */
+export function killEveryChild(): number {
+  let signalled = 0;
+  for (const child of running) {
+    if (child.pid === undefined) continue;
+    try {
+      // Each child leads a group of its own (detached).
+      process.kill(-child.pid, 'SIGKILL');
+      signalled++;
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return signalled;
+}
+
 /** A program the cluster runs, its output's tail kept, stopped by a signal within a deadline. */
 export interface Child {
   readonly process: ChildProcess;
@@ -33,6 +56,7 @@ export function startChild(
 ): Child {
   const { logPath, ...spawnOptions } = options;
   const child = spawn(program, args, { ...spawnOptions, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   const logFile = logPath ? createWriteStream(logPath, { flags: 'a' }) : undefined;
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -42,10 +66,13 @@ export function startChild(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exit = once(child, 'exit').then(() => {
+    running.delete(child);
     logFile?.end();
   });
   // A spawn failure (ENOENT) is reported as 'error', followed by 'exit' only sometimes.
-  const failed = once(child, 'error').then(() => undefined);
+  const failed = once(child, 'error').then(() => {
+    if (child.pid === undefined) running.delete(child);
+  });
   const ended = Promise.race([exit, failed]);
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   return {

@@ -7,7 +7,9 @@ import { silentLogger } from '@quotes/service-base';
 import type { IssuedKey } from '@quotes/accounts';
 import { type HAProxy, startHAProxy } from './haproxy.js';
 import { type PgBouncer, startPgBouncer } from './pgBouncer.js';
+import type { Child } from './childProcess.js';
 import { type ServerProcess, type ServerSpec, startServerProcess } from './serverProcess.js';
+import { SupervisedServer } from './supervisedServer.js';
 import type { Teardown } from './teardown.js';
 
 export interface ClusterOptions {
@@ -42,16 +44,21 @@ export interface Cluster {
   readonly bouncer: PgBouncer;
   /** A direct connection (two at most), the cluster's own: migrations, the corpus, the operator's work. */
   readonly database: OpenedDatabase;
-  /** The servers now running, in HAProxy's order (s1 first); replaceServer swaps one. */
-  readonly servers: ServerProcess[];
+  /**
+   * The server processes serving now, in HAProxy's order (s1 first). One that exits without being
+   * asked is started again on the same ports after a back-off (SupervisedServer), and said so.
+   */
+  readonly servers: readonly ServerProcess[];
+  /** Times each server was started again after an exit it was not asked for, in the same order. */
+  readonly restarts: readonly number[];
   /** The demo key, when this start created it. */
   readonly demoKey: IssuedKey | undefined;
-  /**
-   * Stops server `index` with `signal` (SIGTERM: it drains; SIGKILL: it dies at once), waits for
-   * its exit, starts a new one on the same ports, and resolves once HAProxy has it UP again.
-   */
-  replaceServer(index: number, signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  /** Stops server `index` (SIGTERM: it drains), starts it again, and resolves once HAProxy has it UP. */
+  restartServer(index: number): Promise<void>;
 }
+
+/** How long HAProxy may take to mark a ready server UP: two checks a second apart (rise 2), with room for a loaded machine. */
+const balancedWithinMs = 15_000;
 
 /** Server connections PgBouncer opens to PostgreSQL for the whole service (deploy/pgbouncer). */
 const pooledConnections = 20;
@@ -89,6 +96,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   const serverEnv = {
     ...options.serverEnv,
+    // The cluster's own: a server started again finds there what the one before it journaled.
+    DATA_DIR: config.DATA_DIR,
     DATABASE_URL: bouncer.url,
     DATABASE_LISTEN_URL: database.directUrl,
     DATABASE_POOL_MODE: 'transaction',
@@ -98,45 +107,56 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const stopWithin = config.SHUTDOWN_GRACE_MS + 2000;
   const specs: ServerSpec[] = options.servers.map((ports, index) => ({ name: `s${index + 1}`, ...ports }));
-  const start = (spec: ServerSpec) =>
-    startServerProcess(spec, serverEnv, { logPath: join(options.logDir, `server-${spec.name}.log`) });
-  const servers: ServerProcess[] = [];
+  let haproxy: HAProxy | undefined;
+  const supervision = {
+    start: (spec: ServerSpec, onSpawn: (child: Child) => void) =>
+      startServerProcess(spec, serverEnv, { logPath: join(options.logDir, `server-${spec.name}.log`), onSpawn }),
+    stopWithinMs: stopWithin,
+    balanced: (name: string) => haproxy?.whenUp(name, balancedWithinMs) ?? Promise.resolve(),
+    progress,
+  };
+  const servers: SupervisedServer[] = [];
   teardown.add('the servers', async () => {
-    await Promise.all(servers.map((server) => server.child.stop('SIGTERM', stopWithin)));
+    await Promise.all(servers.map((server) => server.close()));
   });
   // One at a time: on two cores, parallel starts mostly compete for them.
   for (const spec of specs) {
     if (teardown.stopping) throw new Error('stopped during start-up');
-    servers.push(await start(spec));
+    // Known to the servers' step before it starts, so a stop during its start cuts that short.
+    const server = new SupervisedServer(spec, supervision);
+    servers.push(server);
+    await server.start();
     progress(`server ${spec.name}: http://127.0.0.1:${spec.port}, metrics on ${spec.metricsPort}`);
   }
+  if (teardown.stopping) throw new Error('stopped during start-up');
 
-  const haproxy = await startHAProxy({
+  const balancer = await startHAProxy({
     program: options.programs.haproxy,
     port: options.port,
     statsPort: options.statsPort,
     servers: specs,
     logPath: join(options.logDir, 'haproxy.log'),
   });
-  teardown.add('HAProxy', () => haproxy.stop());
-  await haproxy.whenAllUp(15_000);
+  haproxy = balancer;
+  teardown.add('HAProxy', () => balancer.stop());
+  await balancer.whenAllUp(15_000);
 
   return {
-    url: haproxy.url,
-    haproxy,
+    url: balancer.url,
+    haproxy: balancer,
     bouncer,
     database,
-    servers,
+    get servers() {
+      return servers.map((server) => server.server);
+    },
+    get restarts() {
+      return servers.map((server) => server.restarts);
+    },
     demoKey,
-    async replaceServer(index, signal) {
-      const old = servers[index];
-      if (!old) throw new Error(`no server ${index}`);
-      await old.child.stop(signal, stopWithin);
-      const replacement = await start(old);
-      servers[index] = replacement;
-      // Started while the cluster was stopping: the servers' step may have run already.
-      if (teardown.stopping) await replacement.child.stop('SIGTERM', stopWithin);
-      await haproxy.whenAllUp(15_000);
+    async restartServer(index) {
+      const server = servers[index];
+      if (!server) throw new Error(`no server ${index}`);
+      await server.restart();
     },
   };
 }

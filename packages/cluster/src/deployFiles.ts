@@ -5,6 +5,6 @@ import { fileURLToPath } from 'node:url';
  * HAProxy from the files operators copy, with its own ports and paths put in.
  */
 export function deployFile(path: string): string {
-  // src/cluster or dist/cluster, three levels below the checkout.
+  // packages/cluster/src or packages/cluster/dist: three levels below the checkout.
   return fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url));
 }

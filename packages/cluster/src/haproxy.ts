@@ -34,6 +34,8 @@ export interface HAProxy {
   serverStates(): Promise<Map<string, string>>;
   /** Waits until every server is UP (deadline in ms). */
   whenAllUp(deadlineMs: number): Promise<void>;
+  /** Waits until server `name` is UP, its checks settled (not "UP 1/2", a server going down). */
+  whenUp(name: string, deadlineMs: number): Promise<void>;
   log(): string;
   stop(): Promise<void>;
 }
@@ -109,7 +111,8 @@ export async function startHAProxy(options: HAProxyOptions): Promise<HAProxy> {
     haproxyConfig(await readFile(deployFile('haproxy/haproxy.cfg'), 'utf8'), options, socketPath),
   );
   const child: Child = startChild(options.program, ['-db', '-f', configPath], { logPath: options.logPath });
-  const serverStates = async () => {
+  /** Each server's status as HAProxy writes it: "UP", "UP 1/2" (failing its checks), "DOWN", ... */
+  const serverStatuses = async () => {
     const csv = await runtimeCommand(socketPath, 'show stat');
     const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
     const columns = header!.split(',');
@@ -118,10 +121,12 @@ export async function startHAProxy(options: HAProxyOptions): Promise<HAProxy> {
     for (const row of rows) {
       const cells = row.split(',');
       if (cells[at('pxname')] === 'quotes' && !['FRONTEND', 'BACKEND'].includes(cells[at('svname')]!))
-        states.set(cells[at('svname')]!, cells[at('status')]!.split(' ')[0]!);
+        states.set(cells[at('svname')]!, cells[at('status')]!);
     }
     return states;
   };
+  const serverStates = async () =>
+    new Map([...(await serverStatuses())].map(([name, status]) => [name, status.split(' ')[0]!]));
   const stop = async () => {
     // SIGUSR1: stop listening, let the calls in flight finish; SIGKILL after the deadline.
     await child.stop('SIGUSR1', 3000);
@@ -143,6 +148,14 @@ export async function startHAProxy(options: HAProxyOptions): Promise<HAProxy> {
         'every server behind haproxy',
         child,
         async () => [...(await serverStates()).values()].every((state) => state === 'UP'),
+        deadlineMs,
+      );
+    },
+    async whenUp(name, deadlineMs) {
+      await waitUntilReady(
+        `server ${name} UP behind haproxy`,
+        child,
+        async () => (await serverStatuses()).get(name) === 'UP',
         deadlineMs,
       );
     },

@@ -4,8 +4,10 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { commanderErrorLine, isCommanderError } from '@quotes/service-base';
 import { ConfigError, parseConfig } from '@quotes/service-base';
 import { announceKeys } from '@quotes/accounts';
+import { killEveryChild } from './childProcess.js';
 import { startCluster } from './cluster.js';
 import { findDebianTool, haproxyTool, pgBouncerTool } from './debianTool.js';
+import { onFrontGone, runInOwnProcessGroup } from './ownProcessGroup.js';
 import { Teardown } from './teardown.js';
 
 /** An option's whole-number parser; the message names the option (commanderErrorLine adds the value). */
@@ -39,6 +41,13 @@ const program = new Command('npm run cluster --')
   .exitOverride()
   .configureOutput({ writeErr: () => undefined });
 
+/**
+ * Signals within this long of the first are the same request to stop: a Ctrl-C at a terminal
+ * reaches every process of its group, npm among them, and npm passes each it gets to its child,
+ * so the cluster gets two or three a few milliseconds apart. One later asks to exit at once.
+ */
+const sameRequestMs = 2000;
+
 /** The one line a failed start prints. */
 function fail(line: string): never {
   process.stderr.write(`quotes cluster: ${line}\n`);
@@ -70,30 +79,41 @@ async function main(): Promise<void> {
   const missing = tools.flatMap((tool) => ('missing' in tool ? [tool.missing] : []));
   if (missing.length > 0) fail(missing.join('; '));
   const [haproxy, pgbouncer] = tools.map((tool) => (tool as { path: string }).path) as [string, string];
+  // The checks above answer a mistake at once; the cluster itself runs in a copy of this program.
+  if (!runInOwnProcessGroup()) return;
 
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const teardown = new Teardown((what, error) => progress(`stopping ${what} failed: ${String(error)}`));
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      progress(`${signal} again: exiting now (children still stopping may be left behind)`);
+  let firstSignalAt: number | undefined;
+  const stop = (reason: string, exitCode: number) => {
+    if (firstSignalAt !== undefined) {
+      // A terminal's Ctrl-C reaches npm and this program alike, and npm passes its own on.
+      if (performance.now() - firstSignalAt < sameRequestMs) return;
+      progress(`${reason} again: killing what is still running (SIGKILL) and exiting now`);
+      killEveryChild();
       process.exit(1);
     }
-    progress(`${signal}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
+    firstSignalAt = performance.now();
+    progress(`${reason}: stopping HAProxy, the servers (they drain), PgBouncer and PostgreSQL`);
     // Every child has a deadline of its own; this one covers them all, and keeps the process
     // alive until the stop ends, should a step wait on something that holds no handle.
     setTimeout(() => {
-      progress('still stopping after the deadline: exiting');
+      progress('still stopping after the deadline: killing what is left (SIGKILL) and exiting');
+      killEveryChild();
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS + 20_000);
     void teardown.run().then(() => {
       progress('stopped');
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      process.exit(exitCode);
     });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT', 130));
+  process.on('SIGTERM', () => stop('SIGTERM', 143));
+  onFrontGone(() => {
+    if (firstSignalAt === undefined) stop('the process that started the cluster is gone', 143);
+  });
+  // However this process ends, no child outlives it on its ports (each has a group of its own).
+  process.on('exit', () => killEveryChild());
 
   const logDir = join(config.DATA_DIR, 'cluster');
   await mkdir(logDir, { recursive: true });

@@ -33,7 +33,12 @@ async function ready(url: string): Promise<boolean> {
 export async function startServerProcess(
   spec: ServerSpec,
   env: Record<string, string>,
-  options: { logPath?: string; readyWithinMs?: number } = {},
+  options: {
+    logPath?: string;
+    readyWithinMs?: number;
+    /** Receives the process as soon as it is spawned, before it is ready (to stop a start midway). */
+    onSpawn?: (child: Child) => void;
+  } = {},
 ): Promise<ServerProcess> {
   const child = startChild(process.execPath, serverCommand(), {
     env: {
@@ -47,6 +52,7 @@ export async function startServerProcess(
     },
     logPath: options.logPath,
   });
+  options.onSpawn?.(child);
   const url = `http://127.0.0.1:${spec.port}`;
   try {
     await waitUntilReady(`server ${spec.name}`, child, () => ready(`${url}/readyz`), options.readyWithinMs ?? 60_000);

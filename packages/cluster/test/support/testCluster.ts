@@ -13,6 +13,10 @@ import { debianToolForTests } from './debianTool.js';
 export interface TestCluster {
   readonly cluster: Cluster;
   readonly operator: OperatorApi;
+  /** DATA_DIR of the cluster and its servers (their journals of counted calls are under count-journal/). */
+  readonly dataDir: string;
+  /** What the cluster said so far (the lines `npm run cluster` prints): starts, exits, restarts. */
+  readonly progress: readonly string[];
   /** Stops everything; the logs are kept (and their folder printed) with KEEP_CLUSTER_LOGS=1. */
   stop(): Promise<void>;
 }
@@ -33,6 +37,7 @@ export async function startTestCluster(purpose: string): Promise<TestCluster> {
   const pgbouncer = debianToolForTests(pgBouncerTool, purpose) as { path: string };
   const dir = await mkdtemp(join(tmpdir(), 'quotes-cluster-'));
   const teardown = new Teardown((what, error) => console.error(`stopping ${what}: ${String(error)}`));
+  const progress: string[] = [];
   const stop = async () => {
     await teardown.run();
     if (!process.env.KEEP_CLUSTER_LOGS) await rm(dir, { recursive: true, force: true });
@@ -49,10 +54,10 @@ export async function startTestCluster(purpose: string): Promise<TestCluster> {
       programs: { haproxy: haproxy.path, pgbouncer: pgbouncer.path },
       logDir: dir,
       serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000' },
-      progress: () => undefined,
+      progress: (line) => progress.push(line),
       teardown,
     });
-    return { cluster, operator: createOperatorApi(cluster.database), stop };
+    return { cluster, operator: createOperatorApi(cluster.database), dataDir: dir, progress, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -85,13 +85,17 @@ export class CountJournal {
     }
   }
 
-  /** After the last round committed: nothing is left to recover. */
+  /**
+   * At the server's stop, after its last round: the folder goes when every call in it is known
+   * written; when that round failed (the database gone first), it stays for the next sweep.
+   */
   close(): void {
     if (this.broken) return;
     try {
       this.write();
       closeSync(this.fd);
-      if (this.callsInFile === 0) {
+      // Only the current file left (the older ones' rounds committed), and no call in it.
+      if (this.callsInFile === 0 && this.files.length === 1) {
         rmSync(this.dir, { recursive: true, force: true });
         try {
           // The database's folder too, when no other server's journal is in it.

@@ -373,6 +373,26 @@ describe('the journal of counted calls', () => {
     expect(existsSync(journal.dir)).toBe(false);
   });
 
+  it('keeps its journal when the last flush at its stop fails, and the next sweep adds those calls', async () => {
+    const keyId = await newKey();
+    let databaseGone = false;
+    const pool = connectingWith(() =>
+      databaseGone ? Promise.reject(new Error('the database stopped first')) : database.pool.connect(),
+    );
+    // A pid no process has here: once closed, its server is gone.
+    const journal = new CountJournal(join(root, 'db', `${hostname()}-4194303-stopped`));
+    const stopped = new MonthlyCounter(pool, { flushMs: 60_000, serverId: 'stopped', journal });
+    for (let call = 0; call < 4; call++) await servedCall(stopped, keyId, month, null);
+    await stopped.flush();
+    for (let call = 0; call < 3; call++) await servedCall(stopped, keyId, month, null);
+    databaseGone = true;
+    await stopped.close();
+    expect(await callsInMonth(database.db, keyId, month)).toBe(4);
+    expect(existsSync(journal.dir)).toBe(true);
+    expect(await counterOn(database.pool).recoverJournals(deadJournals(root, 'db', ''))).toBe(3);
+    expect(await callsInMonth(database.db, keyId, month)).toBe(7);
+  });
+
   it("sweeps only this host's journals of ended processes: this pid on another journal is one, a running pid is not", () => {
     const own = join(root, 'db', `${hostname()}-${process.pid}-own`);
     const others = [
