@@ -10,6 +10,7 @@ import { openDatabase } from '@quotes/database';
 import { type Clock, systemClock } from './domain/clock.js';
 import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
+import { dropUnreadableForwardedFor } from './http/forwardedFor.js';
 import { guardBodyRate, slowClientServerOptions } from './http/slowClients.js';
 import { type Logger, silentLogger } from './log.js';
 import { createOperatorApi, type OperatorApi } from './operator/operatorApi.js';
@@ -190,6 +191,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Slow clients (headers or a body trickled in) are cut within stated bounds: slowClients.ts.
     const server = createServer(slowClientServerOptions);
     server.on('request', guardBodyRate);
+    server.on('request', dropUnreadableForwardedFor);
     let address: AddressInfo | undefined;
     let metricsServer: MetricsServer | undefined;
     const keyRequests = keyRequestSettings(options, () => {
