@@ -10,8 +10,9 @@ import { openDatabase } from '@quotes/database';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
-import { type Logger, silentLogger } from '@quotes/service-base';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
+import { type Logger, silentLogger } from '@quotes/service-base';
+import { guardBodyRate, slowClientServerOptions } from './http/slowClients.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.js';
 import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
 import { keyRequestValidator } from '@quotes/key-pages';
@@ -186,7 +187,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
       presenceIntervalMs: options.presenceIntervalMs,
     });
-    const server = createServer();
+    // Slow clients (headers or a body trickled in) are cut within stated bounds: slowClients.ts.
+    const server = createServer(slowClientServerOptions);
+    server.on('request', guardBodyRate);
     let address: AddressInfo | undefined;
     let metricsServer: MetricsServer | undefined;
     const keyRequests = keyRequestSettings(options, () => {

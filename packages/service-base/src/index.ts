@@ -6,3 +6,5 @@ export * from './config.js';
 export * from './log.js';
 export * from './problems.js';
 export * from './contractBackend.js';
+export * from './logRedaction.js';
+export * from './apiKeyShape.js';

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import { apiKeyPrefix } from '@quotes/service-base';
 
 const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -13,7 +14,7 @@ export function randomBase62(length: number): string {
   return text;
 }
 
-export const apiKeyPrefix = 'qk_';
+export { apiKeyPrefix } from '@quotes/service-base';
 /** 24 base62 characters: log2(62^24) is about 142.9 bits of entropy. */
 const secretLength = 24;
 const apiKeyPattern = /^qk_[A-Za-z0-9]{24}$/;

@@ -1,7 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
+import { isIP } from 'node:net';
 import type { Logger } from '@quotes/service-base';
+import { cutForSlowBody } from './slowClients.js';
+import { loggedUrl } from './loggedUrl.js';
 import { requestIdFor } from './requestId.js';
+
+/**
+ * The User-Agent's first product (`curl/8.5.0`, `Mozilla/5.0`): the rest is free text a client
+ * chose (comments, names, keys pasted by mistake), and the log writes no such text.
+ */
+const userAgentProduct = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40}(?:\/[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40})?/;
 
 /** The request id given to a response by requestLog (the problem's `instance`). */
 export function requestIdOf(response: Response): string | undefined {
@@ -13,8 +22,10 @@ export function requestIdOf(response: Response): string | undefined {
  * A request id (requestId.ts), echoed in X-Request-Id, and one structured line per finished
  * request. Deliberately not pino-http: it serialises the whole request, headers included, into a
  * child logger on every call, whatever the level, which cost a fifth of the CPU under load.
- * Headers are never logged here, so keys cannot leak through this line; the logger's redaction
- * still guards anything else.
+ * Headers are never logged here, nor bodies; the URL is written with its secrets redacted and the
+ * logger's rule (logRedaction.ts) still guards every line. One line per request: `request
+ * completed` (error level for a 5xx other than 503, else info), or, for a request whose
+ * connection closed before its answer, an info line saying why, never a stack.
  */
 export function requestLog(
   log: Logger,
@@ -27,30 +38,35 @@ export function requestLog(
     response.setHeader('X-Request-Id', id);
     if (log.isLevelEnabled('error')) {
       const started = performance.now();
-      response.once('finish', () => {
+      // 'close' follows every response, finished or not: one listener writes either line.
+      response.once('close', () => {
+        const finished = response.writableFinished;
         const status = response.statusCode;
         // A 503 is an outage, warned about once when it starts (DatabaseOutage), not per request.
-        const level = status >= 500 && status !== 503 ? 'error' : 'info';
+        // A call the client gave up on, or whose body was too slow, is the client's doing: info, no stack.
+        const level = finished && status >= 500 && status !== 503 ? 'error' : 'info';
         if (!log.isLevelEnabled(level)) return;
-        const remoteAddress = clientAddress(request);
+        const address = clientAddress(request);
+        // X-Forwarded-For is whatever the client wrote: only an address is written as one.
+        const remoteAddress = address === undefined || isIP(address) ? address : 'not an address';
         // Behind a trusted proxy: which one passed the call on.
-        const proxyAddress = remoteAddress === request.socket.remoteAddress ? undefined : request.socket.remoteAddress;
-        log[level](
-          {
-            reqId: id,
-            req: {
-              method: request.method,
-              // A confirmation link's token confirms a key request: never written to the log.
-              url: request.originalUrl.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
-              remoteAddress,
-              proxyAddress,
-              userAgent: request.headers['user-agent'],
-            },
-            res: { statusCode: status },
-            responseTime: Math.round((performance.now() - started) * 10) / 10,
+        const proxyAddress = address === request.socket.remoteAddress ? undefined : request.socket.remoteAddress;
+        const line = {
+          reqId: id,
+          req: {
+            method: request.method,
+            // Keys, tokens and addresses in the URL are not written (loggedUrl.ts).
+            url: loggedUrl(request.originalUrl),
+            remoteAddress,
+            proxyAddress,
+            userAgent: userAgentProduct.exec(request.headers['user-agent'] ?? '')?.[0],
           },
-          'request completed',
-        );
+          responseTime: Math.round((performance.now() - started) * 10) / 10,
+        };
+        if (finished) log[level]({ ...line, res: { statusCode: status } }, 'request completed');
+        else if (cutForSlowBody.has(request))
+          log.info({ ...line, closed: 'body too slow' }, 'request cut: its body arrived too slowly');
+        else log.info({ ...line, closed: 'by the client' }, 'request closed by the client before its answer');
       });
     }
     next();
