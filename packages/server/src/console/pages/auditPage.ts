@@ -2,9 +2,11 @@ import { auditPage as readAuditPage } from '../../data/consoleQueries.js';
 import type { AuditEntry } from '../../data/operatorAudit.js';
 import { changeText } from '../../operator/auditChange.js';
 import { isoSeconds } from '../../domain/calendarMonth.js';
+import { OperatorError } from '../../operator/operatorError.js';
+import { requirePageNumber } from '../../operator/operatorInput.js';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '@quotes/text-rules';
+import { type Html, html } from '../consoleHtml.js';
 import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
 
 export const auditPerPage = 50;
@@ -33,13 +35,13 @@ export async function auditPage(
   session: ConsoleSession,
   pageText: unknown,
 ): Promise<{ status: number; page: string }> {
-  const text = typeof pageText === 'string' && pageText !== '' ? pageText : '1';
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1)
-    return {
-      status: 400,
-      page: consolePage('Audit', session, notice('error', 'page: a whole number from 1')),
-    };
-  const page = Number(text);
+  let page: number;
+  try {
+    page = requirePageNumber(typeof pageText === 'string' && pageText !== '' ? pageText : '1');
+  } catch (error) {
+    if (!(error instanceof OperatorError)) throw error;
+    return { status: 400, page: consolePage('Audit', session, notice('error', error.message)) };
+  }
   const { entries, total } = await readAuditPage(context.db, {
     limit: auditPerPage,
     offset: (page - 1) * auditPerPage,
