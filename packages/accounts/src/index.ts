@@ -25,3 +25,4 @@ export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';
 export * from './operator/operatorInput.js';
+export * from './domain/calendarDate.js';

@@ -11,3 +11,4 @@ export * from './domain/keyStanding.js';
 export * from './domain/pagination.js';
 export * from './domain/plans.js';
 export * from './domain/usageSignals.js';
+export * from './domain/calendarDate.js';

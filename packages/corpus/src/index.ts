@@ -19,4 +19,3 @@ export { Random, seededRandom } from './generator/random.js';
 export { generateCorpus, type GenerateOptions } from './generator/generateCorpus.js';
 export { corpusStats, type CorpusStats } from './corpusStats.js';
 export { type CorpusDefaults, type LoadRecorder, registerCorpusCommands } from './cli/corpusCommands.js';
-export { printable, printableLines } from './cli/terminalText.js';

@@ -31,7 +31,8 @@ export function commanderErrorLine(error: CommanderError, program: Command): str
   if (invalid) {
     const [, name, value, why] = invalid as unknown as [string, string, string, string];
     const choices = /^Allowed choices are (.*)\.$/.exec(why)?.[1];
-    return choices ? `${name} must be one of ${choices}; got '${value}'` : `${why}; got '${value}'`;
+    if (choices) return `${name} must be one of ${choices}; got '${value}'`;
+    return why.includes(value) ? why : `${why}; got '${value}'`;
   }
   const missing = /^required option '((-[\w-]+)[^']*)' not specified$/.exec(text);
   if (missing) {

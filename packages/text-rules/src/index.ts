@@ -1,3 +1,4 @@
+export { type CsvCell, csvLine, csvTable, formulaSafe, withoutFormulaGuard } from './csvWriter.js';
 export { Html, html, jsonIsland } from './html.js';
 export {
   checkTextField,
@@ -7,3 +8,4 @@ export {
   textFieldHint,
   withRefusedShown,
 } from './textField.js';
+export { visibleLines, visibleText } from './visibleText.js';

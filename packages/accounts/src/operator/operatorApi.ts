@@ -1,4 +1,4 @@
-import { rules, taxonomy } from '@quotes/contract';
+import { rules } from '@quotes/contract';
 import type { Kysely } from 'kysely';
 import {
   type ApiKeyRecord,
@@ -50,9 +50,16 @@ import { appendAuditEntries, type AuditEntry, listAuditEntries } from '../data/o
 import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
 import { osActor } from './operatorActor.js';
-import { optionalText, quoted, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
+import {
+  optionalText,
+  quoted,
+  requireClientName,
+  requireEmail,
+  requireOrigins,
+  requirePlanName,
+} from './operatorInput.js';
 
-export { OperatorError } from './operatorError.js';
+export { OperatorError, type OperatorErrorCode } from './operatorError.js';
 export type { KeyOwner, KeyState } from '../data/keyOwners.js';
 export type { Signal } from '../domain/usageSignals.js';
 
@@ -284,7 +291,7 @@ export class TrialTakenError extends OperatorError {
     message: string,
     readonly earlier: ApiKeyRecord,
   ) {
-    super(message);
+    super(message, 'refused');
   }
 }
 
@@ -337,6 +344,7 @@ export function createOperatorApi(
       const first = entries[0]!;
       throw new OperatorError(
         `${first.action} ${first.target} was not done: its audit entry could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        'failed',
       );
     }
   }
@@ -362,7 +370,7 @@ export function createOperatorApi(
     recorded: { action: string; before: ApiKeyRecord; now: Date; reason?: string | null },
   ): Promise<KeyView> {
     const after = await inTransaction(db, async (trx) => {
-      if (!(await write(trx))) throw new OperatorError(refused);
+      if (!(await write(trx))) throw new OperatorError(refused, 'conflict');
       return auditedChange(trx, recorded.action, recorded.before, recorded.now, recorded.reason);
     });
     changed(id);
@@ -371,15 +379,13 @@ export function createOperatorApi(
 
   async function existing(id: string, from: Kysely<Database> = db): Promise<ApiKeyRecord> {
     const record = await findKeyById(from, id);
-    if (!record) throw new OperatorError(`no key with id ${quoted(id)} (see: keys list)`);
+    if (!record) throw new OperatorError(`no key with id ${quoted(id)} (see: keys list)`, 'not-found');
     return record;
   }
 
   async function planNamed(name: string) {
-    if (!taxonomy.plans.includes(name))
-      throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${quoted(name)}`);
-    const plan = await findPlan(db, name);
-    if (!plan) throw new OperatorError(`plan "${name}" is not in the plans table (are migrations applied?)`);
+    const plan = await findPlan(db, requirePlanName(name));
+    if (!plan) throw new OperatorError(`plan "${name}" is not in the plans table (are migrations applied?)`, 'failed');
     return plan;
   }
 
@@ -566,14 +572,16 @@ export function createOperatorApi(
     async changePlan(id, change) {
       const now = clock();
       const record = await existing(id);
-      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its plan cannot change`);
+      if (record.status === 'revoked')
+        throw new OperatorError(`key ${id} is revoked; its plan cannot change`, 'conflict');
       const plan = await planNamed(change.plan);
       const hasOverrides = (change.monthlyCalls ?? null) !== null || (change.maxLimit ?? null) !== null;
       if (hasOverrides && !plan.perKeyLimits)
         throw new OperatorError(
           `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
         );
-      if (plan.id === record.plan.id && !hasOverrides) throw new OperatorError(`key ${id} is already on ${plan.id}`);
+      if (plan.id === record.plan.id && !hasOverrides)
+        throw new OperatorError(`key ${id} is already on ${plan.id}`, 'conflict');
       const monthlyCalls =
         change.monthlyCalls == null ? null : requireWholeNumber(change.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
       const maxLimit =
@@ -611,7 +619,8 @@ export function createOperatorApi(
     async setAllowedOrigins(id, origins) {
       const allowedOrigins = requireOrigins(origins);
       const record = await existing(id);
-      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; its origins cannot change`);
+      if (record.status === 'revoked')
+        throw new OperatorError(`key ${id} is revoked; its origins cannot change`, 'conflict');
       return changeKey(
         id,
         (trx) => updateActiveKey(trx, id, { allowed_origins: allowedOrigins }),
@@ -622,7 +631,8 @@ export function createOperatorApi(
 
     async rollKey(id) {
       const record = await existing(id);
-      if (record.status === 'revoked') throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`);
+      if (record.status === 'revoked')
+        throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`, 'conflict');
       const key = generateApiKey();
       await changeKey(
         id,
@@ -694,7 +704,10 @@ export function createOperatorApi(
       const text = optionalText(reason, 'reason', 500);
       const record = await existing(id);
       if (record.status === 'revoked')
-        throw new OperatorError(`key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`);
+        throw new OperatorError(
+          `key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`,
+          'conflict',
+        );
       return changeKey(
         id,
         (trx) => revokeKey(trx, id, text, clock()),
@@ -708,7 +721,7 @@ export function createOperatorApi(
       const now = clock();
       const record = await existing(id);
       if (record.status === 'revoked')
-        throw new OperatorError(`key ${id} is revoked; a revoked key cannot be renewed: create a new one`);
+        throw new OperatorError(`key ${id} is revoked; a revoked key cannot be renewed: create a new one`, 'conflict');
       if (until.getTime() <= now.getTime())
         throw new OperatorError(`until must be in the future, got ${isoSeconds(until)}`);
       const days = record.plan.validityDays;

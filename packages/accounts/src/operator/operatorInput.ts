@@ -1,6 +1,9 @@
+import { rules, taxonomy } from '@quotes/contract';
 import { checkTextField, refusedCharacterIn, withRefusedShown } from '@quotes/text-rules';
 import validator from 'validator';
+import type { KeyState } from '../data/keyOwners.js';
 import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
+import { plansWhere } from '../domain/plans.js';
 import { OperatorError } from './operatorError.js';
 
 /**
@@ -68,4 +71,67 @@ export function requireOrigins(values: readonly string[]): string[] {
   if (origins.length > maxAllowedOrigins)
     throw new OperatorError(`a key allows at most ${maxAllowedOrigins} origins, got ${origins.length}`);
   return origins;
+}
+
+/* Choices rather than text: the same rule whether a flag, a form field or a query value gives them. */
+
+/** A plan as the contract names it. */
+export function requirePlanName(value: string, name = 'plan'): string {
+  if (!taxonomy.plans.includes(value))
+    throw new OperatorError(`${name} must be one of ${taxonomy.plans.join(', ')}, got ${quoted(value)}`);
+  return value;
+}
+
+export const keyStates: readonly KeyState[] = ['active', 'expired', 'revoked'];
+
+/** A key's state as lists filter by it. */
+export function requireKeyState(value: string, name = 'state'): KeyState {
+  const state = keyStates.find((known) => known === value);
+  if (!state) throw new OperatorError(`${name} must be one of ${keyStates.join(', ')}, got ${quoted(value)}`);
+  return state;
+}
+
+/** A page of a list: 1 to 999,999. */
+export function requirePageNumber(text: string, name = 'page'): number {
+  if (!/^\d{1,6}$/.test(text.trim()) || Number(text) < 1)
+    throw new OperatorError(`${name} must be a whole number from 1 to 999999, got ${quoted(text)}`);
+  return Number(text);
+}
+
+export const maxMonthlyCalls = 2_147_483_647;
+
+/**
+ * A per-key plan's monthly allowance is chosen out loud: a number of calls, or unlimited; never by
+ * leaving the number out. `names` are the surface's words for the two (`--monthly-calls` and
+ * `--unlimited`, or the console's field labels). Returns the calls, null for unlimited or none given.
+ */
+export function requireAllowanceChoice(
+  plan: string,
+  choice: { monthlyCalls?: number | string | null; unlimited?: boolean },
+  names: { calls: string; unlimited: string },
+): number | null {
+  const text = typeof choice.monthlyCalls === 'string' ? choice.monthlyCalls.trim() : choice.monthlyCalls;
+  const given = text !== undefined && text !== null && text !== '';
+  if (choice.unlimited && given) throw new OperatorError(`give ${names.calls} or ${names.unlimited}, not both`);
+  const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
+  if (!perKey && choice.unlimited)
+    throw new OperatorError(
+      `${names.unlimited} is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
+    );
+  if (perKey && !given && !choice.unlimited)
+    throw new OperatorError(
+      `${plan} keys need ${names.calls} N (calls a month), or ${names.unlimited} for no monthly limit`,
+    );
+  if (!given) return null;
+  const calls = Number(text);
+  if (
+    (typeof text === 'string' && !/^\d{1,10}$/.test(text)) ||
+    !Number.isInteger(calls) ||
+    calls < 0 ||
+    calls > maxMonthlyCalls
+  )
+    throw new OperatorError(
+      `${names.calls} must be a whole number from 0 to ${maxMonthlyCalls}, got ${quoted(String(text))}`,
+    );
+  return calls;
 }

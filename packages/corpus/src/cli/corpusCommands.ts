@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type OpenedDatabase, withDatabase } from '@quotes/database';
+import { visibleLines, visibleText } from '@quotes/text-rules';
 import type { CorpusRow } from '../corpusRow.js';
 import { type CorpusStats, corpusStats } from '../corpusStats.js';
 import { generatedSource } from '../defaultCorpus.js';
@@ -22,7 +23,7 @@ import {
   removalSummary,
 } from '../import/importImpact.js';
 import { labelledLines } from './reportLines.js';
-import { counted, printable, printableLines } from './terminalText.js';
+import { counted } from './terminalText.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -206,11 +207,11 @@ export function importReportLines(report: ImportReport): string[] {
     rows.push(['unknown tags', report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')]);
   if (report.total !== null) rows.push(['corpus now', `${counted(report.total, 'quote')} (version ${report.version})`]);
   const lines = [
-    `${report.dryRun ? 'Dry run of' : 'Imported'} ${printable(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
+    `${report.dryRun ? 'Dry run of' : 'Imported'} ${visibleText(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
     ...labelledLines(rows),
   ];
   if (report.errors.length > 0)
-    lines.push('  first errors:', ...report.errors.map((error) => `    ${printable(error)}`));
+    lines.push('  first errors:', ...report.errors.map((error) => `    ${visibleText(error)}`));
   lines.push(`  ${report.dryRun ? 'would import' : 'imported'} by category:`, ...categoryLines(report.byCategory));
   return lines;
 }
@@ -226,7 +227,7 @@ export function statsLines(stats: CorpusStats): string[] {
   const state = stats.state;
   const origin = !state
     ? 'never loaded'
-    : `${printable(state.source)}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
+    : `${visibleText(state.source)}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
   return [
     `Quotes: ${number(stats.total)}`,
     `Source: ${origin}`,
@@ -449,13 +450,13 @@ export function registerCorpusCommands(
               const preview = await read(null, true, options.dryRun ? 'dry run' : 'checking');
               impact = await importImpact(database, preview.quoteIds ?? new Set(), options.mode);
               if (options.dryRun) {
-                console.log(printableLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
+                console.log(visibleLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
                 return;
               }
               if (needsConfirmation(impact) && !options.yes) await confirmRemoval(impact);
             }
             const report = await read(database, false, 'import');
-            console.log(printableLines(importReportLines(report).join('\n')));
+            console.log(visibleLines(importReportLines(report).join('\n')));
           },
         );
       },
@@ -468,8 +469,8 @@ export function registerCorpusCommands(
     .action(async (options: { json?: boolean }) => {
       await withCorpusDatabase(openDatabase, 'corpus stats', async (database) => {
         const stats = await corpusStats(database);
-        // File names and tags come from outside: escaped on the way to the terminal (see terminalText.ts).
-        console.log(printableLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
+        // File names and tags come from outside: escaped on the way to the terminal (see visibleText in @quotes/text-rules).
+        console.log(visibleLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
       });
     });
 }

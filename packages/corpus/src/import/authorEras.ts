@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { taxonomy } from '@quotes/contract';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { CorpusError } from '../errors.js';
@@ -151,6 +151,13 @@ const year = (value: string): number | null => {
 };
 
 /**
+ * An authors file is read whole: it is refused past this size (about 300,000 authors of 50
+ * bytes), and each of its lines past authorLineCharacters, before anything is held for them.
+ */
+export const maxAuthorsFileBytes = 16 * 1024 * 1024;
+export const authorLineCharacters = 1000;
+
+/**
  * An operator's author file: CSV with `author,era` or `author,born,died` (an empty `died` while
  * alive; `-384` or `384 BC` before the Common Era), a header row optional. Any bad line fails the
  * whole file with its line number: a half-read curation file would silently mis-tag rows.
@@ -158,15 +165,26 @@ const year = (value: string): number | null => {
 export function readAuthorsFile(file: string): AuthorEraTable {
   let records: string[][];
   try {
+    const size = statSync(file).size;
+    if (size > maxAuthorsFileBytes)
+      throw new CorpusError(
+        `the authors file ${file} is ${(size / 1024 / 1024).toFixed(1)} MB; an authors file is at most ${maxAuthorsFileBytes / 1024 / 1024} MB`,
+      );
     records = parseCsv(readFileSync(file), {
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
       bom: true,
+      max_record_size: authorLineCharacters,
     }) as string[][];
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CorpusError(`cannot read the authors file ${file}: ${reason}`);
+    if (error instanceof CorpusError) throw error;
+    const { code, lines } = error as NodeJS.ErrnoException & { lines?: number };
+    if (code === 'CSV_MAX_RECORD_SIZE')
+      throw new CorpusError(
+        `authors file ${file}, line ${lines}: longer than ${authorLineCharacters} characters (the most one author line may hold)`,
+      );
+    throw new CorpusError(`cannot read the authors file ${file}: ${code ?? (error as Error).message}`);
   }
   const table = new AuthorEraTable();
   records.forEach((record, index) => {

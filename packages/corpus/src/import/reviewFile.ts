@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
+import { csvLine } from '@quotes/text-rules';
 import type { CorpusRow } from '../corpusRow.js';
 import { CorpusError } from '../errors.js';
 
@@ -27,11 +27,11 @@ export const reviewColumns = [
   'language',
 ] as const;
 
-/** One CSV record (RFC 4180); a cell with edge spaces is quoted so a re-import keeps them. */
-const csvLine = (values: readonly (string | number | null)[]) =>
-  stringify([values], { quoted_match: /^\s|\s$/, record_delimiter: 'unix' });
-
-/** Streams review rows to a CSV file; each quote id is written once. */
+/**
+ * Streams review rows to a CSV file; each quote id is written once. The operator opens it in a
+ * spreadsheet: texts and authors that read as formulas are written as text (see csvWriter), and
+ * the importer reads them back as they were.
+ */
 export class ReviewWriter {
   private readonly output: WriteStream;
   private readonly written = new Set<string>();

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { withoutFormulaGuard } from '@quotes/text-rules';
 import { parse as parseCsv } from 'csv-parse';
 import { CorpusError } from '../errors.js';
 
@@ -12,8 +13,16 @@ export interface SourceRecord {
 
 export type ImportFormat = 'jsonl' | 'csv';
 
-// A line this long is not a quotation but a binary or minified file; dropping it keeps memory bounded.
-const maxRecordBytes = 1024 * 1024;
+/**
+ * The most one record (a JSON line, a CSV record) may hold. A line this long is not a quotation
+ * but a binary or minified file, or a CSV quote left open that swallows the rest of the file;
+ * stopping there keeps memory bounded whatever the file.
+ */
+export const maxRecordBytes = 1024 * 1024;
+const maxRecordText = `${maxRecordBytes / 1024 / 1024} MB`;
+
+/** The parser is fed this much at a time, so a record is caught at most this far past the bound. */
+const feedBytes = 64 * 1024;
 
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
@@ -52,7 +61,7 @@ export async function* jsonlRecords(input: Readable, onBytes: (bytes: number) =>
   const finishLine = (): SourceRecord | null => {
     line++;
     const record = oversized
-      ? { line, values: null, problem: `line longer than ${maxRecordBytes / 1024 / 1024} MB` }
+      ? { line, values: null, problem: `line longer than ${maxRecordText}` }
       : jsonlRecord(pending.length === 1 ? pending[0]! : Buffer.concat(pending), line);
     pending = [];
     pendingBytes = 0;
@@ -94,10 +103,16 @@ export function fieldKey(name: string): string {
 /**
  * CSV with a header row, as spreadsheets write it (RFC 4180: quoted fields may hold commas,
  * quotes and newlines). Fields arrive as bytes and are decoded one by one, so bad UTF-8 is
- * reported for its record. A record the parser cannot read is reported and skipped.
+ * reported for its record. A record the parser cannot read is reported and skipped. A record
+ * past maxRecordBytes stops the import at once (its line named): after a quote left open no
+ * later record boundary can be trusted. A cell the review file guarded against formulas (a
+ * leading `'`, see csvWriter) is read back as it was.
  */
 export async function* csvRecords(input: Readable, onBytes: (bytes: number) => void): AsyncGenerator<SourceRecord> {
   const skipped: SourceRecord[] = [];
+  // Where the last record the parser finished (or gave up on) ended: what lies past it is the
+  // record being read, held in the parser's memory until it ends.
+  const finished = { bytes: 0, lines: 0 };
   // No `bom` option: when csv-parse finds a BOM it switches to decoding fields itself, which
   // would hide bad bytes. The header's first field is decoded by TextDecoder, which drops a BOM.
   const parser = parseCsv({
@@ -107,46 +122,84 @@ export async function* csvRecords(input: Readable, onBytes: (bytes: number) => v
     relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
+    on_record: (record, context) => {
+      finished.bytes = context.bytes;
+      finished.lines = context.lines;
+      return record;
+    },
   });
   parser.on('skip', (error: Error & { lines?: number }) => {
+    finished.bytes = parser.info.bytes;
     skipped.push({ line: error.lines ?? 0, values: null, problem: `unreadable CSV (${error.message})` });
   });
-  input.on('data', (chunk: Buffer) => onBytes(chunk.length));
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
+
+  // The file is fed by hand rather than piped, so that each piece has been parsed before the next
+  // is read and the record in progress is measured as it grows.
+  const fed = (async () => {
+    let parsed = 0;
+    try {
+      for await (const chunk of input as AsyncIterable<Buffer>) {
+        onBytes(chunk.length);
+        for (let start = 0; start < chunk.length; start += feedBytes) {
+          const piece = chunk.subarray(start, start + feedBytes);
+          await new Promise<void>((resolve, reject) =>
+            parser.write(piece, (error) => (error ? reject(error) : resolve())),
+          );
+          parsed += piece.length;
+          if (parsed - finished.bytes > maxRecordBytes)
+            throw new CorpusError(
+              `line ${finished.lines + 1}: a CSV record longer than ${maxRecordText} (the most one record may hold; ` +
+                'a quoted field missing its closing quote runs on like this), nothing imported',
+            );
+        }
+      }
+      parser.end();
+    } catch (error) {
+      input.destroy();
+      parser.destroy(error as Error);
+    }
+  })();
 
   let header: string[] | null = null;
   let previousEnd = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: { lines: number } }>) {
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: { lines: number } }>) {
+      while (skipped.length > 0) yield skipped.shift()!;
+      const endLine = info.lines;
+      // The record starts after the previous one ended (blank lines in between are rare enough
+      // that counting them is not worth the parser's extra bookkeeping).
+      const line = Math.min(previousEnd + 1, endLine);
+      previousEnd = endLine;
+      const decoded = record.map((field) => decodeUtf8(field));
+      if (header === null) {
+        if (decoded.some((field) => field === null)) throw new CorpusError('line 1: the CSV header is not valid UTF-8');
+        header = (decoded as string[]).map(fieldKey);
+        continue;
+      }
+      if (decoded.some((field) => field === null)) {
+        yield { line, values: null, problem: 'not valid UTF-8' };
+        continue;
+      }
+      const fields = (decoded as string[]).map(withoutFormulaGuard);
+      if (fields.length !== header.length) {
+        yield {
+          line,
+          values: null,
+          problem: `expected ${header.length} fields (as in the header), got ${fields.length}`,
+        };
+        continue;
+      }
+      const values: Record<string, unknown> = {};
+      header.forEach((name, index) => {
+        values[name] = fields[index];
+      });
+      yield { line, values, problem: null };
+    }
     while (skipped.length > 0) yield skipped.shift()!;
-    const endLine = info.lines;
-    // The record starts after the previous one ended (blank lines in between are rare enough
-    // that counting them is not worth the parser's extra bookkeeping).
-    const line = Math.min(previousEnd + 1, endLine);
-    previousEnd = endLine;
-    const fields = record.map((field) => decodeUtf8(field));
-    if (header === null) {
-      if (fields.some((field) => field === null)) throw new CorpusError('line 1: the CSV header is not valid UTF-8');
-      header = (fields as string[]).map(fieldKey);
-      continue;
-    }
-    if (fields.some((field) => field === null)) {
-      yield { line, values: null, problem: 'not valid UTF-8' };
-      continue;
-    }
-    if (fields.length !== header.length) {
-      yield {
-        line,
-        values: null,
-        problem: `expected ${header.length} fields (as in the header), got ${fields.length}`,
-      };
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    header.forEach((name, index) => {
-      values[name] = fields[index];
-    });
-    yield { line, values, problem: null };
+  } finally {
+    // Stopped early (an error, or the caller stopped reading): stop the feeding too.
+    if (!parser.destroyed && !parser.readableEnded) parser.destroy();
+    input.destroy();
+    await fed;
   }
-  while (skipped.length > 0) yield skipped.shift()!;
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { endOfDayUtc } from '@quotes/accounts/rules';
+import { type CalendarDate, dayAfter, endOfDay, readInstant, startOfDay } from '@quotes/accounts/rules';
 
 /** Option parsers: bad input stops commander with a one-line message naming the option. */
 
@@ -13,22 +13,22 @@ export function wholeNumber(option: string, min: number, max: number) {
   };
 }
 
-const isoDate = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const instantHint = 'e.g. 2027-01-31 (to the end of that day, UTC) or 2027-01-31T12:00:00Z';
 
+/** A date alone or a date-time (domain/calendarDate.ts); an impossible day is refused, never rolled over. */
+function instantOf(option: string, text: string, dateAlone: (date: CalendarDate) => Date): Date {
+  const trimmed = text.trim();
+  const reading = readInstant(trimmed, dateAlone);
+  if (!('error' in reading)) return reading.value;
+  // A value not shaped like a date at all gets the forms that are; an impossible one, why it is not.
+  if (!/^\d{4}-\d{2}-\d{2}/.test(trimmed))
+    throw new InvalidArgumentError(`${option} must be an ISO 8601 date or date-time, ${instantHint}`);
+  throw new InvalidArgumentError(`${option} ${reading.error}`);
+}
+
+/** An expiry: a date alone is the end of that day (UTC); a date-time is UTC unless it gives an offset. */
 export function isoInstant(option: string) {
-  return (text: string): Date => {
-    const trimmed = text.trim();
-    const match = isoDate.exec(trimmed);
-    // Times are UTC unless an offset is given, whatever the machine's time zone; a date alone is
-    // the end of that day.
-    const value = trimmed.length === 10 ? endOfDayUtc(trimmed) : new Date(match && !match[4] ? `${trimmed}Z` : trimmed);
-    if (!match || Number.isNaN(value.getTime())) {
-      throw new InvalidArgumentError(
-        `${option} must be an ISO 8601 date or date-time, e.g. 2027-01-31 (to the end of that day, UTC) or 2027-01-31T12:00:00Z`,
-      );
-    }
-    return value;
-  };
+  return (text: string): Date => instantOf(option, text, endOfDay);
 }
 
 export function yearMonth(option: string) {
@@ -45,13 +45,5 @@ export function yearMonth(option: string) {
  * offset is given).
  */
 export function dayBound(option: string, edge: 'start' | 'end') {
-  const instant = isoInstant(option);
-  return (text: string): Date => {
-    const trimmed = text.trim();
-    if (trimmed.length !== 10) return instant(trimmed);
-    const day = new Date(`${trimmed}T00:00:00Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(trimmed) || Number.isNaN(day.getTime()))
-      throw new InvalidArgumentError(`${option} must be a date (YYYY-MM-DD) or an ISO 8601 date-time`);
-    return edge === 'start' ? day : new Date(day.getTime() + 86_400_000);
-  };
+  return (text: string): Date => instantOf(option, text, edge === 'start' ? startOfDay : dayAfter);
 }

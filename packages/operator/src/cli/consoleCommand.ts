@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type Command, InvalidArgumentError } from 'commander';
+import { remoteFlag, requireConsoleHost } from '../console/consoleSecurity.js';
 import { startConsole } from '../console/consoleServer.js';
 import { OperatorError } from '@quotes/accounts';
 import { wholeNumber } from './cliOptions.js';
@@ -8,7 +9,7 @@ import type { CliContext } from './keyCommands.js';
 
 function hostAddress(text: string): string {
   if (text !== 'localhost' && isIP(text) === 0)
-    throw new InvalidArgumentError('--host must be an IP address (127.0.0.1, ::1, 0.0.0.0) or localhost');
+    throw new InvalidArgumentError('--host must be an IP address (127.0.0.1, ::1) or localhost');
   return text;
 }
 
@@ -25,11 +26,17 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
     .option('--port <port>', 'port to listen on (0: any free one)', wholeNumber('--port', 0, 65_535), 4100)
     .option(
       '--host <address>',
-      'address to listen on; anything but loopback exposes the console',
+      'address to listen on: loopback only (127.0.0.1, ::1, localhost)',
       hostAddress,
       '127.0.0.1',
     )
-    .action(async (options: { port: number; host: string }) => {
+    .option(
+      remoteFlag,
+      'let --host be an address beyond loopback although the console speaks plain HTTP: the sign-in link and session cookie then cross the network in clear text (warned of at every start)',
+    )
+    .action(async (options: { port: number; host: string; allowRemoteInsecure?: boolean }) => {
+      // Refused before the database is opened: nothing is served, nothing is printed but the reason.
+      requireConsoleHost(options.host, options.allowRemoteInsecure === true);
       const stopped = stopSignal();
       const database = await cli.open();
       try {
@@ -38,9 +45,14 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
           host: options.host,
           port: options.port,
           signalThresholds: signalThresholdsOf(cli.config()),
+          allowRemoteInsecure: options.allowRemoteInsecure === true,
           log: (line) => process.stderr.write(`${line}\n`),
         }).catch((error: NodeJS.ErrnoException) => {
-          throw new OperatorError(`cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
+          if (error instanceof OperatorError) throw error;
+          throw new OperatorError(
+            `cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`,
+            'failed',
+          );
         });
         cli.out(`Quotes console at ${running.url}\nSign in (the link works once): ${running.signInUrl}`);
         const signal = await stopped;

@@ -1,12 +1,18 @@
 import { rules, taxonomy } from '@quotes/contract';
 import { type Command, Option } from 'commander';
-import { printable } from '@quotes/corpus/terminal-text';
 import type { OpenedDatabase } from '@quotes/database';
+import { visibleText } from '@quotes/text-rules';
 import { type Config, publicBaseUrl } from '@quotes/service-base';
-import { plansWhere } from '@quotes/accounts/rules';
-import { expiryText } from '@quotes/accounts/rules';
-import { keyMessage } from '@quotes/accounts';
-import { createOperatorApi, type IssuedKey, type KeyView, OperatorError } from '@quotes/accounts';
+import { expiryText, plansWhere } from '@quotes/accounts/rules';
+import {
+  createOperatorApi,
+  type IssuedKey,
+  type KeyView,
+  keyMessage,
+  maxMonthlyCalls,
+  OperatorError,
+  requireAllowanceChoice,
+} from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
 import { listOutput } from './listOutput.js';
@@ -28,7 +34,7 @@ export interface CliContext {
   out: (text: string) => void;
 }
 
-const show = (value: string | number | null) => (value === null ? '-' : printable(String(value)));
+const show = (value: string | number | null) => (value === null ? '-' : visibleText(String(value)));
 
 function keyLines(view: KeyView): string[] {
   return [
@@ -53,7 +59,7 @@ const planOption = (flags: string, description: string) =>
 const monthlyCallsOption = (): [string, string, (text: string) => number] => [
   '--monthly-calls <n>',
   `${perKeyPlans()} only, and needed there: calls per month (or --unlimited)`,
-  wholeNumber('--monthly-calls', 0, 2_147_483_647),
+  wholeNumber('--monthly-calls', 0, maxMonthlyCalls),
 ];
 const maxLimitOption = (): [string, string, (text: string) => number] => [
   '--max-limit <n>',
@@ -66,21 +72,8 @@ const unlimitedOption = (): [string, string] => [
   `${perKeyPlans()} only: no monthly allowance, said in words rather than by leaving --monthly-calls out`,
 ];
 
-/** A per-key plan's allowance is chosen out loud: a number of calls, or --unlimited; never by omission. */
-function requireAllowanceChoice(plan: string, options: { monthlyCalls?: number; unlimited?: boolean }): void {
-  if (options.unlimited && options.monthlyCalls !== undefined)
-    throw new OperatorError('give --monthly-calls or --unlimited, not both');
-  const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
-  if (!perKey) {
-    if (options.unlimited)
-      throw new OperatorError(
-        `--unlimited is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
-      );
-    return;
-  }
-  if (options.monthlyCalls === undefined && !options.unlimited)
-    throw new OperatorError(`${plan} keys need --monthly-calls N (calls a month), or --unlimited for no monthly limit`);
-}
+/** The CLI's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
+const allowanceFlags = { calls: '--monthly-calls', unlimited: '--unlimited' };
 
 const collectOrigin = (value: string, previous: string[]) => [...previous, value];
 
@@ -160,7 +153,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       }) => {
         if (options.send && !options.email)
           throw new OperatorError('--send needs --email: the address to mail the key to');
-        requireAllowanceChoice(options.plan, options);
+        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const { issued, view } = await cli.run(async (database) => {
           const operator = createOperatorApi(database, { reason: options.reason });
           const issued = await operator.createKey({
@@ -168,7 +161,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             plan: options.plan,
             email: options.email,
             expiresAt: options.expiresAt,
-            monthlyCalls: options.monthlyCalls,
+            monthlyCalls,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
             allowedOrigins: options.allowedOrigin,
@@ -350,11 +343,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           reason?: string;
         },
       ) => {
-        requireAllowanceChoice(options.plan, options);
+        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const view = await cli.run((database) =>
           createOperatorApi(database, { reason: options.reason }).changePlan(id, {
             plan: options.plan,
-            monthlyCalls: options.monthlyCalls,
+            monthlyCalls,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
           }),
@@ -376,7 +369,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       const { issued, view } = await cli.run(async (database) => {
         const operator = createOperatorApi(database, { reason: options.reason });
         const owner = await operator.showKey(id);
-        if (options.send && !owner.email) throw new OperatorError(`key ${id} has no e-mail address; --send needs one`);
+        if (options.send && !owner.email)
+          throw new OperatorError(`key ${id} has no e-mail address; --send needs one`, 'conflict');
         return { issued: await operator.rollKey(id), view: owner };
       });
       const mailed = options.send ? await sendKey(issued, view, true) : null;

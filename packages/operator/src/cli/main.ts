@@ -2,10 +2,9 @@
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError } from '@quotes/service-base';
 import { CorpusError } from '@quotes/corpus/errors';
-import { printable, printableLines } from '@quotes/corpus/terminal-text';
+import { visibleLines, visibleText } from '@quotes/text-rules';
 import type { OpenedDatabase } from '@quotes/database';
-import { MailError } from '@quotes/accounts';
-import { OperatorError } from '@quotes/accounts';
+import { MailError, OperatorError, type OperatorErrorCode } from '@quotes/accounts';
 import { cliConfig, closeOpenDatabases, openCliDatabase, openMigratedDatabase, withDatabase } from './cliDatabase.js';
 import { commanderErrorLine, isCommanderError } from '@quotes/service-base';
 import { registerAuditCommands } from './auditCommands.js';
@@ -28,7 +27,7 @@ const program = new Command('quotes-admin')
   .description('Operate the Quote Retrieval Service: keys, usage, corpus and database (same database as the server)')
   .showSuggestionAfterError(true)
   // Help goes to the terminal escaped like everything else; errors are printed below, in one style.
-  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)), outputError: () => undefined })
+  .configureOutput({ writeErr: (text) => process.stderr.write(visibleLines(text)), outputError: () => undefined })
   .exitOverride();
 
 const context = {
@@ -37,7 +36,7 @@ const context = {
   openUnmigrated: () => openCliDatabase(loadConfig()),
   run: <T>(work: (database: OpenedDatabase) => Promise<T>) => withDatabase(open, work),
   // Tables and values escape what they print; this last pass catches anything else on its way to the terminal.
-  out: (text: string) => process.stdout.write(`${printableLines(text)}\n`),
+  out: (text: string) => process.stdout.write(`${visibleLines(text)}\n`),
 };
 registerKeyCommands(program, context);
 registerUsageCommands(program, context);
@@ -58,10 +57,19 @@ if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit', 'console'].includes(
   );
 }
 
+/** The exit status of each kind of refusal (OPERATOR.md lists them); a bad flag is `invalid` too. */
+const exitCodes: Record<OperatorErrorCode, number> = {
+  failed: 1,
+  invalid: 2,
+  'not-found': 3,
+  conflict: 4,
+  refused: 5,
+};
+
 /** The first line of a message: errors are one line, never a stack trace. */
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return printable(text.split('\n')[0]!.trim()) || 'failed';
+  return visibleText(text.split('\n')[0]!.trim()) || 'failed';
 }
 
 // The console stops itself on a signal (server, then database); every other command is interrupted.
@@ -82,8 +90,10 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and version asked for are already printed; an error is one line like every other.
-    if (isCommanderError(error)) process.stderr.write(`quotes-admin: ${oneLine(commanderErrorLine(error, program))}\n`);
-    process.exitCode = error.exitCode;
+    if (isCommanderError(error)) {
+      process.stderr.write(`quotes-admin: ${oneLine(commanderErrorLine(error, program))}\n`);
+      process.exitCode = exitCodes.invalid;
+    } else process.exitCode = error.exitCode;
   } else {
     const known =
       error instanceof OperatorError ||
@@ -91,6 +101,6 @@ try {
       error instanceof CorpusError ||
       error instanceof MailError;
     process.stderr.write(`quotes-admin: ${known ? '' : 'error: '}${oneLine(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof OperatorError ? exitCodes[error.code] : 1;
   }
 }

@@ -1,8 +1,8 @@
-import { printable } from '@quotes/corpus/terminal-text';
+import { visibleText } from '@quotes/text-rules';
 
-/** A plain aligned table for a terminal: the header, a rule, one line per row; every cell escaped. */
+/** A plain aligned table for a terminal: the header, a rule, one line per row; every cell shown as written (visibleText). */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const cells = rows.map((row) => row.map(printable));
+  const cells = rows.map((row) => row.map(visibleText));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...cells.map((row) => (row[column] ?? '').length)),
   );

@@ -1,10 +1,15 @@
-import { stringify } from 'csv-stringify/sync';
 import { type Command, Option } from 'commander';
 import { counted } from '@quotes/corpus/terminal-text';
-import { signalThresholdsOf } from '@quotes/accounts/rules';
+import { csvTable } from '@quotes/text-rules';
 import { publicBaseUrl } from '@quotes/service-base';
-import { usageAlertMessage, usageSignalsMessage } from '@quotes/accounts';
-import { createOperatorApi, OperatorError, type UsageView } from '@quotes/accounts';
+import { signalThresholdsOf } from '@quotes/accounts/rules';
+import {
+  createOperatorApi,
+  OperatorError,
+  type UsageView,
+  usageAlertMessage,
+  usageSignalsMessage,
+} from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
 import { dayBound, yearMonth } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
@@ -74,39 +79,21 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
       return;
     }
     if (options.csv) {
-      // escape_formulas: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
+      // Written by the one CSV writer: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
       process.stdout.write(
-        stringify(
-          views.map((view) => {
-            const percent = percentUsed(view);
-            return [
-              view.month,
-              ...keyCells(view),
-              view.client,
-              view.email ?? '',
-              view.plan,
-              view.state,
-              view.calls,
-              view.limit ?? '',
-              percent ?? '',
-            ];
-          }),
-          {
-            header: true,
-            columns: [
-              'month',
-              'key_id',
-              'key_prefix',
-              'client',
-              'email',
-              'plan',
-              'state',
-              'calls',
-              'allowance',
-              'percent_used',
-            ],
-            escape_formulas: true,
-          },
+        csvTable(
+          ['month', 'key_id', 'key_prefix', 'client', 'email', 'plan', 'state', 'calls', 'allowance', 'percent_used'],
+          views.map((view) => [
+            view.month,
+            ...keyCells(view),
+            view.client,
+            view.email,
+            view.plan,
+            view.state,
+            view.calls,
+            view.limit,
+            percentUsed(view),
+          ]),
         ),
       );
       return;
@@ -147,7 +134,10 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
         );
         if (options.csv)
           process.stdout.write(
-            stringify(rows, { header: true, columns: ['start', 'outcome', 'calls'], escape_formulas: true }),
+            csvTable(
+              ['start', 'outcome', 'calls'],
+              rows.map((row) => [row.start, row.outcome, row.calls]),
+            ),
           );
         else
           cli.out(

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { OperatorError } from '@quotes/accounts';
+import { OperatorError, type OperatorErrorCode } from '@quotes/accounts';
 import { consoleAssets, publicAsset } from './consoleAssets.js';
 import type { ConsoleContext } from './consoleContext.js';
 import { allowedHost, consoleHeaders } from './consoleSecurity.js';
 import { type ConsoleSession, ConsoleSessions, sessionLifetimeMs } from './consoleSessions.js';
 import { auditPage } from './pages/auditPage.js';
 import { corpusPage } from './pages/corpusPage.js';
-import { actionInputOf, keyActions } from './pages/keyActions.js';
+import { type ActionArguments, actionInputOf, keyActions } from './pages/keyActions.js';
 import { confirmPage, keyPage, rolledPage } from './pages/keyPage.js';
 import { keysPage } from './pages/keysPage.js';
 import { consolePage, notice } from './pages/layout.js';
@@ -18,6 +18,22 @@ import { signInPage } from './pages/signInPage.js';
 export const sessionCookie = 'quotes_console';
 
 type SessionRequest = Request & { session?: ConsoleSession };
+
+/** The console's answer to each kind of operator refusal (operatorError.ts): its status and page title. */
+const statusOf: Record<OperatorErrorCode, number> = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  refused: 403,
+  failed: 500,
+};
+const titleOf: Record<OperatorErrorCode, string> = {
+  invalid: 'Refused',
+  'not-found': 'Not found',
+  conflict: 'Conflict',
+  refused: 'Refused',
+  failed: 'Not done',
+};
 
 const cookieOf = (request: Request) => parseCookie(request.headers.cookie ?? '')[sessionCookie];
 const keyId = /^k_[A-Za-z0-9]{1,64}$/;
@@ -137,11 +153,17 @@ export function consoleApp(
   app.get(
     '/keys/:id/confirm/:action',
     page(async (request, session) => {
-      const action = String(request.params.action);
-      if (!keyActions[action])
-        return { status: 404, page: consolePage('Not found', session, notice('error', 'No such action.')) };
+      const name = String(request.params.action);
+      const action = keyActions[name];
+      if (!action) return { status: 404, page: consolePage('Not found', session, notice('error', 'No such action.')) };
       const key = await context.operator(session).showKey(String(request.params.id));
-      return confirmPage(session, key, action, actionInputOf(request.query as Record<string, unknown>));
+      const input = actionInputOf(request.query as Record<string, unknown>);
+      try {
+        return confirmPage(session, key, name, input, { args: action.read(input) });
+      } catch (error) {
+        if (!(error instanceof OperatorError)) throw error;
+        return { status: statusOf[error.code], page: confirmPage(session, key, name, input, { error: error.message }) };
+      }
     }),
   );
   app.post('/keys/:id/actions/:action', async (request: SessionRequest, response, next) => {
@@ -156,14 +178,17 @@ export function consoleApp(
     const operator = context.operator(session, name === 'revoke' ? null : input.reason);
     try {
       const key = await operator.showKey(id);
+      let args: ActionArguments | undefined;
       try {
-        const { issued } = await action.run(operator, key, input);
+        // Read again: what was confirmed is checked by the same rules as what was asked.
+        args = action.read(input);
+        const { issued } = await action.run(operator, key, args, input);
         log(`console: console:${session.label} ${name} ${id}`);
         if (issued) return html(response, 200, rolledPage(session, issued));
         response.redirect(303, `/keys/${encodeURIComponent(id)}?done=${name}`);
       } catch (error) {
         if (!(error instanceof OperatorError)) throw error;
-        html(response, 400, confirmPage(session, key, name, input, error.message));
+        html(response, statusOf[error.code], confirmPage(session, key, name, input, { args, error: error.message }));
       }
     } catch (error) {
       next(error);
@@ -192,7 +217,11 @@ export function consoleApp(
   });
   app.use((error: unknown, request: SessionRequest, response: Response, _next: NextFunction) => {
     if (error instanceof OperatorError)
-      return html(response, 404, consolePage('Not found', request.session ?? null, notice('error', error.message)));
+      return html(
+        response,
+        statusOf[error.code],
+        consolePage(titleOf[error.code], request.session ?? null, notice('error', error.message)),
+      );
     // The body parser's refusals (too large, too many fields, malformed) carry their 4xx status.
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500)

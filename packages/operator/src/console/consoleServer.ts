@@ -7,6 +7,7 @@ import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { defaultSignalThresholds, type SignalThresholds } from '@quotes/accounts/rules';
 import { consoleApp } from './consoleApp.js';
 import { consoleContext } from './consoleContext.js';
+import { requireConsoleHost } from './consoleSecurity.js';
 import { ConsoleSessions } from './consoleSessions.js';
 
 export interface RunningConsole {
@@ -17,7 +18,10 @@ export interface RunningConsole {
   close(): Promise<void>;
 }
 
-/** Serves the operator console on `host:port` (port 0: a free one) over the given database. */
+/**
+ * Serves the operator console on `host:port` (port 0: a free one) over the given database; an
+ * address beyond loopback only with `allowRemoteInsecure`.
+ */
 export async function startConsole(options: {
   database: { db: Kysely<Database> };
   host: string;
@@ -25,9 +29,14 @@ export async function startConsole(options: {
   clock?: Clock;
   /** The signs of broken terms' thresholds (the `USAGE_SIGNAL_*` settings, as the CLI reads them). */
   signalThresholds?: SignalThresholds;
+  /** Listen on an address beyond loopback, over plain HTTP: warned of at every start (consoleSecurity.ts). */
+  allowRemoteInsecure?: boolean;
   /** Lines about sessions and failures, never a token or a key. */
   log?: (line: string) => void;
 }): Promise<RunningConsole> {
+  const log = options.log ?? (() => undefined);
+  const warning = requireConsoleHost(options.host, options.allowRemoteInsecure === true);
+  if (warning) log(warning);
   const clock = options.clock ?? systemClock;
   const sessions = new ConsoleSessions(clock);
   const server = http.createServer();
@@ -45,7 +54,7 @@ export async function startConsole(options: {
       consoleContext(options.database, clock, options.signalThresholds ?? defaultSignalThresholds),
       sessions,
       { host: options.host, port },
-      options.log ?? (() => undefined),
+      log,
     ),
   );
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;

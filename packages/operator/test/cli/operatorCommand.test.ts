@@ -59,7 +59,7 @@ describe('npx quotes-admin, as the README shows it', { timeout: 300_000 }, () =>
     expect(keys.map((key) => key.id)).toEqual([id]);
 
     const refused = await shell('npx quotes-admin keys create --client X --plan gold > "$OUT/none.json"');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^quotes-admin: --plan must be one of [a-z, ]+; got 'gold'\n$/);
   });
 

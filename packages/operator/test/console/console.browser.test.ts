@@ -162,7 +162,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     const bad = await page.goto(`${console_.url}/keys?state=lost&page=0`);
     expect(bad!.status()).toBe(400);
     expect(await page.getByRole('alert').innerText()).toBe(
-      'state: one of active, expired, revoked; page: a whole number from 1',
+      'state must be one of active, expired, revoked, got "lost"; page must be a whole number from 1 to 999999, got "0"',
     );
     pageErrors.length = 0;
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableLines } from '@quotes/corpus/terminal-text';
+import { visibleLines as printableLines, visibleText as printable } from '@quotes/text-rules';
 import { textTable } from '../../src/cli/textTable.js';
 import { OperatorError } from '@quotes/accounts';
 import { requireClientName, requireEmail } from '@quotes/accounts';

@@ -16,9 +16,13 @@ export interface ConsoleProcess {
   stop(signal: NodeJS.Signals, withinMs: number): Promise<number | null>;
 }
 
-export async function startConsoleProcess(env: Record<string, string>, withinMs = 30_000): Promise<ConsoleProcess> {
+export async function startConsoleProcess(
+  env: Record<string, string>,
+  withinMs = 30_000,
+  args: readonly string[] = [],
+): Promise<ConsoleProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', cliMain, 'console', '--port', String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliMain, 'console', '--port', String(port), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,9 @@
 import { auditPage as readAuditPage } from '../../data/consoleQueries.js';
-import type { AuditEntry } from '@quotes/accounts';
-import { changeText } from '@quotes/accounts';
+import { type AuditEntry, changeText, OperatorError, requirePageNumber } from '@quotes/accounts';
 import { isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '@quotes/text-rules';
+import { type Html, html } from '../consoleHtml.js';
 import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
 
 export const auditPerPage = 50;
@@ -33,13 +32,13 @@ export async function auditPage(
   session: ConsoleSession,
   pageText: unknown,
 ): Promise<{ status: number; page: string }> {
-  const text = typeof pageText === 'string' && pageText !== '' ? pageText : '1';
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1)
-    return {
-      status: 400,
-      page: consolePage('Audit', session, notice('error', 'page: a whole number from 1')),
-    };
-  const page = Number(text);
+  let page: number;
+  try {
+    page = requirePageNumber(typeof pageText === 'string' && pageText !== '' ? pageText : '1');
+  } catch (error) {
+    if (!(error instanceof OperatorError)) throw error;
+    return { status: 400, page: consolePage('Audit', session, notice('error', error.message)) };
+  }
   const { entries, total } = await readAuditPage(context.db, {
     limit: auditPerPage,
     offset: (page - 1) * auditPerPage,

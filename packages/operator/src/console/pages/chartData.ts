@@ -1,4 +1,4 @@
-import { type Html, html, jsonIsland } from '@quotes/text-rules';
+import { type Html, html, jsonIsland } from '../consoleHtml.js';
 
 /**
  * A chart as the browser script draws it: x as Unix seconds, one series of values per label.

@@ -2,7 +2,7 @@ import { corpusStats } from '../../data/consoleQueries.js';
 import { isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { html } from '@quotes/text-rules';
+import { html } from '../consoleHtml.js';
 import { consolePage, count, dataTable } from './layout.js';
 
 export async function corpusPage(context: ConsoleContext, session: ConsoleSession): Promise<string> {

@@ -1,22 +1,43 @@
 import { taxonomy } from '@quotes/contract';
-import { endOfDayUtc } from '@quotes/accounts/rules';
-import type { IssuedKey, KeyView, OperatorApi } from '@quotes/accounts';
-import { OperatorError } from '@quotes/accounts';
-import { type Html, html } from '@quotes/text-rules';
+import { endOfDay, readCalendarDate } from '@quotes/accounts/rules';
+import {
+  type IssuedKey,
+  type KeyView,
+  type OperatorApi,
+  OperatorError,
+  requireAllowanceChoice,
+  requireOrigins,
+  requirePlanName,
+} from '@quotes/accounts';
+import { type Html, html } from '../consoleHtml.js';
+import { count } from './layout.js';
 
 /**
  * The changes the console makes to a key, each through the operator API (so the CLI's rules and
- * audit apply): the form that asks for it, the sentence the confirm step shows, and the call.
+ * audit apply): the form that asks for it, what it reads from the form (by the operator's own
+ * input rules, the same functions the CLI calls), the sentence the confirm step shows, and the call.
  */
-export type ActionInput = Partial<Record<'reason' | 'until' | 'plan' | 'monthlyCalls' | 'origins', string>>;
+export type ActionInput = Partial<
+  Record<'reason' | 'until' | 'plan' | 'monthlyCalls' | 'unlimited' | 'origins', string>
+>;
+
+/** What an action reads from its form; each field only where that action has it. */
+export interface ActionArguments {
+  until?: Date;
+  plan?: string;
+  monthlyCalls?: number | null;
+  origins?: string[];
+}
 
 export interface KeyAction {
   title: string;
-  /** What the confirm step asks, in a sentence. */
-  summary(key: KeyView, input: ActionInput): string;
+  /** The form's values as the action takes them; throws an OperatorError naming the field. */
+  read(input: ActionInput): ActionArguments;
+  /** What the confirm step asks, in a sentence, of input that was read. */
+  summary(key: KeyView, input: ActionInput, args: ActionArguments): string;
   /** The fields of the action beside the reason, filled with `input`. */
   fields(key: KeyView, input: ActionInput): Html;
-  run(operator: OperatorApi, key: KeyView, input: ActionInput): Promise<{ issued?: IssuedKey }>;
+  run(operator: OperatorApi, key: KeyView, args: ActionArguments, input: ActionInput): Promise<{ issued?: IssuedKey }>;
   /** Said on the key's page once done. */
   done: string;
 }
@@ -27,26 +48,24 @@ const originsOf = (text: string | undefined) =>
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
 
+/** The renew form's day: the calendar rule the CLI's --until follows (domain/calendarDate.ts). */
 function untilOf(text: string | undefined): Date {
-  if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
-    throw new OperatorError('until must be a date, YYYY-MM-DD (the key runs to the end of that day, UTC)');
-  return endOfDayUtc(text);
+  const date = readCalendarDate(text ?? '');
+  if ('error' in date) throw new OperatorError(`until: ${date.error} (the key runs to the end of that day, UTC)`);
+  return endOfDay(date.value);
 }
 
-function monthlyCallsOf(text: string | undefined): number | null {
-  if (text === undefined || text.trim() === '') return null;
-  if (!/^\d{1,10}$/.test(text.trim()))
-    throw new OperatorError('monthly calls must be a whole number (empty: unlimited)');
-  return Number(text.trim());
-}
+/** The console's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
+const allowanceFields = { calls: '"monthly calls"', unlimited: '"unlimited"' };
 
 export const keyActions: Readonly<Record<string, KeyAction>> = {
   revoke: {
     title: 'Revoke',
     summary: (key) =>
       `Revoke ${key.id} (${key.prefix}..., ${key.client})? Running servers refuse it within a second; it cannot be undone.`,
+    read: () => ({}),
     fields: () => html``,
-    run: async (operator, key, input) => {
+    run: async (operator, key, _args, input) => {
       await operator.revokeKey(key.id, input.reason);
       return {};
     },
@@ -56,54 +75,62 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
     title: 'Roll the secret',
     summary: (key) =>
       `Give ${key.id} (${key.client}) a new secret? The current one (${key.prefix}...) is refused from then on; the new one is shown once, to hand to the customer.`,
+    read: () => ({}),
     fields: () => html``,
     run: async (operator, key) => ({ issued: await operator.rollKey(key.id) }),
     done: 'Rolled: the old secret is refused.',
   },
   renew: {
     title: 'Renew',
-    summary: (key, input) => `Extend ${key.id} (${key.client}) to the end of ${input.until ?? '?'} (UTC)?`,
+    read: (input) => ({ until: untilOf(input.until) }),
+    summary: (key, _input, args) =>
+      `Extend ${key.id} (${key.client}) to the end of ${args.until!.toISOString().slice(0, 10)} (UTC)?`,
     fields: (_key, input) =>
       html`<label for="until">Until (to the end of that day, UTC)<input type="date" id="until" name="until" required value="${input.until ?? ''}"></label>`,
-    run: async (operator, key, input) => {
-      await operator.renewKey(key.id, untilOf(input.until));
+    run: async (operator, key, args) => {
+      await operator.renewKey(key.id, args.until!);
       return {};
     },
     done: 'Renewed.',
   },
   'change-plan': {
     title: 'Change plan',
-    summary: (key, input) =>
-      `Move ${key.id} (${key.client}) from ${key.plan} to ${input.plan ?? '?'}${
-        input.plan === 'enterprise'
-          ? ` with ${input.monthlyCalls?.trim() ? input.monthlyCalls : 'unlimited'} calls a month`
-          : ''
+    read: (input) => {
+      const plan = requirePlanName(input.plan ?? '');
+      const monthlyCalls = requireAllowanceChoice(
+        plan,
+        { monthlyCalls: input.monthlyCalls, unlimited: input.unlimited !== undefined },
+        allowanceFields,
+      );
+      return { plan, monthlyCalls };
+    },
+    summary: (key, _input, args) =>
+      `Move ${key.id} (${key.client}) from ${key.plan} to ${args.plan}${
+        args.plan === 'enterprise' ? ` with ${count(args.monthlyCalls ?? null)} calls a month` : ''
       }?`,
     fields: (key, input) => html`<label for="plan">Plan<select id="plan" name="plan">${taxonomy.plans.map(
       (plan) =>
         html`<option value="${plan}"${plan === (input.plan ?? key.plan) ? html` selected` : ''}>${plan}</option>`,
     )}</select></label>
-<label for="monthlyCalls">Monthly calls (enterprise only; empty: unlimited)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>`,
-    run: async (operator, key, input) => {
-      if (!input.plan) throw new OperatorError('plan is required');
-      await operator.changePlan(key.id, {
-        plan: input.plan,
-        monthlyCalls: input.plan === 'enterprise' ? monthlyCallsOf(input.monthlyCalls) : null,
-      });
+<label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
+<label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>`,
+    run: async (operator, key, args) => {
+      await operator.changePlan(key.id, { plan: args.plan!, monthlyCalls: args.monthlyCalls });
       return {};
     },
     done: 'Plan changed.',
   },
   'set-origins': {
     title: 'Set browser origins',
-    summary: (key, input) => {
-      const origins = originsOf(input.origins);
+    read: (input) => ({ origins: requireOrigins(originsOf(input.origins)) }),
+    summary: (key, _input, args) => {
+      const origins = args.origins ?? [];
       return `Allow ${key.id} (${key.client}) from ${origins.length ? origins.join(', ') : 'no browser origin'} only (replacing ${key.allowedOrigins.join(', ') || 'none'})?`;
     },
     fields: (key, input) =>
       html`<label for="origins">Origins, one a line (scheme://host[:port], :* for any port; empty: none)<textarea id="origins" name="origins" rows="3">${input.origins ?? key.allowedOrigins.join('\n')}</textarea></label>`,
-    run: async (operator, key, input) => {
-      await operator.setAllowedOrigins(key.id, originsOf(input.origins));
+    run: async (operator, key, args) => {
+      await operator.setAllowedOrigins(key.id, args.origins ?? []);
       return {};
     },
     done: 'Origins set.',
@@ -113,7 +140,7 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
 /** The action's input from a query string or form, unknown names dropped. */
 export function actionInputOf(values: Record<string, unknown>): ActionInput {
   const input: ActionInput = {};
-  for (const name of ['reason', 'until', 'plan', 'monthlyCalls', 'origins'] as const) {
+  for (const name of ['reason', 'until', 'plan', 'monthlyCalls', 'unlimited', 'origins'] as const) {
     const value = values[name];
     if (typeof value === 'string' && value.length <= 4000) input[name] = value;
   }

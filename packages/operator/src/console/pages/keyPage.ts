@@ -2,9 +2,9 @@ import { keySightings } from '../../data/consoleQueries.js';
 import type { AuditView, IssuedKey, KeyView } from '@quotes/accounts';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '@quotes/text-rules';
+import { type Html, html } from '../consoleHtml.js';
 import { chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
-import { type ActionInput, keyActions } from './keyActions.js';
+import { type ActionArguments, type ActionInput, keyActions } from './keyActions.js';
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
 import { auditTable } from './auditPage.js';
 
@@ -24,20 +24,10 @@ function facts(key: KeyView & { usage: { calls: number; limit: number | null } }
   return html`<dl class="facts">${rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value ?? '-'}</dd>`)}</dl>`;
 }
 
-/** Each action as a form that leads to its confirm step (a GET: nothing changes until confirmed). */
+/** Each action as a form that leads to its confirm step. */
 function actionForms(key: KeyView): Html {
   if (key.state === 'revoked') return html`<p class="empty">A revoked key takes no action.</p>`;
-  return html`<div class="actions">${Object.entries(keyActions).map(
-    ([
-      name,
-      action,
-    ]) => html`<form method="get" action="/keys/${encodeURIComponent(key.id)}/confirm/${name}" class="action">
-<h3>${action.title}</h3>
-${action.fields(key, {})}
-<label for="reason-${name}">Reason (kept in the audit)<input type="text" id="reason-${name}" name="reason" maxlength="500"></label>
-<button type="submit">${action.title}...</button>
-</form>`,
-  )}</div>`;
+  return html`<div class="actions">${Object.keys(keyActions).map((name) => actionForm(key, name, {}))}</div>`;
 }
 
 export async function keyPage(
@@ -96,27 +86,45 @@ ${dataTable(
   return consolePage(`Key ${id}`, session, body, { charts: true });
 }
 
-/** The confirm step: what will happen, in a sentence, and the button that does it. */
+/** The form that leads to an action's confirm step (a GET: nothing changes until confirmed). */
+function actionForm(key: KeyView, name: string, input: ActionInput, idPrefix = ''): Html {
+  const action = keyActions[name]!;
+  return html`<form method="get" action="/keys/${encodeURIComponent(key.id)}/confirm/${name}" class="action">
+<h3>${action.title}</h3>
+${action.fields(key, input)}
+<label for="reason-${idPrefix}${name}">Reason (kept in the audit)<input type="text" id="reason-${idPrefix}${name}" name="reason" maxlength="500" value="${input.reason ?? ''}"></label>
+<button type="submit">${action.title}...</button>
+</form>`;
+}
+
+/**
+ * An action's step: with the form's values read (`args`), what will happen in a sentence and the
+ * button that does it; with a value refused (`error` and no `args`), the form again with the
+ * error, to correct.
+ */
 export function confirmPage(
   session: ConsoleSession,
   key: KeyView,
   name: string,
   input: ActionInput,
-  error?: string,
+  step: { args?: ActionArguments; error?: string },
 ): string {
   const action = keyActions[name]!;
+  const title = `${action.title}: ${key.id}`;
+  if (!step.args)
+    return consolePage(title, session, html`${notice('error', step.error)}${actionForm(key, name, input, 'again-')}`);
   const hidden = Object.entries(input).map(
     ([field, value]) => html`<input type="hidden" name="${field}" value="${value}">`,
   );
-  const body = html`${notice('error', error)}
-<p class="confirm">${action.summary(key, input)}</p>
+  const body = html`${notice('error', step.error)}
+<p class="confirm">${action.summary(key, input, step.args)}</p>
 ${input.reason ? html`<p>Reason: ${input.reason}</p>` : ''}
 <form method="post" action="/keys/${encodeURIComponent(key.id)}/actions/${name}">
 ${csrfField(session)}${hidden}
 <button type="submit" class="danger">Confirm: ${action.title.toLowerCase()}</button>
 <a href="/keys/${encodeURIComponent(key.id)}">Cancel</a>
 </form>`;
-  return consolePage(`${action.title}: ${key.id}`, session, body);
+  return consolePage(title, session, body);
 }
 
 /** A rolled key's new secret: shown this once, never stored or logged. */

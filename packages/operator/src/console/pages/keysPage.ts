@@ -1,41 +1,48 @@
 import { taxonomy } from '@quotes/contract';
 import { type KeySearch, searchKeys } from '../../data/consoleQueries.js';
-import { isoSeconds } from '@quotes/accounts/rules';
-import { keyStanding } from '@quotes/accounts/rules';
+import { isoSeconds, keyStanding } from '@quotes/accounts/rules';
+import {
+  keyStates,
+  OperatorError,
+  requireKeyState,
+  requirePageNumber,
+  requirePlanName,
+  requireText,
+} from '@quotes/accounts';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { html } from '@quotes/text-rules';
+import { html } from '../consoleHtml.js';
 import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
 
 export const keysPerPage = 50;
-const states = ['active', 'expired', 'revoked'] as const;
-const textFields = ['email', 'client', 'prefix'] as const;
 
-/** The search as asked in the query string, or what is wrong with it (each field named). */
+/**
+ * The search as asked in the query string, or what is wrong with it: each value checked by the
+ * operator's own input rule (operatorInput.ts), whose message names the field.
+ */
 export function keySearchOf(query: Record<string, unknown>): { search: KeySearch; page: number; errors: string[] } {
   const errors: string[] = [];
-  const text = (name: string) => {
+  const checked = <T>(name: string, rule: (text: string) => T): T | undefined => {
     const value = query[name];
     if (value === undefined || value === '') return undefined;
-    if (typeof value !== 'string' || value.length > 254) {
-      errors.push(`${name}: at most 254 characters, given once`);
+    try {
+      if (typeof value !== 'string') throw new OperatorError(`${name} must be given once`);
+      return rule(value);
+    } catch (error) {
+      if (!(error instanceof OperatorError)) throw error;
+      errors.push(error.message);
       return undefined;
     }
-    return value.trim() || undefined;
   };
-  const search: KeySearch = {};
-  for (const field of textFields) search[field] = text(field);
-  const plan = text('plan');
-  if (plan !== undefined && !taxonomy.plans.includes(plan)) errors.push(`plan: one of ${taxonomy.plans.join(', ')}`);
-  else search.plan = plan;
-  const state = text('state');
-  if (state !== undefined && !(states as readonly string[]).includes(state))
-    errors.push(`state: one of ${states.join(', ')}`);
-  else search.state = state as KeySearch['state'];
-  const pageText = text('page') ?? '1';
-  const page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 0;
-  if (page < 1) errors.push('page: a whole number from 1');
-  return { search, page: Math.max(page, 1), errors };
+  const search: KeySearch = {
+    email: checked('email', (text) => requireText(text, 'email', 254)),
+    client: checked('client', (text) => requireText(text, 'client', 254)),
+    prefix: checked('prefix', (text) => requireText(text, 'prefix', 254)),
+    plan: checked('plan', (text) => requirePlanName(text)),
+    state: checked('state', (text) => requireKeyState(text)),
+  };
+  const page = checked('page', (text) => requirePageNumber(text)) ?? 1;
+  return { search, page, errors };
 }
 
 function searchForm(search: KeySearch): ReturnType<typeof html> {
@@ -48,7 +55,7 @@ function searchForm(search: KeySearch): ReturnType<typeof html> {
 <label for="client">Client contains<input type="text" id="client" name="client" maxlength="254" value="${search.client ?? ''}"></label>
 <label for="prefix">Prefix or id starts with<input type="text" id="prefix" name="prefix" maxlength="254" value="${search.prefix ?? ''}"></label>
 <label for="plan">Plan${select('plan', taxonomy.plans, search.plan)}</label>
-<label for="state">State${select('state', states, search.state)}</label>
+<label for="state">State${select('state', keyStates, search.state)}</label>
 <button type="submit">Search</button>
 </form>`;
 }

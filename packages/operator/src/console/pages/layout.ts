@@ -1,5 +1,5 @@
 import type { ConsoleSession } from '../consoleSessions.js';
-import { Html, html } from '@quotes/text-rules';
+import { Html, html } from '../consoleHtml.js';
 
 /** The frame of every console page: navigation, the session's name, sign-out, the page's scripts. */
 export function consolePage(

@@ -3,7 +3,7 @@ import { historyOf } from '@quotes/accounts';
 import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { html } from '@quotes/text-rules';
+import { html } from '../consoleHtml.js';
 import { chartFigure, lastDays, servedAndRefused } from './chartData.js';
 import { consolePage, count, dataTable, keyLink } from './layout.js';
 

@@ -1,4 +1,4 @@
-import { html } from '@quotes/text-rules';
+import { html } from '../consoleHtml.js';
 import { consolePage } from './layout.js';
 
 /** What anyone without a session sees: how to get one, and why a link may have failed. */
