@@ -21,7 +21,7 @@ const formulas = [
 
 describe('the CSV writer', () => {
   it.for(formulas)('writes %j as text: one apostrophe before it', (cell) => {
-    const [[written]] = parse(csvLine([cell]), { relax_column_count: true }) as string[][];
+    const written = (parse(csvLine([cell]), { relax_column_count: true }) as string[][])[0]?.[0];
     expect(written).toBe(`'${cell}`);
     expect(withoutFormulaGuard(written!)).toBe(cell);
   });
