@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { html as consoleHtml } from '../../src/console/consoleHtml.js';
 import { allowedHost } from '../../src/console/consoleSecurity.js';
 import { ConsoleSessions, sessionIdleMs, sessionLifetimeMs } from '../../src/console/consoleSessions.js';
 import { html, jsonIsland } from '@quotes/text-rules';
@@ -85,5 +86,12 @@ describe('console HTML', () => {
     expect(island.match(/<\/script>/g)).toHaveLength(1);
     const json = island.replace(/^<script type="application\/json" id="chart">/, '').replace(/<\/script>$/, '');
     expect(JSON.parse(json)).toEqual({ client: '</script><script>alert(1)</script><!--', line: '\u2028' });
+  });
+
+  it('shows page text as written and sends form values back as given', () => {
+    const name = 'Evil\u202Ecorp<b>';
+    expect(consoleHtml`<p title='${name}'>${name}</p><input value="${name}">${[name]}`.text).toBe(
+      '<p title=\'Evil\u202Ecorp&lt;b&gt;\'>Evil\\u202ecorp&lt;b&gt;</p><input value="Evil\u202Ecorp&lt;b&gt;">Evil\\u202ecorp&lt;b&gt;',
+    );
   });
 });
