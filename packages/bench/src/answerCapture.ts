@@ -4,8 +4,31 @@ import { writeFile } from 'node:fs/promises';
 export interface CapturedAnswer {
   status: number;
   contentType: string | null;
+  /**
+   * The other headers the server answered with, but those Node writes for any answer (Date,
+   * Connection, Keep-Alive, Content-Length, Transfer-Encoding): the floor sends them too, so the
+   * load generator reads as many bytes from the floor as from the server. Absent in answers
+   * captured before they were kept.
+   */
+  headers?: Record<string, string>;
   /** base64: a 304 has none, a problem is JSON, either way bytes. */
   body: string;
+}
+
+/** Headers Node's HTTP server writes on every answer of its own, the floor's included. */
+const writtenByNode = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'content-type',
+]);
+
+function replayedHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers) if (!writtenByNode.has(name)) kept[name] = value;
+  return kept;
 }
 
 /**
@@ -29,6 +52,7 @@ export async function captureAnswers(
       captured[path] = {
         status: response.status,
         contentType: response.headers.get('content-type'),
+        headers: replayedHeaders(response.headers),
         body: body.toString('base64'),
       };
     }

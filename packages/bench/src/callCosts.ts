@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import type { MeasuredWindow } from './loadRun.js';
 
 /**
  * What one measured run cost beyond its requests/s: the CPU of the server processes, of
@@ -11,7 +12,7 @@ import pg from 'pg';
  * those of pg_stat_activity when the run starts: a connection opened during it is not counted.
  */
 export interface CallCosts {
-  /** CPU of the server processes serving the run, µs per call. */
+  /** CPU of the processes serving the run (the server processes, or the floor's), µs per call. */
   serverMicros: number;
   /** CPU of PostgreSQL's processes (backends and background workers), µs per call; null where they are not on this machine. */
   databaseMicros: number | null;
@@ -59,6 +60,18 @@ interface Snapshot {
   connections: number;
 }
 
+/** The processes whose CPU a window reads: the target's (server processes or the floor) and a balancer's. */
+export interface MeteredPids {
+  servers: readonly number[];
+  balancer?: number;
+}
+
+/** Counters read around one run: opened when its warm-up is over, closed when it has ended. */
+export interface CostWindow extends MeasuredWindow {
+  /** The run's costs per call, once closed; null for a run that answered nothing. */
+  costs(calls: number): Promise<CallCosts | null>;
+}
+
 /** Measures runs on one database, over one connection of its own. */
 export class CostMeter {
   private constructor(private readonly client: pg.Client) {}
@@ -69,18 +82,46 @@ export class CostMeter {
     return new CostMeter(client);
   }
 
+  /** A window for a run that opens it itself (runLoad, between its warm-up and its measured run). */
+  window(pids: MeteredPids): CostWindow {
+    let databasePids: number[] = [];
+    let before: Snapshot | undefined;
+    let after: Snapshot | undefined;
+    const targetPids = [...pids.servers, ...(pids.balancer === undefined ? [] : [pids.balancer])];
+    return {
+      open: async () => {
+        databasePids = await this.postgresPids();
+        before = await this.snapshot([...targetPids, ...databasePids]);
+      },
+      close: async () => {
+        after = await this.snapshot([...targetPids, ...databasePids]);
+      },
+      costs: async (calls) => {
+        if (!before || !after) throw new Error('a cost window read before it was opened and closed');
+        return calls === 0 ? null : this.costs(pids, databasePids, before, after, calls);
+      },
+    };
+  }
+
   /** Runs `run` (the measured load, no warm-up inside it) and returns its result with its costs per call. */
   async measure<Result extends { requests: number }>(
-    pids: { servers: readonly number[]; balancer?: number },
+    pids: MeteredPids,
     run: () => Promise<Result>,
   ): Promise<{ result: Result; costs: CallCosts | null }> {
-    const databasePids = await this.postgresPids();
-    const all = [...pids.servers, ...(pids.balancer === undefined ? [] : [pids.balancer]), ...databasePids];
-    const before = await this.snapshot(all);
+    const window = this.window(pids);
+    await window.open();
     const result = await run();
-    const after = await this.snapshot(all);
-    if (result.requests === 0) return { result, costs: null };
-    const calls = result.requests;
+    await window.close();
+    return { result, costs: await window.costs(result.requests) };
+  }
+
+  private async costs(
+    pids: MeteredPids,
+    databasePids: readonly number[],
+    before: Snapshot,
+    after: Snapshot,
+    calls: number,
+  ): Promise<CallCosts> {
     const cpuMicros = (list: readonly number[]) => {
       let ticks = 0;
       for (const pid of list) {
@@ -101,17 +142,14 @@ export class CostMeter {
     );
     const transactions = after.transactions - before.transactions;
     return {
-      result,
-      costs: {
-        serverMicros: round(cpuMicros(pids.servers) / calls),
-        databaseMicros: databasePids.length === 0 ? null : round(cpuMicros(databasePids) / calls),
-        balancerMicros: pids.balancer === undefined ? null : round(cpuMicros([pids.balancer]) / calls),
-        transactionsPerCall: round(transactions / calls, 4),
-        transactionsPerSecond: Math.round(transactions / seconds),
-        rowsWrittenPerCall: round((after.rowsWritten - before.rowsWritten) / calls, 4),
-        walBytesPerCall: round(wal / calls),
-        connections: after.connections,
-      },
+      serverMicros: round(cpuMicros(pids.servers) / calls),
+      databaseMicros: databasePids.length === 0 ? null : round(cpuMicros(databasePids) / calls),
+      balancerMicros: pids.balancer === undefined ? null : round(cpuMicros([pids.balancer]) / calls),
+      transactionsPerCall: round(transactions / calls, 4),
+      transactionsPerSecond: Math.round(transactions / seconds),
+      rowsWrittenPerCall: round((after.rowsWritten - before.rowsWritten) / calls, 4),
+      walBytesPerCall: round(wal / calls),
+      connections: after.connections,
     };
   }
 

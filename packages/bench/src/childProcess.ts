@@ -74,12 +74,15 @@ export async function runNodeScript(
   env: NodeJS.ProcessEnv,
   deadlineMs = defaultDeadlineMs,
   nodeOptions: string[] = [],
+  onMessage?: (message: unknown, child: ChildProcess) => void,
 ): Promise<string> {
   const child = spawn(process.execPath, [...nodeOptions, script, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A script given `onMessage` talks to the bench over Node's IPC channel as it runs.
+    stdio: onMessage ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   track(child);
+  if (onMessage) child.on('message', (message) => onMessage(message, child));
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -113,10 +116,11 @@ export async function runWorker<Result>(
   config: unknown,
   deadlineMs: number,
   nodeOptions: string[] = [],
+  onMessage?: (message: unknown, child: ChildProcess) => void,
 ): Promise<Result> {
   configDirectory ??= mkdtemp(join(tmpdir(), 'quotes-bench-worker-'));
   const file = join(await configDirectory, `worker-${configCount++}.json`);
   await writeFile(file, JSON.stringify(config));
-  const stdout = await runNodeScript(script, [file], {}, deadlineMs, nodeOptions);
+  const stdout = await runNodeScript(script, [file], {}, deadlineMs, nodeOptions, onMessage);
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
 }

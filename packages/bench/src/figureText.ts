@@ -1,3 +1,5 @@
+import type { Spread } from './roundStatistics.js';
+
 /** How the report writes its figures, one rule each. */
 
 /** Requests (or calls) per second, whole, with thousands separators. */
@@ -19,3 +21,18 @@ export const floorRatio = (server: number, floor: number) => ratio(server, floor
 /** A latency in milliseconds to two decimals (many calls answer in under one); '-' when there is none. */
 export const ms = (value: number | null) =>
   value !== null && Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '-';
+
+/** A share of the floor over rounds: its lowest and highest round, and how many rounds; 'one run' for one. */
+export function roundSpread(share: Spread | null): string {
+  if (share === null) return '-';
+  if (share.count === 1) return 'one run';
+  return `${share.min.toFixed(2)}-${share.max.toFixed(2)} of ${share.count}`;
+}
+
+/** CPU µs per call to one decimal; '-' where there is no figure. */
+export const micros = (value: number | null | undefined) =>
+  value === null || value === undefined ? '-' : value.toFixed(1);
+
+/** Cores busy, to two decimals; '-' where there is no figure. */
+export const cores = (value: number | null | undefined) =>
+  value === null || value === undefined ? '-' : value.toFixed(2);

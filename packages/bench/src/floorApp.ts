@@ -4,7 +4,7 @@ import type { CapturedAnswer } from './answerCapture.js';
 
 /**
  * The same-bytes floor: a bare Express 5 app on the same Node answering every URL with the very
- * status, content type and body the server answered it with (captured first, see
+ * status, headers and body the server answered it with (captured first, see
  * answerCapture.ts), so a 30 KB page is compared with 30 KB, not with one small quote. Nothing
  * the real server does can be cheaper. Run as its own process so it gets a core the way the
  * server does, one per corpus size.
@@ -29,7 +29,9 @@ app.get('/{*path}', (request, response) => {
     return;
   }
   response.status(answer.status);
-  if (answer.contentType) response.set('Content-Type', answer.contentType);
+  // Node's setHeader, as the server writes them: Express's set() would add '; charset=utf-8' to the type.
+  for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+  if (answer.contentType) response.setHeader('Content-Type', answer.contentType);
   response.send(answer.bytes);
 });
 

@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { percentile, toMicrosecond } from './latencySample.js';
+import { measure, warmedUp } from './loadWorkerMessages.js';
 
 /**
  * One load run, in its own process so the load generator never shares the server's or the
  * bench's event loop: autocannon driven through its API, which can send a different path on
- * every request (the mixed scenario's list) where its CLI repeats one URL.
+ * every request (the mixed scenario's list) where its CLI repeats one URL. The warm-up runs in
+ * the same process, so the measured run meets a load generator already compiled by the JIT, as
+ * warm as the target: a fresh process runs slower at first, which holds back the faster side,
+ * the floor, more than the server.
  */
 export interface LoadWorkerConfig {
   origin: string;
@@ -18,6 +22,9 @@ export interface LoadWorkerConfig {
   durationSeconds: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
+  /** Seconds of unmeasured load first, on `warmupPaths` (default: `paths`). */
+  warmupSeconds?: number;
+  warmupPaths?: string[];
 }
 
 export interface LoadWorkerResult {
@@ -30,6 +37,10 @@ export interface LoadWorkerResult {
   timeouts: number;
   non2xx: number;
   serverErrors: number;
+  /** The load generator's own CPU (user + system, this process) over the measured run, µs. */
+  loadGeneratorCpuMicros: number;
+  /** Seconds from the measured run's start to its last answer. */
+  seconds: number;
 }
 
 interface AutocannonResult {
@@ -51,24 +62,34 @@ interface AutocannonInstance extends PromiseLike<AutocannonResult> {
 type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-async function main(): Promise<void> {
-  const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
+/** Resolves when the bench says `measure` (at once without an IPC channel). */
+async function measureWhenTold(): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send) return;
+  const told = new Promise<void>((resolve) => {
+    process.on('message', (message) => {
+      if (message === measure) resolve();
+    });
+  });
+  send(warmedUp);
+  await told;
+  // Nothing more to say: without the channel open, the process ends when its run does.
+  process.disconnect();
+}
+
+function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: number; seconds: number }) {
   let next = 0;
   const keys = config.keys ?? [];
-  const started = performance.now();
-  let lastAnswer = started;
-  // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
-  const latencies: number[] = [];
-  const run = autocannon({
+  return autocannon({
     url: config.origin,
     connections: config.connections,
-    ...(config.amount !== undefined ? { amount: config.amount } : { duration: config.durationSeconds }),
+    ...(duration.amount !== undefined ? { amount: duration.amount } : { duration: duration.seconds }),
     headers: config.headers,
     requests: [
       {
         method: 'GET',
         setupRequest: (request: { path: string; headers?: Record<string, string> }) => {
-          request.path = config.paths[next % config.paths.length] ?? '/';
+          request.path = paths[next % paths.length] ?? '/';
           if (keys.length > 0) request.headers = { ...request.headers, 'x-api-key': keys[next % keys.length] ?? '' };
           next++;
           return request;
@@ -76,18 +97,33 @@ async function main(): Promise<void> {
       },
     ],
   });
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
+  if ((config.warmupSeconds ?? 0) > 0)
+    await load(config, config.warmupPaths ?? config.paths, { seconds: config.warmupSeconds ?? 0 });
+  await measureWhenTold();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  let lastAnswer = started;
+  // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
+  const latencies: number[] = [];
+  const run = load(config, config.paths, { amount: config.amount, seconds: config.durationSeconds });
   run.on('response', (_client, _statusCode, _bytes, responseTimeMs) => {
     latencies.push(responseTimeMs);
     lastAnswer = performance.now();
   });
   const result = await run;
+  const cpu = process.cpuUsage(cpuBefore);
   const sorted = Float64Array.from(latencies).sort();
   const latency = (fraction: number) => (sorted.length > 0 ? toMicrosecond(percentile(sorted, fraction)) : null);
+  const seconds = (lastAnswer - started) / 1000;
   const answer: LoadWorkerResult = {
     // Timed here, from the start to the last answer: autocannon reports its result on its next
     // one-second tick, so both its mean of whole-second counts and its duration round a run
     // stopped by amount up to whole seconds (45,000 calls read 5,625/s, 45,000 / 8.01 s).
-    requestsPerSecond: lastAnswer > started ? result.requests.total / ((lastAnswer - started) / 1000) : 0,
+    requestsPerSecond: seconds > 0 ? result.requests.total / seconds : 0,
     latencyP50Ms: latency(0.5),
     latencyP99Ms: latency(0.99),
     requests: result.requests.total,
@@ -95,6 +131,8 @@ async function main(): Promise<void> {
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     serverErrors: result['5xx'],
+    loadGeneratorCpuMicros: cpu.user + cpu.system,
+    seconds,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchReport, markdownReport, summaryLine } from './report.js';
+import { type BenchReport, markdownReport, summaryLine, svgChart } from './report.js';
 
 /** A README block that quotes a run's results, between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->`. */
 export interface ReadmeQuote {
@@ -35,17 +36,31 @@ export function withQuote(text: string, name: string, content: string): string {
   return text.slice(0, start + open.length) + content + text.slice(end);
 }
 
-/** Rewrites every quoted block from the report at `reportPath`. */
+/** Writes `content` to `file` unless it holds it already; says whether it wrote. */
+async function rewrite(file: string, content: string): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === content) return false;
+  await writeFile(file, content);
+  return true;
+}
+
+/**
+ * Renders the report at `reportPath` again beside it (latest.md, latest.svg), so a change of the
+ * report's layout reaches the committed run without running it again, and rewrites every quoted
+ * block from it. Returns the files it changed.
+ */
 export async function quoteResults(reportPath: string): Promise<string[]> {
   const report = JSON.parse(await readFile(reportPath, 'utf8')) as BenchReport;
   const written: string[] = [];
+  const folder = dirname(reportPath);
+  const renderings: Array<[string, string]> = [
+    [join(folder, 'latest.md'), markdownReport(report)],
+    [join(folder, 'latest.svg'), svgChart(report)],
+  ];
+  for (const [file, content] of renderings) if (await rewrite(file, content)) written.push(file);
   for (const quote of readmeQuotes(report)) {
     const text = await readFile(quote.readme, 'utf8');
-    const quoted = withQuote(text, quote.name, quote.content);
-    if (quoted !== text) {
-      await writeFile(quote.readme, quoted);
-      written.push(quote.readme);
-    }
+    if (await rewrite(quote.readme, withQuote(text, quote.name, quote.content))) written.push(quote.readme);
   }
   return written;
 }

@@ -1,17 +1,17 @@
-import { floorRatio, ms, quotient, ratio, rps } from './figureText.js';
+import { cores, micros, ms, quotient, ratio, roundSpread, rps } from './figureText.js';
 import type { IndexMicroResult } from './indexMicro.js';
 import type { LatencySample } from './latencySample.js';
 import type { LoadResult } from './loadRun.js';
 import { type RouteSection, routeTables } from './routeReport.js';
+import { floorShare, loadGeneratorCores, type RoundedMeasurement, roundCosts } from './roundSummary.js';
 import type { Scenario } from './scenarios.js';
 
-export interface ScenarioMeasurement {
+/** One scenario against the same-bytes floor (floorApp.ts): the medians of its rounds, and the rounds. */
+export interface ScenarioMeasurement extends RoundedMeasurement {
   corpusSize: number;
   keyPlan: string;
   scenario: Scenario;
-  server: LoadResult;
-  /** The same-bytes floor (floorApp.ts). */
-  floor: LoadResult;
+  /** One run of the Prism mock after the rounds. */
   mock?: LoadResult;
 }
 
@@ -45,7 +45,12 @@ export interface BenchReport extends Partial<RouteSection> {
   startedAt: string;
   machine: string;
   connections: number;
+  /** Seconds of each measured run (of each round, in reports with rounds). */
   durationSeconds: number;
+  /** Seconds of warm-up before each measured run; absent in reports from before rounds. */
+  warmupSeconds?: number;
+  /** Rounds per scenario and target; absent in reports from before rounds (one run each). */
+  rounds?: number;
   measurements: ScenarioMeasurement[];
   /** Server peak RSS per corpus size, bytes. */
   peakRss: Record<number, number | null>;
@@ -67,7 +72,7 @@ const size = (corpusSize: number) => corpusSize.toLocaleString('en-US');
 
 function verdict(m: ScenarioMeasurement): string {
   const checks: string[] = [];
-  const share = quotient(m.server.requestsPerSecond, m.floor.requestsPerSecond);
+  const share = floorShare(m)?.median ?? null;
   if (m.scenario.floorTarget !== null && m.keyPlan === 'platform')
     checks.push(
       share === null
@@ -85,16 +90,47 @@ function section<T>(items: readonly T[], header: string, alignment: string, row:
   return items.length === 0 ? [] : ['', header, alignment, ...items.map(row)];
 }
 
+/** The first lines: how the run was made, then how fast the machine was during it. */
+function method(report: BenchReport): string[] {
+  const lines =
+    report.rounds === undefined
+      ? [
+          `Run ${report.startedAt} on ${report.machine}; ${report.connections} connections, ${report.durationSeconds} s per target and scenario, targets interleaved, one run each; the floor answers every URL with the bytes the server answered it with.`,
+        ]
+      : [
+          `Run ${report.startedAt} on ${report.machine}; ${report.connections} connections; each scenario in ${report.rounds} rounds of ${report.durationSeconds} s per target, each run after ${report.warmupSeconds ?? 0} s of warm-up in the same load generator process, the floor and the server alternating (floor, server, floor, ..., floor) and sent the same requests; the floor answers every URL with the status, headers and body the server answered it with.`,
+          '',
+          "A ratio is the median of its rounds' ratios, each round's server against the floor interpolated between the floor runs around it, with the lowest and highest round beside it; every other figure is the median of the rounds. CPU per call is each process's user + system time over the measured run (`/proc`); the load generator's is its cores busy.",
+        ];
+  const single = report.measurements.filter((m) => m.keyPlan === 'platform');
+  if (single.length === 0) return lines;
+  const floorRates = single.map((m) => m.floor.requestsPerSecond);
+  const floorMicros = single.flatMap((m) => roundCosts(m).floor?.serverMicros ?? []);
+  const range = (values: number[], text: (value: number) => string) => {
+    const [low, high] = [text(Math.min(...values)), text(Math.max(...values))];
+    return low === high ? low : `${low}-${high}`;
+  };
+  const costs = floorMicros.length === 0 ? '' : ` at ${range(floorMicros, micros)} µs of CPU a call`;
+  lines.push(
+    '',
+    `How fast the machine was: the same-bytes floor answered ${range(floorRates, rps)} calls/s across the scenarios${costs}.`,
+  );
+  return lines;
+}
+
 export function markdownReport(report: BenchReport): string {
   const lines = [
-    `Run ${report.startedAt} on ${report.machine}; ${report.connections} connections, ${report.durationSeconds} s per target and scenario, targets interleaved; the floor answers every URL with the bytes the server answered it with.`,
+    ...method(report),
     '',
-    '| corpus | key | scenario | server req/s | p50 ms | p99 ms | errors | vs same-bytes floor | floor req/s | vs mock | target |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| corpus | key | scenario | server req/s | p50 ms | p99 ms | errors | vs same-bytes floor | rounds: lowest-highest | floor req/s | server µs/call | PostgreSQL µs/call | floor µs/call | load generator cores at server / floor | vs mock | target |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|',
   ];
   for (const m of report.measurements) {
+    const share = floorShare(m);
+    const costs = roundCosts(m);
+    const generator = `${cores(loadGeneratorCores(m.rounds?.map((round) => round.server) ?? []))} / ${cores(loadGeneratorCores(m.floorRuns ?? []))}`;
     lines.push(
-      `| ${size(m.corpusSize)} | ${m.keyPlan} | ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP50Ms)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${m.mock ? ratio(m.server.requestsPerSecond, m.mock.requestsPerSecond, 'n/a: mock 0 req/s') : '-'} | ${verdict(m)} |`,
+      `| ${size(m.corpusSize)} | ${m.keyPlan} | ${m.scenario.title} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP50Ms)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${share?.median.toFixed(2) ?? 'n/a: floor 0 req/s'} | ${roundSpread(share)} | ${rps(m.floor.requestsPerSecond)} | ${micros(costs.server?.serverMicros)} | ${micros(costs.server?.databaseMicros)} | ${micros(costs.floor?.serverMicros)} | ${generator} | ${m.mock ? ratio(m.server.requestsPerSecond, m.mock.requestsPerSecond, 'n/a: mock 0 req/s') : '-'} | ${verdict(m)} |`,
     );
   }
   lines.push(
@@ -176,8 +212,7 @@ export function summaryLine(report: BenchReport): string {
   const platform = (corpusSize: number) =>
     report.measurements.filter((m) => m.corpusSize === corpusSize && m.keyPlan === 'platform');
   // A row whose floor answered nothing has no share: it is left out, and a size without any reads n/a.
-  const shares = (list: ScenarioMeasurement[]) =>
-    list.flatMap((m) => quotient(m.server.requestsPerSecond, m.floor.requestsPerSecond) ?? []);
+  const shares = (list: ScenarioMeasurement[]) => list.flatMap((m) => floorShare(m)?.median ?? []);
   const single = sizes.map((corpusSize) => {
     const values = shares(platform(corpusSize).filter((m) => m.scenario.id !== 'mixed'));
     return values.length === 0 ? 'n/a' : `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
@@ -229,7 +264,8 @@ export function svgChart(report: BenchReport): string {
       parts.push(
         `<rect x="${labelWidth}" y="${y}" width="${width.toFixed(1)}" height="${barHeight - 1}" fill="${colours[name]}"/>`,
       );
-      const label = name === 'server' ? `${rps(value)} (${floorRatio(value, m.floor.requestsPerSecond)})` : rps(value);
+      const share = floorShare(m)?.median.toFixed(2) ?? 'n/a: floor 0 req/s';
+      const label = name === 'server' ? `${rps(value)} (${share})` : rps(value);
       parts.push(`<text x="${labelWidth + width + 4}" y="${y + 8}" font-size="9">${label}</text>`);
     });
   });

@@ -1,7 +1,8 @@
 import type { CallCosts } from './callCosts.js';
-import { floorRatio, ms, ratio, rps } from './figureText.js';
+import { micros, ms, ratio, roundSpread, rps } from './figureText.js';
 import type { HistoryMemoryResult } from './historyMemory.js';
 import type { LoadResult } from './loadRun.js';
+import { floorShare, type RoundedMeasurement, roundCosts } from './roundSummary.js';
 import type { Scenario } from './scenarios.js';
 
 /** How the calls of a route measurement reached the server, in the order they are measured and shown. */
@@ -12,14 +13,18 @@ export const routes = {
   balanced: (servers: number) => `HAProxy, ${servers} server${servers > 1 ? 's' : ''}`,
 } as const;
 
-/** One scenario's traffic over one route, beside the same-bytes floor measured in the same rotation. */
-export interface RouteMeasurement {
+/** One scenario's traffic over one route, beside the same-bytes floor measured in the same rounds. */
+export interface RouteMeasurement extends RoundedMeasurement {
   corpusSize: number;
   scenario: Scenario;
   route: string;
-  server: LoadResult;
-  floor: LoadResult;
-  costs: CallCosts | null;
+  /** Costs of a report from before rounds (its one run); with rounds they are in each round. */
+  costs?: CallCosts | null;
+}
+
+/** The route's costs per call: the median over its rounds, or its one run's. */
+function routeCosts(m: RouteMeasurement): CallCosts | null {
+  return m.rounds ? roundCosts(m).server : (m.costs ?? null);
 }
 
 /** A capped key's counted calls with what they cost (the lease rounds' share of the database). */
@@ -44,9 +49,13 @@ const scales = [1, 10, 100] as const;
 const fixed = (value: number | null | undefined, digits = 1) =>
   value === null || value === undefined ? '-' : value.toFixed(digits);
 
+/** The server's share of the floor, the median of the rounds (see floorShare). */
+const shareText = (m: RoundedMeasurement) => floorShare(m)?.median.toFixed(2) ?? 'n/a: floor 0 req/s';
+
 function routeRow(m: RouteMeasurement): string {
-  const c = m.costs;
-  return `| ${m.corpusSize.toLocaleString('en-US')} | ${m.scenario.title} | ${m.route} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond)} | ${rps(m.floor.requestsPerSecond)} | ${fixed(c?.serverMicros, 0)} | ${fixed(c?.databaseMicros, 0)} | ${fixed(c?.balancerMicros, 0)} | ${fixed(c?.transactionsPerCall, 4)} |`;
+  const c = routeCosts(m);
+  const floorCosts = m.rounds ? roundCosts(m).floor : null;
+  return `| ${m.corpusSize.toLocaleString('en-US')} | ${m.scenario.title} | ${m.route} | ${rps(m.server.requestsPerSecond)} | ${ms(m.server.latencyP99Ms)} | ${m.server.errors} | ${shareText(m)} | ${roundSpread(floorShare(m))} | ${rps(m.floor.requestsPerSecond)} | ${micros(c?.serverMicros)} | ${micros(c?.databaseMicros)} | ${micros(c?.balancerMicros)} | ${micros(floorCosts?.serverMicros)} | ${fixed(c?.transactionsPerCall, 4)} |`;
 }
 
 /**
@@ -92,8 +101,8 @@ export function routeTables(section: Partial<RouteSection>): string[] {
   if (measured.length > 0)
     lines.push(
       '',
-      '| corpus | scenario | route | server req/s | p99 ms | errors | vs same-bytes floor | floor req/s | server µs/call | PostgreSQL µs/call | HAProxy µs/call | transactions/call |',
-      '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| corpus | scenario | route | server req/s | p99 ms | errors | vs same-bytes floor | rounds: lowest-highest | floor req/s | server µs/call | PostgreSQL µs/call | HAProxy µs/call | floor µs/call | transactions/call |',
+      '|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
       ...measured.map(routeRow),
     );
   for (const note of section.routeNotes ?? []) lines.push('', note);
@@ -110,8 +119,7 @@ export function routeTables(section: Partial<RouteSection>): string[] {
       '| corpus | scenario | history on vs floor | history off vs floor | on / off req/s |',
       '|---:|---|---:|---:|---:|',
       ...pairs.map(({ on, off }) => {
-        const share = (m: RouteMeasurement) => floorRatio(m.server.requestsPerSecond, m.floor.requestsPerSecond);
-        return `| ${on.corpusSize.toLocaleString('en-US')} | ${on.scenario.title} | ${share(on)} | ${share(off)} | ${ratio(on.server.requestsPerSecond, off.server.requestsPerSecond, 'n/a: history off 0 req/s')} |`;
+        return `| ${on.corpusSize.toLocaleString('en-US')} | ${on.scenario.title} | ${shareText(on)} | ${shareText(off)} | ${ratio(on.server.requestsPerSecond, off.server.requestsPerSecond, 'n/a: history off 0 req/s')} |`;
       }),
     );
   if (section.historyMemory) lines.push('', historyMemoryLine(section.historyMemory));
@@ -119,12 +127,11 @@ export function routeTables(section: Partial<RouteSection>): string[] {
   const corpusSize = Math.min(...measured.map((m) => m.corpusSize));
   const modelled: Modelled[] = [
     ...measured
-      .filter((m) => m.corpusSize === corpusSize && m.route === routes.direct && m.costs)
-      .map((m) => ({
-        label: m.scenario.title,
-        callsPerSecond: m.server.requestsPerSecond,
-        costs: m.costs as CallCosts,
-      })),
+      .filter((m) => m.corpusSize === corpusSize && m.route === routes.direct)
+      .flatMap((m) => {
+        const costs = routeCosts(m);
+        return costs ? [{ label: m.scenario.title, callsPerSecond: m.server.requestsPerSecond, costs }] : [];
+      }),
     ...(section.countedCosts ?? [])
       .filter((c) => c.corpusSize === corpusSize && c.costs)
       .map((c) => ({

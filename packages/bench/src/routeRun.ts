@@ -2,8 +2,9 @@ import { findDebianTool, type HAProxy, haproxyTool, startHAProxy } from '@quotes
 import { freePort } from '@quotes/database';
 import type { CostMeter } from './callCosts.js';
 import type { RunningProcess } from './childProcess.js';
-import { type LoadOptions, type LoadResult, runLoad } from './loadRun.js';
+import { type LoadOptions, type MeasuredWindow, runLoad } from './loadRun.js';
 import { type RouteMeasurement, routes } from './routeReport.js';
+import { type RoundTarget, runInterleaved } from './roundRun.js';
 import type { Scenario } from './scenarios.js';
 
 export interface StartedServer {
@@ -16,9 +17,10 @@ export interface RouteRunOptions {
   scenarios: Scenario[];
   /** Starts a server process on the bench's database, with more environment. */
   startServer: (env: NodeJS.ProcessEnv) => Promise<StartedServer>;
-  floorBase: string;
-  /** The traffic keys (16); the single-key route sends the first alone. */
+  floor: { base: string; pid: number };
+  /** The traffic keys (16); the single-key route sends the first alone, the floor all of them. */
   keys: string[];
+  rounds: number;
   meter: CostMeter;
   load: Pick<LoadOptions, 'connections' | 'durationSeconds' | 'warmupSeconds'>;
   log: (line: string) => void;
@@ -37,9 +39,10 @@ const balancedCounts = [1, 2, 3] as const;
 
 /**
  * The quotes-random and quotes-categories traffic over other routes, each beside the same-bytes
- * floor, measured in a rotating order on server processes started together and warmed alike
- * (each route scenario sent to each for `warmupSeconds` x 5 first, so their quote caches and
- * JIT meet the rotation in the same state): 16 keys direct, one key alone (its calls at once are
+ * floor, measured in rounds (the floor, every route in an order rotated each round, the floor
+ * again: roundRun.ts) on server processes started together and warmed alike (each route scenario
+ * sent to each for `warmupSeconds` x 5 first, so their quote caches and JIT meet the rounds in
+ * the same state): 16 keys direct, one key alone (its calls at once are
  * bounded per server process), the usage history off (USAGE_HISTORY=off, otherwise the same),
  * and HAProxy (Debian's, as `npm run cluster` runs it) in front of 1, 2 and 3 of them. Every
  * server trusts 127.0.0.1 as a proxy, as behind the balancer. Without haproxy its rows are
@@ -110,43 +113,32 @@ export async function measureRoutes(
             durationSeconds: warmSeconds,
             warmupSeconds: 0,
           });
-    for (const [index, scenario] of options.scenarios.entries()) {
-      // The floor among the targets, the whole order rotated by one per scenario.
-      const order: Array<RouteTarget | 'floor'> = [...targets, 'floor'];
-      const rotated = [...order.slice(index % order.length), ...order.slice(0, index % order.length)];
-      let floor: LoadResult | undefined;
-      const measured: Array<Omit<RouteMeasurement, 'floor'>> = [];
-      for (const target of rotated) {
-        const base = target === 'floor' ? options.floorBase : target.base;
-        const run = (durationSeconds: number) =>
-          runLoad({
-            origin: base,
-            paths: [scenario.path],
-            keys: target === 'floor' ? undefined : target.keys,
-            connections: options.load.connections,
-            durationSeconds,
-            warmupSeconds: 0,
-          });
-        if (options.load.warmupSeconds > 0) await run(options.load.warmupSeconds);
-        if (target === 'floor') {
-          floor = await run(options.load.durationSeconds);
-          log(`  ${scenario.id.padEnd(16)} floor ${Math.round(floor.requestsPerSecond)} req/s`);
-          continue;
-        }
-        const { result, costs } = await options.meter.measure(
-          { servers: target.servers, balancer: target.balancer },
-          () => run(options.load.durationSeconds),
-        );
-        log(
-          `  ${scenario.id.padEnd(16)} ${target.route}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms, errors ${result.errors}, server ${costs?.serverMicros ?? '-'} µs/call, PostgreSQL ${costs?.databaseMicros ?? '-'} µs/call, ${costs?.transactionsPerCall ?? '-'} transactions/call`,
-        );
-        measured.push({ corpusSize: options.corpusSize, scenario, route: target.route, server: result, costs });
-      }
-      if (!floor) throw new Error(`${scenario.id}: the floor was not measured`);
+    for (const scenario of options.scenarios) {
+      const run = (base: string, sentKeys: string[]) => (window: MeasuredWindow) =>
+        runLoad({ origin: base, paths: [scenario.path], keys: sentKeys, ...options.load }, window);
+      const measured = await runInterleaved({
+        floor: {
+          name: 'floor',
+          pids: { servers: [options.floor.pid] },
+          run: run(options.floor.base, keys),
+        },
+        targets: targets.map(
+          (target): RoundTarget => ({
+            name: target.route,
+            pids: { servers: target.servers, balancer: target.balancer },
+            run: run(target.base, target.keys),
+          }),
+        ),
+        rounds: options.rounds,
+        meter: options.meter,
+        label: scenario.id,
+        log,
+      });
       // Shown in the targets' order, whatever order they ran in.
-      for (const target of targets) {
-        const row = measured.find((m) => m.route === target.route);
-        if (row) results.push({ ...row, floor });
+      for (const [index, target] of targets.entries()) {
+        const measurement = measured[index];
+        if (measurement)
+          results.push({ corpusSize: options.corpusSize, scenario, route: target.route, ...measurement });
       }
     }
   } finally {

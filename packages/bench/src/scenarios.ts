@@ -41,3 +41,32 @@ export function mixedScenario(distinct: number, requests: number): Scenario {
     floorTarget: 0.5,
   };
 }
+
+/** A category + mood (+ era) combination whose matching set is large enough for offset 500 to land inside it. */
+export async function pickFilteredPaths(
+  baseUrl: string,
+  key: string,
+  log: (line: string) => void,
+): Promise<{ list: string; random: string }> {
+  // `parent` matches two categories (Family & Parenting, Parenting & Children): over 550 quotes at 150,000.
+  const candidates = [
+    ['parent', 'reflective', 'contemporary'],
+    ['parent', 'reflective', 'modern'],
+    ['life', 'reflective', 'modern'],
+    ['love', 'uplifting', 'contemporary'],
+    ['wisdom', 'reflective', 'ancient'],
+    ['hope', 'inspirational', 'modern'],
+    ['grief', 'poignant', 'contemporary'],
+  ];
+  let best = { total: -1, list: '', random: '' };
+  for (const [category, mood, era] of candidates) {
+    const list = `/v1/quotes-filter?category=${category}&mood=${mood}&era=${era}&limit=50&offset=500`;
+    const response = await fetch(`${baseUrl}${list}`, { headers: { 'X-API-Key': key } });
+    const body = (await response.json()) as { total?: number };
+    const total = body.total ?? 0;
+    if (total > best.total) best = { total, list, random: `/v1/quotes-random?category=${category}&mood=${mood}` };
+    if (total >= 550) break;
+  }
+  log(`  filtered scenario: ${best.list} (${best.total} matching)`);
+  return best;
+}

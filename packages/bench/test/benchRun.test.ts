@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findDebianTool, haproxyTool } from '@quotes/cluster';
 import type { BenchReport } from '../src/report.js';
 import { routes } from '../src/routeReport.js';
+import { roundCosts } from '../src/roundSummary.js';
 
 const mainScript = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const out = await mkdtemp(join(tmpdir(), 'quotes-bench-run-'));
@@ -24,7 +25,7 @@ describe('npm run bench, tiny', () => {
       process.execPath,
       [
         mainScript,
-        ...['--sizes', '3000', '--duration', '1', '--warmup', '0', '--connections', '8'],
+        ...['--sizes', '3000', '--duration', '1', '--warmup', '0', '--rounds', '1', '--connections', '8'],
         ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--route-scenarios', 'random'],
         ...['--out', out],
       ],
@@ -35,12 +36,24 @@ describe('npm run bench, tiny', () => {
     expect([...scenarios].sort()).toEqual(
       ['categories', 'filter-3', 'filter-deep', 'mixed', 'random', 'random-filtered', 'usage'].sort(),
     );
+    expect(report.rounds).toBe(1);
     for (const measurement of report.measurements) {
-      expect(measurement.server.requests, measurement.scenario.id).toBeGreaterThan(0);
+      const name = `${measurement.keyPlan} ${measurement.scenario.id}`;
+      expect(measurement.server.requests, name).toBeGreaterThan(0);
       // Latencies to the microsecond: a sub-millisecond call does not read 0.
-      expect(measurement.server.latencyP50Ms, measurement.scenario.id).toBeGreaterThan(0);
-      expect(measurement.server.errors, measurement.scenario.id).toBe(0);
-      expect(measurement.floor.requests, measurement.scenario.id).toBeGreaterThan(0);
+      expect(measurement.server.latencyP50Ms, name).toBeGreaterThan(0);
+      expect(measurement.server.errors, name).toBe(0);
+      expect(measurement.floor.requests, name).toBeGreaterThan(0);
+      // Floor, server, floor (the counted key: server, then floor); more rounds are the unit tests'.
+      expect(measurement.rounds, name).toHaveLength(1);
+      expect(measurement.floorRuns, name).toHaveLength(measurement.keyPlan === 'professional' ? 1 : 2);
+      for (const run of [
+        ...(measurement.rounds ?? []).map((round) => round.server),
+        ...(measurement.floorRuns ?? []),
+      ]) {
+        expect(run.costs?.serverMicros, name).toBeGreaterThanOrEqual(0);
+        expect(run.loadGeneratorCpuMicros, name).toBeGreaterThan(0);
+      }
     }
     expect(report.cold.map((cold) => `${cold.moment}, ${cold.clients}`)).toEqual([
       'after start, 1',
@@ -65,9 +78,11 @@ describe('npm run bench, tiny', () => {
     for (const route of report.routes ?? []) {
       expect(route.scenario.id, route.route).toBe('random');
       expect(route.server.errors, route.route).toBe(0);
-      expect(route.costs?.serverMicros, route.route).toBeGreaterThan(0);
-      expect(route.costs?.transactionsPerCall, route.route).toBeGreaterThanOrEqual(0);
-      if (route.route.startsWith('HAProxy')) expect(route.costs?.balancerMicros, route.route).not.toBeNull();
+      expect(route.rounds, route.route).toHaveLength(1);
+      const costs = roundCosts(route).server;
+      expect(costs?.serverMicros, route.route).toBeGreaterThan(0);
+      expect(costs?.transactionsPerCall, route.route).toBeGreaterThanOrEqual(0);
+      if (route.route.startsWith('HAProxy')) expect(costs?.balancerMicros, route.route).not.toBeNull();
     }
     expect(report.countedCosts?.map((counted) => counted.costs?.serverMicros)).toEqual([expect.any(Number)]);
     expect(report.historyMemory?.ordinaryBytesPerKey).toBeGreaterThan(0);

@@ -63,10 +63,64 @@ describe('the benchmark report', () => {
     const [randomRow, categoriesRow, mixedRow] = text
       .split('\n')
       .filter((line) => line.startsWith('| 150,000 | platform'));
-    expect(randomRow).toContain('| 0.75 | 8,000 | 4.00 | >= 0.6 ok |');
-    expect(categoriesRow).toContain('| 0.50 | 8,000 | 2.00 | < 0.85, 3 errors |');
-    expect(mixedRow).toContain('| 0.45 | 2,000 | - | < 0.5 |');
+    // A report from before rounds: one run a side, no costs.
+    expect(randomRow).toContain('| 0.75 | one run | 8,000 | - | - | - | - / - | 4.00 | >= 0.6 ok |');
+    expect(categoriesRow).toContain('| 0.50 | one run | 8,000 | - | - | - | - / - | 2.00 | < 0.85, 3 errors |');
+    expect(mixedRow).toContain('| 0.45 | one run | 2,000 | - | - | - | - / - | - | < 0.5 |');
     expect(text).toContain('| 150,000 | 120 MB | < 300 MB ok |');
+  });
+
+  it('gives the median of the rounds with their lowest and highest, the costs per call and the load generator beside', () => {
+    const costs = (serverMicros: number, databaseMicros: number | null): CallCosts => ({
+      serverMicros,
+      databaseMicros,
+      balancerMicros: null,
+      transactionsPerCall: 0,
+      transactionsPerSecond: 0,
+      rowsWrittenPerCall: 0,
+      walBytesPerCall: 0,
+      connections: 22,
+    });
+    const run = (requestsPerSecond: number, cost: CallCosts, generatorMicros: number) => ({
+      ...load(requestsPerSecond),
+      loadGeneratorCpuMicros: generatorMicros,
+      seconds: 5,
+      costs: cost,
+    });
+    const text = markdownReport(
+      report(
+        [
+          {
+            corpusSize: 150000,
+            keyPlan: 'platform',
+            scenario: random!,
+            server: load(30000),
+            floor: load(50000),
+            mock: load(2000),
+            rounds: [
+              { server: run(30000, costs(20, 0.5), 3_500_000), floorRequestsPerSecond: 50000 },
+              { server: run(32000, costs(22, 0.7), 3_500_000), floorRequestsPerSecond: 50000 },
+              { server: run(27000, costs(25, 0.6), 3_500_000), floorRequestsPerSecond: 45000 },
+            ],
+            floorRuns: [
+              run(50000, costs(12, 0), 4_750_000),
+              run(50000, costs(13, 0), 4_750_000),
+              run(40000, costs(11, 0), 4_750_000),
+              run(50000, costs(12, 0), 4_750_000),
+            ],
+          },
+        ],
+        { rounds: 3, durationSeconds: 5, warmupSeconds: 2 },
+      ),
+    );
+    // Rounds at 0.60, 0.64 and 0.60 of the floor around them.
+    expect(text).toContain(
+      '| 150,000 | platform | quotes-random, no filter | 30,000 | 2 | 5 | 0 | 0.60 | 0.60-0.64 of 3 | 50,000 | 22.0 | 0.6 | 12.0 | 0.70 / 0.95 | 15.00 | >= 0.6 ok |',
+    );
+    expect(text).toContain('each scenario in 3 rounds of 5 s per target, each run after 2 s of warm-up');
+    expect(text).toContain(
+      'How fast the machine was: the same-bytes floor answered 50,000 calls/s across the scenarios at 12.0 µs of CPU a call.',
+    );
   });
 
   it('shows latencies below a millisecond to two decimals, and says so where a floor answered nothing', () => {
@@ -83,7 +137,7 @@ describe('the benchmark report', () => {
       ]),
     );
     expect(text).toContain(
-      '| 150,000 | platform | quotes-random, no filter | 6,000 | 0.31 | 0.99 | 0 | n/a: floor 0 req/s | 0 | n/a: mock 0 req/s | not judged |',
+      '| 150,000 | platform | quotes-random, no filter | 6,000 | 0.31 | 0.99 | 0 | n/a: floor 0 req/s | - | 0 | - | - | - | - / - | n/a: mock 0 req/s | not judged |',
     );
     expect(text).not.toMatch(/NaN|Infinity/);
   });
@@ -169,6 +223,14 @@ describe('the benchmark report', () => {
           route(routes.direct, 5000, costs(50, 0.01)),
           route(routes.historyOff, 4000, costs(40, 0.01)),
           route(routes.balanced(2), 3000, { ...costs(60, 0.02), balancerMicros: 20 }),
+          {
+            ...route(routes.oneKey, 4500, null),
+            rounds: [4000, 4500, 4800].map((rate, index) => ({
+              server: { ...load(rate), costs: costs(40 + index, 0.01) },
+              floorRequestsPerSecond: 10000,
+            })),
+            floorRuns: [9, 10, 11, 12].map((micros) => ({ ...load(10000), costs: costs(micros, 0) })),
+          },
         ],
         routeNotes: [],
         countedCosts: [{ corpusSize: 150000, server: load(2000), costs: costs(100, 0.5) }],
@@ -185,8 +247,9 @@ describe('the benchmark report', () => {
     );
     expect(text.split('\n')).toEqual(
       expect.arrayContaining([
-        '| 150,000 | quotes-random, no filter | direct, 16 keys | 5,000 | 5 | 0 | 0.50 | 10,000 | 50 | 10 | - | 0.0100 |',
-        '| 150,000 | quotes-random, no filter | HAProxy, 2 servers | 3,000 | 5 | 0 | 0.30 | 10,000 | 60 | 10 | 20 | 0.0200 |',
+        '| 150,000 | quotes-random, no filter | direct, 16 keys | 5,000 | 5 | 0 | 0.50 | one run | 10,000 | 50.0 | 10.0 | - | - | 0.0100 |',
+        '| 150,000 | quotes-random, no filter | HAProxy, 2 servers | 3,000 | 5 | 0 | 0.30 | one run | 10,000 | 60.0 | 10.0 | 20.0 | - | 0.0200 |',
+        '| 150,000 | quotes-random, no filter | direct, 1 key (KEY_CALLS_AT_ONCE: 8 at once) | 4,500 | 5 | 0 | 0.45 | 0.40-0.48 of 3 | 10,000 | 41.0 | 10.0 | - | 10.5 | 0.0100 |',
         '| 150,000 | quotes-random, no filter | 0.50 | 0.40 | 1.25 |',
         // 50 µs a call at 50,000 and 500,000 calls/s: 2.5 and 25 cores, so 3 and 25 processes of 21 connections.
         '| quotes-random, no filter | 10x | 50,000 | 2.5 | 0.5 | 500 | 25,000 | 5.00 | 63 |',

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { OptionError, parseBenchOptions, scenarioIds } from '../src/benchOptions.js';
+
+const parse = (...args: string[]) => parseBenchOptions(args, '/results');
+
+describe('the bench options', () => {
+  it('default to every scenario in three rounds of 5 s after 2 s of warm-up', () => {
+    expect(parse()).toMatchObject({
+      sizes: [150_000, 1_500_000],
+      rounds: 3,
+      durationSeconds: 5,
+      warmupSeconds: 2,
+      connections: 64,
+      scenarios: new Set(scenarioIds),
+      routeScenarios: new Set(['random', 'categories']),
+      out: '/results',
+    });
+  });
+
+  it('take a few scenarios for a short check', () => {
+    expect(parse('--scenarios', 'random, categories', '--route-scenarios', 'usage').scenarios).toEqual(
+      new Set(['random', 'categories']),
+    );
+  });
+
+  it('refuse what would measure nothing or something unknown, naming the option', () => {
+    expect(() => parse('--scenarios', 'randm')).toThrow(OptionError);
+    expect(() => parse('--scenarios', 'randm')).toThrow(/^--scenarios takes ids among mixed, random, .*; got "randm"$/);
+    expect(() => parse('--scenarios', '')).toThrow(/^--scenarios takes ids/);
+    // The mixed traffic has no single URL to send over the routes.
+    expect(() => parse('--route-scenarios', 'mixed')).toThrow(/^--route-scenarios takes ids/);
+    expect(() => parse('--rounds', '0')).toThrow('--rounds must be a positive whole number, got "0"');
+    expect(() => parse('--rounds', '2.5')).toThrow('--rounds must be a positive whole number, got "2.5"');
+    expect(() => parse('--warmup=-1')).toThrow('--warmup must be a number of seconds, 0 or more, got "-1"');
+    expect(() => parse('--warmup', 'soon')).toThrow(/^--warmup must be a number of seconds/);
+    expect(() => parse('--round', '3')).toThrow(OptionError);
+  });
+});
+
+describe('npm run bench with fewer than three rounds', () => {
+  it('will not write the results the READMEs quote, and says so in one line before starting anything', async () => {
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const failure = await promisify(execFile)(process.execPath, [main, '--rounds', '2']).catch(
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2, stdout: '' });
+    expect((failure as { stderr: string }).stderr).toBe(
+      'bench: --rounds 2 writes results the READMEs quote, which take at least 3; give --out another folder\n',
+    );
+  });
+});
