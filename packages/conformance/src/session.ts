@@ -73,7 +73,7 @@ export class ConformanceSession {
     });
     const target = await startLocalTarget({ ...options, ledger });
     try {
-      const keys = await provisionLocalKeys(target.operator);
+      const keys = await provisionLocalKeys(target.operator, target.setUsage);
       const data = await discoverData(new ObservedClient(target.url, ledger, 'discovery'), keys.dredd.limited);
       log(
         `keys: ${keys.properties.active.length} active plan keys and revoked, expired, used-up, nearly-used-up keys provisioned through the operator API`,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type RunningServer, startThrowawayServer, type ThrowawayServer } from '@quotes/server';
+import { type RunningServer, setUsage, startThrowawayServer, type ThrowawayServer } from '@quotes/server';
 import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import { type PageWindow, servePage } from './support/clientPage.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -231,7 +231,7 @@ describe('installed from the tarballs into a fresh project', () => {
         })
       ).key;
       const exhausted = await operator.createKey({ client: 'consumer used up', plan: 'starter' });
-      await operator.setUsage(exhausted.id, (await operator.usage(exhausted.id)).limit ?? 0);
+      await setUsage(server.database, exhausted.id, (await operator.usage(exhausted.id)).limit ?? 0);
       keys.exhausted = exhausted.key;
       keysFile = join(project, 'keys.json');
       await writeFile(keysFile, JSON.stringify(keys), { mode: 0o600 });

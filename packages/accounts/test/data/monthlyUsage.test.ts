@@ -1,3 +1,4 @@
+import { setUsage } from '../../src/testing.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ describe('quotes-usage reads', () => {
     const keys = await Promise.all(
       Array.from({ length: 20 }, async (_, index) => {
         const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise' });
-        if (index > 0) await operator.setUsage(id, index * 3, '2026-11');
+        if (index > 0) await setUsage(database, id, index * 3, '2026-11');
         return id;
       }),
     );

@@ -44,6 +44,7 @@ const nearlyExhaustedLeft = 12;
  */
 export async function provisionLocalKeys(
   operator: OperatorApi,
+  setUsage: (keyId: string, calls: number) => Promise<unknown>,
   rules: ReadonlyMap<string, PlanRules> = planRules(),
 ): Promise<SuiteKeys> {
   const create = async (
@@ -92,9 +93,9 @@ export async function provisionLocalKeys(
   await operator.revokeKey(revoked.id, 'conformance suite: a revoked key');
   const expired = await create('conformance expired', stateful.plan, { expiresAt: new Date(Date.now() - 86_400_000) });
   const exhausted = await create('conformance used up', stateful.plan);
-  await operator.setUsage(exhausted.id, stateful.monthlyCalls!);
+  await setUsage(exhausted.id, stateful.monthlyCalls!);
   const nearly = await create('conformance nearly used up', oneFilterPlan.plan);
-  await operator.setUsage(nearly.id, oneFilterPlan.monthlyCalls! - nearlyExhaustedLeft);
+  await setUsage(nearly.id, oneFilterPlan.monthlyCalls! - nearlyExhaustedLeft);
 
   return {
     dredd: {

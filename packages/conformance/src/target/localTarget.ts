@@ -13,6 +13,7 @@ import {
   openDatabase,
   parseConfig,
   type RunningServer,
+  setUsage,
   startServer,
 } from '@quotes/server';
 import { operationById } from '../contract/operations.js';
@@ -36,6 +37,8 @@ export interface LocalTargetOptions {
 export interface LocalTarget {
   readonly url: string;
   readonly operator: OperatorApi;
+  /** Sets a key's calls this month, audited (the used-up and nearly used-up keys). */
+  setUsage(keyId: string, calls: number): Promise<unknown>;
   /** How the 503 is produced: the embedded cluster really stopped, or the line to DATABASE_URL cut. */
   readonly outageKind: 'embedded cluster stopped and restarted' | 'connection to DATABASE_URL cut and restored';
   /** Stops the database (or cuts it off); `end()` brings it back and waits until the server answers again. */
@@ -154,6 +157,7 @@ export async function startLocalTarget(options: LocalTargetOptions): Promise<Loc
     return {
       url: running.url,
       operator: running.operator,
+      setUsage: (keyId, calls) => setUsage(database.handle, keyId, calls),
       outageKind: database.outageKind,
       outage: {
         start: () => database.stop(),

@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningConsole, startConsole } from '../../src/console/consoleServer.js';
@@ -132,7 +133,7 @@ describe('text shown to the operator', () => {
     // Stored as another surface or an older version may have written it.
     await database.db.updateTable('api_keys').set({ client: 'Evil\u202Ecorp\u200B' }).where('id', '=', id).execute();
     // At its allowance, so the overview lists it too.
-    await operator.setUsage(id, 10_000);
+    await setUsage(database, id, 10_000);
     for (const path of ['/keys', `/keys/${id}`, '/', `/keys/${id}/confirm/revoke`]) {
       const page = await get(path);
       expect(page.status, path).toBe(200);

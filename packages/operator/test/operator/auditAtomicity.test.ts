@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ describe('an operator action and its audit entry', () => {
       ['keys renew', () => operator.renewKey(trial.id, new Date(Date.now() + 10 * 86_400_000))],
       ['keys change-plan', () => operator.changePlan(key.id, { plan: 'professional' })],
       ['keys set-origins', () => operator.setAllowedOrigins(key.id, ['https://app.example'])],
-      ['usage set', () => operator.setUsage(key.id, 9999)],
+      ['usage set', () => setUsage(database, key.id, 9999, undefined, { actor: 'test:atomicity' })],
     ];
     for (const [action, attempt] of refusals) {
       const error = await attempt().then(
@@ -115,7 +116,7 @@ describe('an operator action and its audit entry', () => {
   it('leaves a usage alert unclaimed and unrecorded when its mail fails after the entry was written', async () => {
     await refuse();
     const key = await operator.createKey({ client: 'Alerted', plan: 'starter', email: 'alerted@example.net' });
-    await operator.setUsage(key.id, 9000);
+    await setUsage(database, key.id, 9000, undefined, { actor: 'test:atomicity' });
     const count = await entries();
     await expect(
       operator.sendUsageAlerts(undefined, async () => {

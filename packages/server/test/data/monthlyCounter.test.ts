@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,7 +182,7 @@ describe('the monthly counter', () => {
   it('counts on from an existing count and refuses at the limit', async () => {
     const keyId = await newKey();
     const counter = counterOn(database.pool);
-    await createOperatorApi(database).setUsage(keyId, 8, '2026-11');
+    await setUsage(database, keyId, 8, '2026-11');
     expect(await servedCall(counter, keyId, month, 10)).toBe(9);
     expect(await servedCall(counter, keyId, month, 10)).toBe(10);
     expect((await counter.acquire(keyId, month, 10)).granted).toBe(false);

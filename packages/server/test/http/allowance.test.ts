@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
 import { manualClock, problemType } from '../../src/testing/testServer.js';
@@ -20,7 +21,7 @@ describe('the 429 boundary', () => {
   it('lets exactly the remaining calls through out of 200 concurrent ones; the counter ends at the limit', async () => {
     // Enterprise with its own allowance: a plan with no burst limit, so only the allowance cuts the 200.
     const issued = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 1000 });
-    await fixture.server.operator.setUsage(issued.id, 1000 - 137, '2026-11');
+    await setUsage(fixture.server.database, issued.id, 1000 - 137, '2026-11');
     const paths = [
       '/v1/quotes-random',
       '/v1/quotes-filter?limit=2',
@@ -43,7 +44,7 @@ describe('the 429 boundary', () => {
 
   it('answers allowance-exhausted with Retry-After and the allowance headers', async () => {
     const issued = await fixture.server.createKey({ plan: 'starter' });
-    await fixture.server.operator.setUsage(issued.id, 10000, '2026-11');
+    await setUsage(fixture.server.database, issued.id, 10000, '2026-11');
     const answer = await fixture.server.call('/v1/quotes-filter', { key: issued.key });
     expect([answer.status, problemType(answer)]).toEqual([429, 'allowance-exhausted']);
     expect(answer.headers.get('retry-after')).toBe('691200');

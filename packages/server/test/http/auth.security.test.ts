@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
 import { capturedLogger, manualClock, problemType } from '../../src/testing/testServer.js';
@@ -145,7 +146,7 @@ describe('the order of checks', () => {
 
   it('puts the plan rules before the allowance', async () => {
     const issued = await fixture.server.createKey({ plan: 'trial' });
-    await fixture.server.operator.setUsage(issued.id, 1000, '2026-11');
+    await setUsage(fixture.server.database, issued.id, 1000, '2026-11');
     const beyondPlan = await call('/v1/quotes-random?category=grief&mood=dark', { key: issued.key });
     expect(problemType(beyondPlan)).toBe('plan-limit');
     expect(problemType(await call('/v1/quotes-random?category=grief', { key: issued.key }))).toBe(

@@ -1,3 +1,4 @@
+import { setUsage } from '@quotes/accounts/testing';
 import { taxonomy } from '@quotes/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,7 +150,7 @@ describe('quotes-usage', () => {
       usage_pct: 0,
     });
     const enterprise = await fixture.server.createKey({ plan: 'enterprise', monthlyCalls: 200 });
-    await fixture.server.operator.setUsage(enterprise.id, 101, '2026-11');
+    await setUsage(fixture.server.database, enterprise.id, 101, '2026-11');
     expect((await fixture.server.call('/v1/quotes-usage', { key: enterprise.key })).body).toMatchObject({
       tier: 'enterprise',
       calls_this_month: 101,
@@ -161,7 +162,7 @@ describe('quotes-usage', () => {
 
   it('still answers when the allowance is used up', async () => {
     const issued = await fixture.server.createKey({ plan: 'trial' });
-    await fixture.server.operator.setUsage(issued.id, 1000, '2026-11');
+    await setUsage(fixture.server.database, issued.id, 1000, '2026-11');
     expect((await fixture.server.call('/v1/quotes-random', { key: issued.key })).status).toBe(429);
     const answer = await fixture.server.call('/v1/quotes-usage', { key: issued.key });
     expect(answer.status).toBe(200);
