@@ -4,7 +4,6 @@ import { taxonomy } from '@quotes/contract';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { corpusChangedChannel, type DatabaseHandle } from '@quotes/database';
-import type { CorpusRow } from './corpusRow.js';
 import { CorpusError } from './errors.js';
 import { announceNextCorpus, type PreparedServers } from './nextCorpusAnnouncement.js';
 import { type CorpusRows, copyChunks, type LoadPhase, type LoadProgress } from './corpusCopy.js';

@@ -2,18 +2,17 @@ import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type OpenedDatabase, withDatabase } from '@quotes/database';
-import { visibleLines, visibleText } from '@quotes/text-rules';
+import { visibleLines } from '@quotes/text-rules';
 import type { CorpusRow } from '../corpusRow.js';
-import { type CorpusStats, corpusStats } from '../corpusStats.js';
+import { corpusStats } from '../corpusStats.js';
 import { generatedSource } from '../defaultCorpus.js';
 import { CorpusError } from '../errors.js';
 import { generateCorpus } from '../generator/generateCorpus.js';
-import { type CorpusLoadReport, type LoadOptions, type LoadPhase, replaceCorpus } from '../loadCorpus.js';
+import { type CorpusLoadReport, type LoadOptions, replaceCorpus } from '../loadCorpus.js';
 import { quoteId } from '../quoteId.js';
-import { type ImportOptions, type ImportReport, importCorpusFile } from '../import/importCorpus.js';
+import { type ImportOptions, importCorpusFile } from '../import/importCorpus.js';
 import {
   type ImportImpact,
   impactLines,
@@ -22,9 +21,12 @@ import {
   removalRefused,
   removalSummary,
 } from '../import/importImpact.js';
-import { labelledLines } from './reportLines.js';
 import { counted } from './terminalText.js';
 
+import { importReportLines, loadReportLines, statsLines } from './corpusReports.js';
+import { progressDisplay } from './loadProgress.js';
+
+export { importReportLines, statsLines } from './corpusReports.js';
 const number = (value: number) => value.toLocaleString('en-US');
 
 function integerOption(name: string, min: number) {
@@ -37,86 +39,6 @@ function integerOption(name: string, min: number) {
   };
 }
 
-const phaseWords: Record<LoadPhase | 'read', string> = {
-  read: 'reading',
-  copy: 'streaming rows',
-  build: 'building the new table',
-  index: 'indexing',
-  analyze: 'analysing',
-  prepare: 'waiting for the servers to index it',
-  swap: 'swapping it in',
-  vacuum: 'vacuuming the new table',
-};
-
-interface ProgressDisplay {
-  /** A phase that streams (reading the file, copying rows) gives its count; the others give none. */
-  update(phase: LoadPhase | 'read', count?: { done: number; total: number; detail: string }): void;
-  stop(): void;
-}
-
-const percentOf = (done: number, total: number) =>
-  total > 0 ? Math.floor((100 * Math.min(done, total)) / total) : 100;
-
-/**
- * A bar on a terminal; elsewhere (CI, logs, pipes) plain lines: one as each phase starts, and for
- * a streaming phase one every few seconds and its final count. Both go to stderr: stdout is the report.
- */
-function progressDisplay(label: string): ProgressDisplay {
-  if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      {
-        format: `${label} [{bar}] {percentage}% | {phase} {detail}`,
-        stream: process.stderr,
-        hideCursor: true,
-        clearOnComplete: true,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    let started = false;
-    return {
-      update(phase, count) {
-        const total = Math.max(count?.total ?? 1, 1);
-        const payload = { phase: phaseWords[phase], detail: count?.detail ?? '' };
-        if (!started) bar.start(total, 0, payload);
-        started = true;
-        bar.setTotal(total);
-        bar.update(count ? Math.min(count.done, total) : total, payload);
-      },
-      stop: () => started && bar.stop(),
-    };
-  }
-  const everyMs = 5000;
-  let phase: LoadPhase | 'read' | undefined;
-  let latest: string | undefined;
-  let written: string | undefined;
-  let writtenAt = 0;
-  const write = (line: string) => {
-    process.stderr.write(`${label}: ${line}\n`);
-    written = line;
-    writtenAt = Date.now();
-  };
-  // A streaming phase ends with its final count, unless that is the line already written.
-  const settle = () => {
-    if (latest !== undefined && latest !== written) write(latest);
-    latest = undefined;
-  };
-  return {
-    update(next, count) {
-      if (next !== phase) {
-        settle();
-        phase = next;
-        writtenAt = Date.now();
-        if (!count) write(phaseWords[next]);
-      }
-      if (!count) return;
-      latest = `${phaseWords[next]} ${percentOf(count.done, count.total)}% (${count.detail})`;
-      if (Date.now() - writtenAt >= everyMs) write(latest);
-    },
-    stop: settle,
-  };
-}
-
-/** Anything unexpected becomes one line: the CLI prints messages, never stack traces. */
 function asCorpusError(error: unknown, what: string): CorpusError {
   if (error instanceof CorpusError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -136,110 +58,6 @@ async function withCorpusDatabase<T>(
 }
 
 /** Categories the import touched; a 43-line list of zeros would hide the few that matter. */
-function categoryLines(byCategory: Record<string, number>): string[] {
-  const touched = Object.entries(byCategory).filter(([, count]) => count > 0);
-  if (touched.length === 0) return ['    (none)'];
-  const width = Math.max(...touched.map(([name]) => name.length));
-  return touched.map(([name, count]) => `    ${name.padEnd(width)} ${number(count).padStart(9)}`);
-}
-
-function loadReportLines(report: CorpusLoadReport): string[] {
-  return labelledLines([
-    ['quotes', `${number(report.total)} (corpus version ${report.version})`],
-    ['duplicates', number(report.duplicates)],
-    [
-      'time',
-      `${report.seconds.toFixed(1)} s (${Object.entries(report.phaseSeconds)
-        .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
-        .join(', ')})`,
-    ],
-    ...(report.servers.listening > 0
-      ? [['servers', `${report.servers.answered} of ${report.servers.listening} indexed it before the swap`] as const]
-      : []),
-  ]);
-}
-
-type Row = readonly [string, string];
-
-/** Where eras and moods came from, what was left out for its language, and what to curate next. */
-function curationRows(report: ImportReport): Row[] {
-  const parts = (counts: Record<string, number>) =>
-    Object.entries(counts)
-      .filter(([, count]) => count > 0)
-      .map(([name, count]) => `${name} ${number(count)}`)
-      .join(', ') || '(none)';
-  const other = Object.values(report.otherLanguages).reduce((sum, count) => sum + count, 0);
-  const rows: Row[] = [
-    ['era from', parts(report.eraSources)],
-    ['moods from', parts(report.moodSources)],
-    ['first mood', parts(report.byMood)],
-    [
-      'other language',
-      `${number(other)} skipped (corpus language ${report.language}${other > 0 ? `: ${parts(report.otherLanguages)}` : ''})`,
-    ],
-  ];
-  if (report.defaultedAuthors.length > 0)
-    rows.push([
-      'era defaulted for',
-      report.defaultedAuthors.map(({ author, count }) => `${author} (${number(count)})`).join(', '),
-    ]);
-  if (report.corrected > 0)
-    rows.push(['corrected', `${counted(report.corrected, 'quote')} replaced by rows with their id`]);
-  if (report.review)
-    rows.push(['review file', `${report.review.file} (${counted(report.review.rows, 'row')} to check)`]);
-  return rows;
-}
-
-export function importReportLines(report: ImportReport): string[] {
-  const rows: Row[] = [
-    ['rows read', number(report.read)],
-    [report.dryRun ? 'would import' : 'imported', number(report.imported)],
-    ['duplicates', number(report.duplicates)],
-    ['invalid', `${number(report.invalid)}${report.invalid > 0 ? ' (skipped)' : ''}`],
-  ];
-  if (report.fallbackCategory > 0)
-    rows.push([
-      'no category tag',
-      `${number(report.fallbackCategory)} (category from the words of the text, else the fallback; see CORPUS.md)`,
-    ]);
-  rows.push(...curationRows(report));
-  if (report.unknownTags.length > 0)
-    rows.push(['unknown tags', report.unknownTags.map(({ tag, count }) => `${tag} (${number(count)})`).join(', ')]);
-  if (report.total !== null) rows.push(['corpus now', `${counted(report.total, 'quote')} (version ${report.version})`]);
-  const lines = [
-    `${report.dryRun ? 'Dry run of' : 'Imported'} ${visibleText(report.file)} (${report.format}, ${report.mode}) in ${report.seconds.toFixed(1)} s`,
-    ...labelledLines(rows),
-  ];
-  if (report.errors.length > 0)
-    lines.push('  first errors:', ...report.errors.map((error) => `    ${visibleText(error)}`));
-  lines.push(`  ${report.dryRun ? 'would import' : 'imported'} by category:`, ...categoryLines(report.byCategory));
-  return lines;
-}
-
-export function statsLines(stats: CorpusStats): string[] {
-  const section = (title: string, counts: Record<string, number>) => {
-    const width = Math.max(...Object.keys(counts).map((name) => name.length), 4);
-    return [
-      `${title}:`,
-      ...Object.entries(counts).map(([name, count]) => `  ${name.padEnd(width)} ${number(count).padStart(9)}`),
-    ];
-  };
-  const state = stats.state;
-  const origin = !state
-    ? 'never loaded'
-    : `${visibleText(state.source)}${state.seed !== null ? ` (seed ${state.seed})` : ''}, version ${state.version}, loaded ${state.loadedAt}`;
-  return [
-    `Quotes: ${number(stats.total)}`,
-    `Source: ${origin}`,
-    `With a secondary category: ${number(stats.withSecondaryCategory)}`,
-    ...section('By category', stats.byCategory),
-    ...section('By mood (a quote counts under each of its moods)', stats.byMood),
-    ...section('By era', stats.byEra),
-    ...section('By length', stats.byLength),
-    ...section('By faith tradition', { ...stats.byFaith, '(none)': stats.withoutFaith }),
-  ];
-}
-
 async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<void> {
   async function* lines() {
     let chunk = '';
