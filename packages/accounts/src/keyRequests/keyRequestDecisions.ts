@@ -80,7 +80,7 @@ export async function issueWithin(
     };
   }
   if (!(await settleRequest(trx, row.id, { status: 'approved', keyId: created.id, planId: plan }, now)))
-    throw new OperatorError(`request ${row.id} was settled meanwhile`);
+    throw new OperatorError(`request ${row.id} was settled meanwhile`, 'conflict');
   // The operator's approval or the service's own grant: the actor of the operator API says which.
   await atomic.recordAction({
     action: 'requests approve',

@@ -142,14 +142,14 @@ export function createKeyRequestService(
 
   async function existing(id: string): Promise<KeyRequestRow> {
     const row = await findKeyRequest(db, id);
-    if (!row) throw new OperatorError(`no key request with id ${JSON.stringify(id)} (see: requests list)`);
+    if (!row) throw new OperatorError(`no key request with id ${JSON.stringify(id)} (see: requests list)`, 'not-found');
     return row;
   }
 
   async function pending(id: string): Promise<KeyRequestRow> {
     const row = await existing(id);
     if (row.status !== 'pending')
-      throw new OperatorError(`request ${id} is ${row.status}; only pending (confirmed) requests are decided`);
+      throw new OperatorError(`request ${id} is ${row.status}; only pending (confirmed) requests are decided`, 'conflict');
     return row;
   }
 
@@ -263,10 +263,10 @@ export function createKeyRequestService(
         throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${JSON.stringify(plan)}`);
       const unusable = unusableTextOf(row);
       if (unusable !== undefined)
-        throw new OperatorError(`request ${id} cannot become a key: ${unusable}; reject it (requests reject ${id})`);
+        throw new OperatorError(`request ${id} cannot become a key: ${unusable}; reject it (requests reject ${id})`, 'conflict');
       // The operator's approval is the override of the one-trial rules.
       const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
-      if ('refused' in issued) throw new OperatorError(issued.refused);
+      if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
       const delivery = options.send ? await mailKey(issued) : null;
       return { request: viewOf(await existing(id)), issued, delivery };
     },
@@ -276,7 +276,7 @@ export function createKeyRequestService(
       const row = await pending(id);
       const request = await operator.atomically(async (atomic, trx) => {
         if (!(await settleRequest(trx, id, { status: 'rejected', reason: text }, clock())))
-          throw new OperatorError(`request ${id} was settled meanwhile`);
+          throw new OperatorError(`request ${id} was settled meanwhile`, 'conflict');
         const settled = await findKeyRequest(trx, id);
         await atomic.recordAction({
           action: 'requests reject',
@@ -293,7 +293,7 @@ export function createKeyRequestService(
     async digest(send) {
       const waiting = (await listKeyRequests(db, 'pending', clock())).map(viewOf);
       if (!send) return { pending: waiting, delivery: null };
-      if (!settings.operatorEmail) throw new OperatorError('OPERATOR_EMAIL is not set: the address the digest goes to');
+      if (!settings.operatorEmail) throw new OperatorError('OPERATOR_EMAIL is not set: the address the digest goes to', 'failed');
       const delivery = await settings.mailer.send(digestMessage(settings.operatorEmail, waiting));
       return { pending: waiting, delivery };
     },
