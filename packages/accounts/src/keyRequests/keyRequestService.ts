@@ -149,7 +149,10 @@ export function createKeyRequestService(
   async function pending(id: string): Promise<KeyRequestRow> {
     const row = await existing(id);
     if (row.status !== 'pending')
-      throw new OperatorError(`request ${id} is ${row.status}; only pending (confirmed) requests are decided`, 'conflict');
+      throw new OperatorError(
+        `request ${id} is ${row.status}; only pending (confirmed) requests are decided`,
+        'conflict',
+      );
     return row;
   }
 
@@ -263,7 +266,10 @@ export function createKeyRequestService(
         throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${JSON.stringify(plan)}`);
       const unusable = unusableTextOf(row);
       if (unusable !== undefined)
-        throw new OperatorError(`request ${id} cannot become a key: ${unusable}; reject it (requests reject ${id})`, 'conflict');
+        throw new OperatorError(
+          `request ${id} cannot become a key: ${unusable}; reject it (requests reject ${id})`,
+          'conflict',
+        );
       // The operator's approval is the override of the one-trial rules.
       const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
       if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
@@ -293,7 +299,8 @@ export function createKeyRequestService(
     async digest(send) {
       const waiting = (await listKeyRequests(db, 'pending', clock())).map(viewOf);
       if (!send) return { pending: waiting, delivery: null };
-      if (!settings.operatorEmail) throw new OperatorError('OPERATOR_EMAIL is not set: the address the digest goes to', 'failed');
+      if (!settings.operatorEmail)
+        throw new OperatorError('OPERATOR_EMAIL is not set: the address the digest goes to', 'failed');
       const delivery = await settings.mailer.send(digestMessage(settings.operatorEmail, waiting));
       return { pending: waiting, delivery };
     },
