@@ -1,6 +1,9 @@
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { ParsedMail } from 'mailparser';
-import { confirmationLinkIn, post, tokenOfLink } from '../../src/testing/keyRequestClient.js';
-import type { SmtpInbox } from '../../src/testing/smtpInbox.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { RunningServer } from '../../src/startServer.js';
+import { confirmationLinkIn, post, startServerMailingTo, tokenOfLink } from '../../src/testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
 
 /** Every address a message went to, lower case. */
 export const recipientsOf = (mail: ParsedMail): string[] =>
@@ -35,3 +38,22 @@ export const pressConfirm = (serverUrl: string, token: string, from = '127.0.0.1
     contentType: 'application/x-www-form-urlencoded',
     localAddress: from,
   });
+
+/** The service of one test file: its own database, a real SMTP inbox, the server mailing to it; started before the file's tests, stopped after. */
+export function keyRequestService(): {
+  readonly database: TestDatabase;
+  readonly inbox: SmtpInbox;
+  readonly server: RunningServer;
+} {
+  const held = {} as { database: TestDatabase; inbox: SmtpInbox; server: RunningServer };
+  beforeAll(async () => {
+    [held.database, held.inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
+    held.server = await startServerMailingTo(held.database, held.inbox);
+  });
+  afterAll(async () => {
+    await held.server?.close();
+    await held.inbox?.close();
+    await held.database?.drop();
+  });
+  return held;
+}

@@ -1,32 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '../../src/startServer.js';
-import {
-  confirmationLinkIn,
-  mailTo,
-  post,
-  requestBody,
-  startServerMailingTo,
-} from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { pressConfirm } from './confirmationLinks.js';
+import { describe, expect, it } from 'vitest';
+import { confirmationLinkIn, mailTo, post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Anyone can ask for a key for any address. Until the address is confirmed, what it receives
 // (the mail, the page its link opens) must carry none of the words the asker typed: the mail
 // would otherwise deliver a stranger's text, under the service's name, to anyone.
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
+const service = keyRequestService();
 
 const stranger = {
   name: 'customer. URGENT: your account is locked, verify at https://quotes-login.example/verify',
@@ -38,11 +17,11 @@ const strangerWords = ['URGENT', 'quotes-login.example', 'account', '555 0100', 
 describe('mail to an address not yet confirmed', { timeout: 30_000 }, () => {
   it('carries none of the free text a stranger chose; the confirmed address gets its own words back', async () => {
     const email = 'victim@example.com';
-    const answer = await post(`${server.url}/keys/requests`, requestBody({ email, ...stranger }), {
+    const answer = await post(`${service.server.url}/keys/requests`, requestBody({ email, ...stranger }), {
       localAddress: '127.70.0.1',
     });
     expect(answer.status).toBe(202);
-    const mail = await mailTo(inbox, email, /^Confirm your request/);
+    const mail = await mailTo(service.inbox, email, /^Confirm your request/);
     for (const part of [mail.subject ?? '', mail.text ?? '', String(mail.html)])
       for (const word of strangerWords) expect(part.toLowerCase()).not.toContain(word.toLowerCase());
     expect(mail.text).toContain('trial plan');
@@ -54,8 +33,8 @@ describe('mail to an address not yet confirmed', { timeout: 30_000 }, () => {
     expect(page).toContain(email);
 
     // Confirmed: the address is the asker's own, and the key's mail names the application.
-    expect((await pressConfirm(server.url, new URL(link).searchParams.get('token')!)).status).toBe(200);
-    const keyMail = await mailTo(inbox, email, /API key \(trial plan\)/);
+    expect((await pressConfirm(service.server.url, new URL(link).searchParams.get('token')!)).status).toBe(200);
+    const keyMail = await mailTo(service.inbox, email, /API key \(trial plan\)/);
     expect(keyMail.text).toContain(stranger.application);
   });
 });

@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '../../src/startServer.js';
-import { type PostAnswer, post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { recipientsOf } from './confirmationLinks.js';
+import { describe, expect, it } from 'vitest';
+import { type PostAnswer, post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { recipientsOf, keyRequestService } from './confirmationLinks.js';
 
 // A robot that fills the hidden field must not learn it was caught: its posts are answered as
 // any other's, in about the same time, and meet the same bounds.
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
+const service = keyRequestService();
 
 const ask = (email: string, from: string, trapped: boolean) =>
   post(
-    `${server.url}/keys/requests`,
+    `${service.server.url}/keys/requests`,
     requestBody({ email, ...(trapped ? { homepage: 'https://spam.example' } : {}) }),
     { localAddress: from },
   );
@@ -42,7 +27,7 @@ describe('a post that fills the hidden field', { timeout: 60_000 }, () => {
     const trapped = await ask('robot@example.com', '127.80.1.1', true);
     expect(visible(trapped)).toEqual(visible(real));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(inbox.messages.flatMap(recipientsOf)).not.toContain('robot@example.com');
+    expect(service.inbox.messages.flatMap(recipientsOf)).not.toContain('robot@example.com');
   });
 
   it('counts against the bounds of its address, network and e-mail address like a real one', async () => {
@@ -70,13 +55,13 @@ describe('a post that fills the hidden field', { timeout: 60_000 }, () => {
     for (let index = 0; index < 24; index++) {
       const trapped = index % 2 === 1;
       // Each post alone: the previous one's mail (sent after its answer, received by the SMTP
-      // server in this same process) has arrived, so it does not slow the next one down.
-      const mailed = inbox.messages.length;
+      // service.server in this same process) has arrived, so it does not slow the next one down.
+      const mailed = service.inbox.messages.length;
       const started = performance.now();
       const answer = await ask(`timing${index}@example.com`, `127.83.${index}.1`, trapped);
       times[trapped ? 'trapped' : 'real'].push(performance.now() - started);
       expect(answer.status).toBe(202);
-      if (!trapped) await inbox.waitFor(mailed + 1);
+      if (!trapped) await service.inbox.waitFor(mailed + 1);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const ratio = median(times.trapped) / median(times.real);

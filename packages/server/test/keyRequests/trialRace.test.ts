@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '../../src/startServer.js';
-import { post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { confirmationTokens, pressConfirm } from './confirmationLinks.js';
+import { describe, expect, it } from 'vitest';
+import { post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { confirmationTokens, pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Trials asked for from several networks by people who also ask from other networks, every
 // link confirmed at the same moment over real HTTP: one trial per network and one per person
 // must hold however the confirmations interleave.
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
+const service = keyRequestService();
 
 const networks = 4;
 const perNetwork = 3;
@@ -36,18 +21,22 @@ describe('trials confirmed at the same moment', { timeout: 120_000 }, () => {
           const email = `race${round}-p${(network + index) % 5}@example.com`;
           const prefix = `127.${100 + round * networks + network}.0`;
           const answer = await post(
-            `${server.url}/keys/requests`,
+            `${service.server.url}/keys/requests`,
             requestBody({ email, name: `Person ${index}`, application: `Race ${round} app ${network}.${index}` }),
             { localAddress: `${prefix}.${index + 1}` },
           );
           expect(answer.status, answer.text).toBe(202);
           asked.push({ email, network: `${prefix}.0/24` });
         }
-      const tokens = await confirmationTokens(inbox, (address) => address.startsWith(`race${round}-`), asked.length);
-      const answers = await Promise.all(tokens.map((token) => pressConfirm(server.url, token)));
+      const tokens = await confirmationTokens(
+        service.inbox,
+        (address) => address.startsWith(`race${round}-`),
+        asked.length,
+      );
+      const answers = await Promise.all(tokens.map((token) => pressConfirm(service.server.url, token)));
       expect(answers.map((answer) => answer.status)).toEqual(tokens.map(() => 200));
 
-      const rows = await database.db
+      const rows = await service.database.db
         .selectFrom('key_requests')
         .select(['email', 'client_network', 'status', 'reasons'])
         .where('email', 'like', `race${round}-%`)
@@ -68,7 +57,7 @@ describe('trials confirmed at the same moment', { timeout: 120_000 }, () => {
       }
       // The locks queue confirmations rather than refusing them: some trials are granted.
       expect(granted.length).toBeGreaterThan(0);
-      const keys = await database.db
+      const keys = await service.database.db
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('email', 'like', `race${round}-%`)

@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '@quotes/accounts';
 import { createKeyRequestService, tokenHash } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
 import { createMailer } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
-import type { RunningServer } from '../../src/startServer.js';
-import { mailTo, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { pressConfirm } from './confirmationLinks.js';
+import { mailTo } from '../../src/testing/keyRequestClient.js';
+import { pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Requests kept before the form refused what the operator's tools refuse (a right-to-left
 // override in the application, a line separator in the name): confirming one ends it, rejected
 // with the reason, and the operator is told what to do with one already pending. None is left
 // pending for nobody.
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
+const running = keyRequestService();
 
 /** A request stored as the form used to store it, with a token the test knows. */
 async function storedRequest(
@@ -34,7 +19,7 @@ async function storedRequest(
   fields: { name?: string; application?: string; status: 'unconfirmed' | 'pending' },
 ): Promise<string> {
   const token = `token${id.replace(/[^A-Za-z0-9]/g, '')}`;
-  await database.db
+  await running.database.db
     .insertInto('key_requests')
     .values({
       id,
@@ -56,7 +41,7 @@ async function storedRequest(
 }
 
 const rowOf = (id: string) =>
-  database.db.selectFrom('key_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  running.database.db.selectFrom('key_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('a stored request whose text no later step accepts', { timeout: 30_000 }, () => {
   it.for<[string, { name?: string; application?: string }, RegExp]>([
@@ -68,7 +53,7 @@ describe('a stored request whose text no later step accepts', { timeout: 30_000 
     ['r_ls', { name: 'Ann\u2028Lee' }, /the name contains a line or paragraph separator character \(U\+2028\)/],
   ])('is ended at its confirmation (%s): rejected, with the reason, and said so', async ([id, fields, reason]) => {
     const token = await storedRequest(id, { ...fields, status: 'unconfirmed' });
-    const answer = await pressConfirm(server.url, token);
+    const answer = await pressConfirm(running.server.url, token);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.text).toContain('Request not accepted');
     expect(answer.text).toMatch(reason);
@@ -77,30 +62,30 @@ describe('a stored request whose text no later step accepts', { timeout: 30_000 
     expect(row.rejection_reason).toMatch(reason);
     // The reason names the field and the character, never the text itself.
     expect(row.rejection_reason).not.toContain((fields.application ?? fields.name)!);
-    const audited = await database.db
+    const audited = await running.database.db
       .selectFrom('operator_audit')
       .select(['actor', 'action'])
       .where('target', '=', id)
       .execute();
     expect(audited).toEqual([{ actor: 'service:key-requests', action: 'requests reject' }]);
     // The link is used: a second press finds nothing.
-    expect((await pressConfirm(server.url, token)).status).toBe(404);
+    expect((await pressConfirm(running.server.url, token)).status).toBe(404);
   });
 
   it('already pending: approve says why in one line and what to do; reject ends it and mails the person', async () => {
     await storedRequest('r_pending_rlo', { application: 'Quotes \u202Eppa.exe', status: 'pending' });
     // The request service as the CLI builds it.
     const mailer = createMailer({
-      smtpUrl: inbox.url,
+      smtpUrl: running.inbox.url,
       from: 'Keys <keys@quotes.example.test>',
       outboxDir: '/nonexistent',
     });
     const service = createKeyRequestService(
-      database,
-      createOperatorApi(database),
+      running.database,
+      createOperatorApi(running.database),
       {
         mailer,
-        publicBaseUrl: server.url,
+        publicBaseUrl: running.server.url,
         bounds: { perAddressPerHour: 5, perNetworkPerHour: 10, perEmailPerHour: 3, perHour: 200, maxOpen: 1000 },
       },
       systemClock,
@@ -118,7 +103,7 @@ describe('a stored request whose text no later step accepts', { timeout: 30_000 
       expect((await rowOf('r_pending_rlo')).status).toBe('pending');
       await service.reject('r_pending_rlo', 'the application holds a right-to-left override');
       expect(await rowOf('r_pending_rlo')).toMatchObject({ status: 'rejected' });
-      await mailTo(inbox, 'r_pending_rlo@example.com', /Quote Retrieval Service API key/);
+      await mailTo(running.inbox, 'r_pending_rlo@example.com', /Quote Retrieval Service API key/);
     } finally {
       mailer.close();
     }
