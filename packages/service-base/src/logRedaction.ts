@@ -63,19 +63,33 @@ const isRunCharacter = (text: string, at: number) => {
   return code < 128 && runCharacters[code] === 1;
 };
 
+/** Hexadecimal digits and hyphens, which a request's UUID (in every line) is made of. */
+const isHexCharacter = (code: number) => {
+  const small = code | 0x20;
+  return (code >= 0x30 && code <= 0x39) || (small >= 0x61 && small <= 0x66) || code === 0x2d;
+};
+
 /**
  * Whether the text has a long run that reads as random. Every run of `minRunLength` or more
  * covers one of every `minRunLength`-th character, so only those are looked at, and the run
- * around one widened: a third of the reads of a plain scan, a fifth of a regular expression's time.
+ * around one widened (noting on the way whether it is all hexadecimal, so a UUID is passed over
+ * without a copy): a third of the reads of a plain scan, a fifth of a regular expression's time.
  */
 function hasRandomRun(text: string): boolean {
   for (let probe = minRunLength - 1; probe < text.length; probe += minRunLength) {
     if (!isRunCharacter(text, probe)) continue;
+    let hex = isHexCharacter(text.charCodeAt(probe));
     let start = probe;
-    while (start > 0 && isRunCharacter(text, start - 1)) start--;
+    while (start > 0 && isRunCharacter(text, start - 1)) {
+      start--;
+      hex &&= isHexCharacter(text.charCodeAt(start));
+    }
     let end = probe + 1;
-    while (end < text.length && isRunCharacter(text, end)) end++;
-    if (end - start >= minRunLength && randomLooking(text.slice(start, end))) return true;
+    while (end < text.length && isRunCharacter(text, end)) {
+      hex &&= isHexCharacter(text.charCodeAt(end));
+      end++;
+    }
+    if (end - start >= minRunLength && !hex && randomLooking(text.slice(start, end))) return true;
     // The next probe past this run (a probe inside it would find it again).
     while (probe + minRunLength < end) probe += minRunLength;
   }
@@ -83,8 +97,8 @@ function hasRandomRun(text: string): boolean {
 }
 
 /**
- * A first look, cheap enough for every log line and URL (a few µs for a request's line, less
- * than serialising it): false means `redactSecrets` would change nothing.
+ * A first look, cheap enough for every log line (about a fifth of what serialising a request's
+ * line costs): false means `redactSecrets` would change nothing.
  */
 export function mayHoldSecret(text: string): boolean {
   return mayHoldAddressOrKey.test(text) || hasRandomRun(text);

@@ -1,4 +1,4 @@
-import { mayHoldSecret, redactedText, redactSecrets } from '@quotes/service-base';
+import { redactedText, redactSecrets } from '@quotes/service-base';
 
 /** Query parameters whose value is a credential whatever it looks like (`?api_key=`, a link's `?token=`). */
 const credentialName = /key|token|secret|pass|auth|session|sig|cred/i;
@@ -35,8 +35,10 @@ function safePiece(piece: string, inQuery: boolean): string {
  * characters.
  */
 export function loggedUrl(url: string): string {
-  // Nearly every URL: nothing encoded, nothing secret-looking, no credential-named parameter.
-  if (!url.includes('%') && !credentialName.test(url) && !mayHoldSecret(url)) return bounded(url);
+  // Nearly every URL: nothing encoded, no credential-named parameter. A secret written plainly in
+  // it is redacted with the rest of the line (log.ts); pieces are looked at here only when
+  // decoding could reveal one, or a parameter's name says its value is one.
+  if (!url.includes('%') && !credentialName.test(url)) return bounded(url);
   const queryStart = url.indexOf('?');
   const path = queryStart < 0 ? url : url.slice(0, queryStart);
   const segments = path.split('/').map((segment) => safePiece(segment, false));
