@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { remoteFlag, requireConsoleHost } from '../console/consoleSecurity.js';
 import { startConsole } from '../console/consoleServer.js';
 import { OperatorError } from '@quotes/accounts';
+import { redactSecrets } from '@quotes/service-base';
 import { wholeNumber } from './cliOptions.js';
 import { signalThresholdsOf } from '@quotes/accounts/rules';
 import type { CliContext } from './keyCommands.js';
@@ -46,7 +47,8 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
           port: options.port,
           signalThresholds: signalThresholdsOf(cli.config()),
           allowRemoteInsecure: options.allowRemoteInsecure === true,
-          log: (line) => process.stderr.write(`${line}\n`),
+          // The service's line rule: no key, token or address reaches the operator's terminal log.
+          log: (line) => process.stderr.write(`${redactSecrets(line)}\n`),
         }).catch((error: NodeJS.ErrnoException) => {
           if (error instanceof OperatorError) throw error;
           throw new OperatorError(
