@@ -361,9 +361,9 @@ describe.each(['json', 'pretty'])('the log (%s lines) after hostile input', (for
     expect(output.match(/[A-Za-z0-9._%+-]+(@|%40)[A-Za-z0-9-]+\.[A-Za-z]{2,}/g) ?? []).toEqual([]);
   });
 
-  it.runIf(format === 'json')(
-    'logs a client that went away as an info line without a stack, and bad bodies as 4xx, never 500',
-    () => {
+  // Read from the JSON lines, where each field is its own.
+  if (format === 'json')
+    it('logs a client that went away as an info line without a stack, and bad bodies as 4xx, never 500', () => {
       const lines = service.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
       const closed = lines.filter((line) => line.closed !== undefined);
       expect(closed.map((line) => line.closed).sort()).toEqual(['body too slow', 'by the client']);
@@ -376,6 +376,5 @@ describe.each(['json', 'pretty'])('the log (%s lines) after hostile input', (for
         .map((line) => (line.res as { statusCode: number }).statusCode);
       expect(keyRequestAnswers.length).toBeGreaterThan(10);
       expect(keyRequestAnswers.filter((status) => status >= 500)).toEqual([]);
-    },
-  );
+    });
 });
