@@ -1,5 +1,9 @@
 // The package's public entry: what the other packages of the service use.
 export * from './data/apiKeys.js';
+export {
+  allowanceMailsOn,
+  setAllowanceMails,
+} from './data/holderNotices.js';
 export * from './data/keyOwners.js';
 export * from './data/monthlyUsage.js';
 export * from './data/operatorAudit.js';
@@ -8,8 +12,15 @@ export * from './data/usageHistoryQueries.js';
 export * from './demoKey.js';
 export * from './keyRequests/keyRequestService.js';
 export * from './keys/apiKeySecret.js';
+export * from './mail/holderMessages.js';
 export * from './mail/mailer.js';
 export * from './mail/operatorMessages.js';
+export {
+  type HolderMailOutcome,
+  type HolderMailSettings,
+  recordDueNotices,
+  sweepHolderMail,
+} from './notices/holderMailSweep.js';
 export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';

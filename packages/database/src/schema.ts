@@ -37,6 +37,8 @@ export interface ApiKeysTable {
   secret_rolled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Browser origins the key may be used from (migration 20261123T1900); empty: none. */
   allowed_origins: ColumnType<string[], string[] | undefined, string[]>;
+  /** Whether the holder gets the allowance mails at 80% and 100% (migration 20261127T0400). */
+  allowance_mails: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface MonthlyUsageTable {
@@ -62,13 +64,23 @@ export interface CountJournalsTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
-export interface UsageAlertsTable {
+export type HolderNoticeEvent = 'allowance-80' | 'allowance-100' | 'expiry-soon' | 'revoked';
+export type HolderNoticeState = 'due' | 'sending' | 'sent' | 'skipped' | 'failed';
+
+/** Each mail to a key's holder, once per key, event and period (migration 20261127T0400). */
+export interface HolderNoticesTable {
   key_id: string;
-  /** YYYY-MM-01 */
-  month: string;
-  /** Percent of the allowance the alert was about (80, 100). */
-  threshold: number;
-  sent_at: Date;
+  event: HolderNoticeEvent;
+  /** Which occurrence: the allowance period's start, the expiry, the revocation (ISO instants). */
+  period: string;
+  state: HolderNoticeState;
+  /** A revocation's category (holderNoticeRules.ts), never the operator's words. */
+  category: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  created_at: Date;
+  sent_at: Date | null;
 }
 
 export type KeyRequestStatus = 'unconfirmed' | 'pending' | 'approved' | 'rejected' | 'expired';
@@ -195,7 +207,7 @@ export interface Database {
   monthly_usage: MonthlyUsageTable;
   allowance_leases: AllowanceLeasesTable;
   count_journals: CountJournalsTable;
-  usage_alerts: UsageAlertsTable;
+  holder_notices: HolderNoticesTable;
   key_requests: KeyRequestsTable;
   quotes: QuotesTable;
   corpus_state: CorpusStateTable;

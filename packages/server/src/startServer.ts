@@ -20,6 +20,8 @@ import { keyRequestRouter } from '@quotes/key-pages';
 import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accounts';
 import { createMailer } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
+import { HolderMailSweeper } from './holderMailSweeper.js';
+import type { HolderMailOutcome } from '@quotes/accounts';
 
 export interface StartServerOptions {
   /** An open, migrated database; the caller keeps ownership and closes it after the server. */
@@ -70,6 +72,11 @@ export interface StartServerOptions {
   keyRequests?: Partial<KeyRequestSettings>;
   /** How often this server tells the others it is live (default 2 s; see ServerPresence). */
   presenceIntervalMs?: number;
+  /**
+   * How often the holders' mails are swept (through the key requests' mailer); default
+   * config.HOLDER_MAIL_SWEEP_MS, and without a config 0: only sweepHolderMail() sends.
+   */
+  holderMailSweepMs?: number;
 }
 
 export interface RunningServer {
@@ -86,6 +93,8 @@ export interface RunningServer {
   flushCounts(): Promise<void>;
   /** Servers sharing the per-key burst limits now, this one included. */
   liveServers(): number;
+  /** Mails what is due to key holders now rather than at the next sweep. */
+  sweepHolderMail(): Promise<HolderMailOutcome>;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
   close(): Promise<void>;
 }
@@ -235,6 +244,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await runtime.close().catch(() => undefined);
       throw error;
     }
+    const holderMail = new HolderMailSweeper(
+      database.db,
+      {
+        mailer: keyRequests.mailer,
+        get publicBaseUrl() {
+          return keyRequests.publicBaseUrl;
+        },
+        operatorEmail: keyRequests.operatorEmail,
+        clock,
+      },
+      options.holderMailSweepMs ?? options.config?.HOLDER_MAIL_SWEEP_MS ?? 0,
+      log,
+    );
+    holderMail.start();
     let closing: Promise<void> | undefined;
     return {
       url: urlOf(address),
@@ -245,6 +268,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       flushUsageHistory: async () => runtime.history?.flush(),
       flushCounts: () => runtime.counter.flush(),
       liveServers: () => runtime.presence.servers(),
+      sweepHolderMail: () => holderMail.sweep(),
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;
@@ -254,6 +278,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await runtime.close();
           await metricsServer?.close();
           await keyRequestService.idle();
+          await holderMail.close();
           keyRequests.mailer.close();
           await ownedDatabase?.close();
         })();

@@ -115,6 +115,13 @@ const environmentSchema = z
         }, 'must be addresses or CIDRs separated by commas (e.g. 10.0.0.1,192.168.0.0/16)')
         .optional(),
     ),
+    // How often each server looks for mails due to key holders (allowance, expiry, revocation);
+    // 0 sends none from this server (another server, or `usage alerts --send`, does).
+    HOLDER_MAIL_SWEEP_MS: z.coerce
+      .number()
+      .int()
+      .refine((value) => value === 0 || (value >= 1000 && value <= 3_600_000), 'must be 0 or 1000 to 3600000')
+      .default(60_000),
     // Where `requests digest --send` mails the pending requests.
     OPERATOR_EMAIL: unsetWhenEmpty(z.string().min(3).max(254).optional()),
     // Requests recorded per hour: from one client address (a few people may share one office

@@ -146,23 +146,6 @@ export async function activeKeyOwners(db: Kysely<Database>, now: Date): Promise<
     .sort((a, b) => a.email.localeCompare(b.email));
 }
 
-/** Claims an alert (key, month, threshold); false when it was already claimed (sent). */
-export async function claimUsageAlert(
-  db: Kysely<Database>,
-  keyId: string,
-  monthKey: string,
-  threshold: number,
-  at: Date,
-): Promise<boolean> {
-  const row = await db
-    .insertInto('usage_alerts')
-    .values({ key_id: keyId, month: monthKey, threshold, sent_at: at })
-    .onConflict((oc) => oc.doNothing())
-    .returning('key_id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * Claims the signs of broken terms of a month not mailed before (once per key, signal and month);
  * returns those claimed, each `keyId signal`. A run at the same time waits on the rows and gets none.
@@ -181,16 +164,4 @@ export async function claimSignalAlerts(
     .returning(['key_id', 'signal'])
     .execute();
   return new Set(rows.map((row) => `${row.key_id} ${row.signal}`));
-}
-
-/** Thresholds already alerted in a month, by key. */
-export async function alertsSentInMonth(db: Kysely<Database>, monthKey: string): Promise<Map<string, number[]>> {
-  const rows = await db
-    .selectFrom('usage_alerts')
-    .select(['key_id', 'threshold'])
-    .where('month', '=', sql<string>`${monthKey}::date`)
-    .execute();
-  const sent = new Map<string, number[]>();
-  for (const row of rows) sent.set(row.key_id, [...(sent.get(row.key_id) ?? []), row.threshold]);
-  return sent;
 }

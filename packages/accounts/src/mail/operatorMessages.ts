@@ -1,9 +1,9 @@
 import { expiryText } from '../domain/keyExpiry.js';
 import type { Signal } from '../domain/usageSignals.js';
-import type { IssuedKey, KeyView, UsageAlert } from '../operator/operatorApi.js';
+import type { IssuedKey, KeyView } from '../operator/operatorApi.js';
 import type { MailMessage } from './mailer.js';
 
-/** The messages the operator sends: a key (new or rolled), a usage alert. Plain text, one language. */
+/** The messages the operator sends: a key (new or rolled), the signs of broken terms. Plain text, one language. */
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -43,29 +43,6 @@ export function keyMessage(issued: IssuedKey, view: KeyView, baseUrl: string, ro
       '',
       'Keep the key secret. We store only a hash of it and cannot show it again; if it leaks,',
       'reply to this message and we will replace it.',
-    ].join('\n'),
-  };
-}
-
-export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
-  if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
-  const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
-  // The customer knows the key by how their secret starts; the id is what the operator answers to.
-  const key = `${alert.prefix}... (${alert.keyId})`;
-  return {
-    to: alert.email,
-    subject: `Quote Retrieval Service: key ${key} ${used} its ${alert.month} allowance`,
-    text: [
-      'Hello,',
-      '',
-      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for ${alert.month} (UTC):`,
-      `${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
-      '',
-      alert.threshold >= 100
-        ? 'Further calls are refused with 429 until 00:00 UTC on the 1st of next month. Reply to this message to move to a larger plan.'
-        : 'Calls beyond the allowance are refused with 429 until the month ends. Reply to this message to move to a larger plan.',
-      '',
-      `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
     ].join('\n'),
   };
 }

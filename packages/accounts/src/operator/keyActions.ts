@@ -3,7 +3,9 @@ import { renewKey, revokeKey, updateActiveKey } from '../data/apiKeys.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
 import { callsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
+import { revocationCategoryOf } from '../domain/holderNoticeRules.js';
 import { plansWhere } from '../domain/plans.js';
+import { recordRevocationNotices } from '../notices/revocationNotices.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
@@ -37,7 +39,7 @@ export function keyActions(
   | 'revokeKey'
   | 'renewKey'
 > {
-  const { db, clock, changed, audit, changeKey, existing, planNamed } = context;
+  const { db, clock, changed, actor, audit, changeKey, existing, planNamed } = context;
   return {
     async createKey(input) {
       const client = requireClientName(input.client);
@@ -138,10 +140,12 @@ export function keyActions(
       const client = owner.client === undefined ? undefined : requireClientName(owner.client);
       const text = optionalText(reason, 'reason', 500);
       const views = await inTransaction(db, async (trx) => {
-        const ids = await revokeKeysOf(trx, { email, client }, text, clock());
+        const at = clock();
+        const ids = await revokeKeysOf(trx, { email, client }, text, at);
         const now = clock();
         const revoked: KeyView[] = [];
         for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
+        await recordRevocationNotices(trx, revoked, at, revocationCategoryOf({ actor, scope: 'holder' }));
         await audit(
           trx,
           revoked.map((view) => ({
@@ -264,9 +268,15 @@ export function keyActions(
           `key ${id} was already revoked on ${isoSeconds(record.revokedAt ?? new Date(0))}`,
           'conflict',
         );
+      const at = clock();
       return changeKey(
         id,
-        (trx) => revokeKey(trx, id, text, clock()),
+        async (trx) => {
+          if (!(await revokeKey(trx, id, text, at))) return false;
+          // The holder's mail is due in the revocation's own transaction: whoever revokes, it is sent.
+          await recordRevocationNotices(trx, [record], at, revocationCategoryOf({ actor, scope: 'key' }));
+          return true;
+        },
         `key ${id} could not be revoked (revoked meanwhile?)`,
         { action: 'keys revoke', before: record, now: clock(), reason: text },
       );

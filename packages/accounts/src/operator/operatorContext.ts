@@ -14,7 +14,6 @@ import { optionalText, quoted, requirePlanName } from './operatorInput.js';
 import type { KeyView, UsageView } from './operatorTypes.js';
 
 export const dayMs = 86_400_000;
-export const alertThresholds = [100, 80] as const;
 
 export function requireWholeNumber(value: number, name: string, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max)

@@ -49,8 +49,14 @@ export interface UsageAlert extends UsageView {
   /** 80 or 100: the highest threshold reached. */
   threshold: number;
   percent: number;
-  /** Whether this threshold was already mailed this month. */
+  /** The allowance period the figures are of (ISO instants): it resets, or the trial ends, at its end. */
+  periodStart: string;
+  periodEnd: string;
+  expiresAt: string | null;
+  /** Whether this threshold was already mailed in this period. */
   sent: boolean;
+  /** Whether the holder gets the allowance mails (they can turn them off). */
+  mails: boolean;
 }
 
 /** Shown once, at creation: the only time the key itself exists outside the caller's hands. */

@@ -1,5 +1,14 @@
 import { listKeys } from '../data/apiKeys.js';
-import { alertsSentInMonth, claimSignalAlerts, claimUsageAlert, findKeys } from '../data/keyOwners.js';
+import { claimSignalAlerts } from '../data/keyOwners.js';
+import {
+  allowanceMailsOff,
+  allowanceNoticesOf as noticesOfPeriods,
+  claimNotices,
+  recordNotices,
+  releaseNotice,
+  settleNotice,
+} from '../data/holderNotices.js';
+import { alertOf, allowanceNoticesOf, allowanceStandings, periodName } from '../notices/allowanceStandings.js';
 import { callsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { unknownKeyBucket } from '../data/usageHistoryQueries.js';
 import {
@@ -24,7 +33,7 @@ import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
 
 import type { OperatorApi, UsageAlert } from './operatorTypes.js';
-import { type OperatorContext, alertThresholds, dayMs, monthOf, requireDate, usageOf } from './operatorContext.js';
+import { type OperatorContext, dayMs, monthOf, requireDate, usageOf } from './operatorContext.js';
 
 /** The operator's reads of usage and the mails about it: alerts, reports, history, signs of broken terms. */
 export function usageActions(
@@ -34,29 +43,30 @@ export function usageActions(
   'usageAlerts' | 'sendUsageAlerts' | 'usage' | 'usageReport' | 'usageHistory' | 'usageSignals' | 'sendUsageSignals'
 > {
   const { db, clock, audit, existing } = context;
-  async function alertsIn(month: CalendarMonth): Promise<UsageAlert[]> {
+  /**
+   * Keys at 80% or 100% of the allowance period in force at the end of `month` (or now): the
+   * standings and notices the holders' automatic mails use (notices/holderMailSweep.ts).
+   */
+  async function alertsIn(month: CalendarMonth | undefined): Promise<UsageAlert[]> {
     const now = clock();
-    const [records, calls, sent] = await Promise.all([
-      findKeys(db, { state: 'active' }, now),
-      usageInMonth(db, month.key),
-      alertsSentInMonth(db, month.key),
+    const at = month === undefined || month.next.getTime() > now.getTime() ? now : new Date(month.next.getTime() - 1);
+    const standings = (await allowanceStandings(db, at, now)).flatMap((standing) =>
+      standing.threshold === undefined ? [] : [{ ...standing, threshold: standing.threshold }],
+    );
+    const [notices, off] = await Promise.all([
+      noticesOfPeriods(
+        db,
+        standings.map((standing) => ({ keyId: standing.record.id, period: periodName(standing.period.start) })),
+      ),
+      allowanceMailsOff(
+        db,
+        standings.map((standing) => standing.record.id),
+      ),
     ]);
-    const alerts: UsageAlert[] = [];
-    for (const record of records) {
-      const usage = usageOf(record, month, calls.get(record.id) ?? 0, now);
-      if (usage.limit === null) continue;
-      const percent = usage.limit === 0 ? 100 : Math.floor((usage.calls * 100) / usage.limit);
-      const threshold = alertThresholds.find((value) => percent >= value);
-      if (threshold === undefined) continue;
-      alerts.push({
-        ...usage,
-        email: record.email,
-        threshold,
-        percent,
-        sent: (sent.get(record.id) ?? []).includes(threshold),
-      });
-    }
-    return alerts;
+    return standings.map((standing) => {
+      const state = notices.get(standing.record.id)?.get(`allowance-${standing.threshold}`);
+      return alertOf(standing, now, { sent: state === 'sent', mails: !off.has(standing.record.id) });
+    });
   }
 
   async function signalsIn(month: string | undefined, thresholds: SignalThresholds): Promise<Signal[]> {
@@ -94,35 +104,39 @@ export function usageActions(
   }
   return {
     async usageAlerts(month) {
-      const calendarMonth = monthOf(month, clock());
-      return alertsIn(calendarMonth);
+      return alertsIn(month === undefined ? undefined : monthOf(month, clock()));
     },
 
     async sendUsageAlerts(month, send) {
-      const calendarMonth = monthOf(month, clock());
       const sent: UsageAlert[] = [];
-      for (const alert of await alertsIn(calendarMonth)) {
-        if (alert.sent || alert.email === null) continue;
-        // The claim, its audit entry and the mail are one transaction: a mail that fails undoes the
-        // claim, so the next run tries again; a run at the same time waits on the claim and skips it.
-        const mailed = await inTransaction(db, async (trx) => {
-          if (!(await claimUsageAlert(trx, alert.keyId, calendarMonth.key, alert.threshold, clock()))) return false;
-          // Reaching 100% first also settles the 80% alert: one mail per threshold crossed, never a late 80%.
-          for (const lower of alertThresholds)
-            if (lower < alert.threshold) await claimUsageAlert(trx, alert.keyId, calendarMonth.key, lower, clock());
+      for (const alert of await alertsIn(month === undefined ? undefined : monthOf(month, clock()))) {
+        if (alert.sent || alert.email === null || !alert.mails) continue;
+        // The same notice the servers' sweeps send: recorded once, claimed by one sender; the
+        // operator's run ignores the wait a failed attempt asked for.
+        const threshold = alert.threshold === 100 ? 100 : 80;
+        await recordNotices(db, allowanceNoticesOf(alert.keyId, threshold, new Date(alert.periodStart)), clock());
+        const notice = { keyId: alert.keyId, event: `allowance-${threshold}` as const, period: alert.periodStart };
+        const [claimed] = await claimNotices(db, clock(), { limit: 1, only: notice, ignoreBackoff: true });
+        if (claimed === undefined) continue;
+        try {
+          await send(alert);
+        } catch (error) {
+          await releaseNotice(db, claimed, clock());
+          throw error;
+        }
+        await inTransaction(db, async (trx) => {
+          await settleNotice(trx, notice, 'sent', clock());
           await audit(trx, [
             {
               action: 'usage alerts send',
               target: alert.keyId,
               keyId: alert.keyId,
               before: null,
-              after: { month: alert.month, threshold: alert.threshold, percent: alert.percent, to: alert.email },
+              after: { period: alert.periodStart, threshold: alert.threshold, percent: alert.percent, to: alert.email },
             },
           ]);
-          await send(alert);
-          return true;
         });
-        if (mailed) sent.push({ ...alert, sent: true });
+        sent.push({ ...alert, sent: true });
       }
       return sent;
     },

@@ -170,9 +170,12 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
   usageCommand(
     usage,
     'alerts',
-    'Active keys at 80% or 100% of their allowance this month; --send mails each owner once per threshold',
+    'Active keys at 80% or 100% of their allowance period; the servers mail each holder once per threshold (HOLDER_MAIL_SWEEP_MS), --send mails those still due now',
     (command) =>
-      command.option('--send', 'mail the owners of alerts not yet sent (each key, month and threshold once)'),
+      command.option(
+        '--send',
+        'mail the holders of alerts not yet sent (each key, period and threshold once; not to holders who turned them off)',
+      ),
   ).action(async (options: { month?: string; send?: boolean; json?: boolean }) => {
     const config = cli.config();
     if (options.send) {
@@ -215,7 +218,7 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           count(alert.limit),
           `${alert.percent}%`,
           `${alert.threshold}%`,
-          alert.sent ? 'yes' : 'no',
+          alert.sent ? 'yes' : alert.mails ? 'no' : 'off (holder)',
         ],
         empty: 'No key is at 80% of its allowance.',
       }),

@@ -11,8 +11,8 @@ export interface SmtpInbox {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free port that keeps every message it accepts, parsed. */
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+/** A real SMTP server that keeps every message it accepts, parsed; on a free port unless `port` is given. */
+export async function startSmtpInbox(port = 0): Promise<SmtpInbox> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -31,11 +31,11 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.server.address() as AddressInfo;
+  const listening = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${listening}`,
     messages,
     waitFor(count, withinMs = 10_000) {
       return new Promise((resolve, reject) => {

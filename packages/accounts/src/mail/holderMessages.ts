@@ -1,0 +1,86 @@
+import { expiryText } from '../domain/keyExpiry.js';
+import { type RevocationCategory, revocationCategoryText } from '../domain/holderNoticeRules.js';
+import type { UsageAlert } from '../operator/operatorTypes.js';
+import { withHtml } from './keyRequestMessages.js';
+import type { MailMessage } from './mailer.js';
+
+/**
+ * The mails to a key's holder: the allowance at 80% and 100%, the expiry a week ahead, the
+ * revocation. Plain text and HTML (withHtml escapes); links from the service's public address.
+ */
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** The key as its holder knows it (how the secret starts) beside the id the operator answers to. */
+const keyName = (prefix: string, id: string) => `${prefix}... (${id})`;
+
+/** When the allowance comes back: the period's end, or nothing when the key expires first. */
+function resetSentence(alert: UsageAlert): string {
+  if (alert.expiresAt !== null && alert.expiresAt <= alert.periodEnd)
+    return `The key expires at ${expiryText(alert.expiresAt)}: this allowance is the last it has.`;
+  return `The allowance resets at ${alert.periodEnd}.`;
+}
+
+export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
+  if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
+  const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
+  const key = keyName(alert.prefix, alert.keyId);
+  return withHtml({
+    to: alert.email,
+    subject: `Quote Retrieval Service: key ${key} ${used} its allowance`,
+    text: [
+      'Hello,',
+      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${alert.periodStart} to ${alert.periodEnd} (UTC): ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
+      `${alert.threshold >= 100 ? 'Further calls are refused with 429 until the allowance resets.' : 'Calls beyond the allowance are refused with 429 until it resets.'} ${resetSentence(alert)} Reply to this message to move to a larger plan.`,
+      `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
+      `You can turn these allowance mails off on your account page: ${baseUrl}/account`,
+    ].join('\n\n'),
+  });
+}
+
+export interface NoticeKey {
+  readonly id: string;
+  readonly prefix: string;
+  readonly client: string;
+  readonly plan: string;
+  readonly email: string;
+}
+
+export function expiryNoticeMessage(key: NoticeKey, expiresAt: string, baseUrl: string): MailMessage {
+  const name = keyName(key.prefix, key.id);
+  return withHtml({
+    to: key.email,
+    subject: `Quote Retrieval Service: key ${name} expires at ${expiresAt}`,
+    text: [
+      'Hello,',
+      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, expires at ${expiryText(expiresAt)}. From then on its calls are refused with 401.`,
+      `To keep calling, ask for a renewal on your account page, ${baseUrl}/account, or reply to this message.`,
+      `API reference: ${baseUrl}/docs`,
+    ].join('\n\n'),
+  });
+}
+
+export function revocationMessage(
+  key: NoticeKey,
+  revokedAt: string,
+  category: RevocationCategory,
+  operatorEmail: string | undefined,
+  baseUrl: string,
+): MailMessage {
+  const name = keyName(key.prefix, key.id);
+  const contact =
+    operatorEmail === undefined
+      ? 'If you did not expect this, reply to this message.'
+      : `If you did not expect this or want to know more, write to the operator at ${operatorEmail}.`;
+  return withHtml({
+    to: key.email,
+    subject: `Quote Retrieval Service: key ${name} is revoked`,
+    text: [
+      'Hello,',
+      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was revoked at ${revokedAt}. From then on its calls are refused with 401.`,
+      revocationCategoryText[category],
+      contact,
+      `To ask for a new key: ${baseUrl}/keys/request`,
+    ].join('\n\n'),
+  });
+}

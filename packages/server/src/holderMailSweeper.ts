@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '@quotes/database';
+import { type HolderMailOutcome, type HolderMailSettings, sweepHolderMail } from '@quotes/accounts';
+import type { Logger } from '@quotes/service-base';
+import { outageCause } from './databaseOutage.js';
+
+const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
+
+/**
+ * Runs the holders' mail sweep every `intervalMs` (HOLDER_MAIL_SWEEP_MS; 0: never by itself), one
+ * sweep at a time. Logs counts only: an address or a mail never reaches the log.
+ */
+export class HolderMailSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<HolderMailOutcome> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly settings: HolderMailSettings,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs <= 0) return;
+    this.timer = setInterval(() => void this.sweep(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Sweeps now, or joins the sweep under way. */
+  sweep(): Promise<HolderMailOutcome> {
+    if (this.closed) return Promise.resolve(nothing);
+    this.running ??= sweepHolderMail(this.db, this.settings)
+      .then((outcome) => {
+        if (outcome.sent + outcome.retrying + outcome.failed > 0)
+          this.log.info(
+            { sent: outcome.sent, retrying: outcome.retrying, failed: outcome.failed, skipped: outcome.skipped },
+            'holder mail sweep',
+          );
+        return outcome;
+      })
+      .catch((error: unknown) => {
+        this.log.warn({ cause: outageCause(error) }, 'holder mail sweep failed; tried again at the next sweep');
+        return nothing;
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  /** Stops sweeping and waits for a sweep under way (each of its sends has the mailer's deadline). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
