@@ -166,12 +166,13 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     const named = (key: { id: string; key: string }) => `${key.key.slice(0, 11)}... (${key.id})`;
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
       [
-        `Quote Retrieval Service: key ${named(near)} has used 85% of its ${month} allowance`,
-        `Quote Retrieval Service: key ${named(over)} has used all of its ${month} allowance`,
+        `Quote Retrieval Service: key ${named(near)} has used 85% of its allowance`,
+        `Quote Retrieval Service: key ${named(over)} has used all of its allowance`,
       ].sort(),
     );
     const nearMail = mails.find((mail) => mail.subject?.includes(near.id));
     expect(nearMail?.text).toContain(`Your API key ${named(near)}, for Alert near on the starter plan, has used 85%`);
+    expect(nearMail?.text).toContain(`from ${month}-01T00:00:00Z`);
 
     const again = await viaSmtp('usage', 'alerts', '--send');
     expect(again.stdout).toContain('0 alerts sent.');

@@ -1,10 +1,12 @@
+import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowanceMailsOn, setAllowanceMails } from '@quotes/accounts';
+import { allowanceMailsOn, createMailer, setAllowanceMails, sweepHolderMail } from '@quotes/accounts';
+import { setUsage } from '@quotes/accounts/testing';
 import type { TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
 import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { capturedLogger, manualClock } from '../../src/testing/testServer.js';
 import {
   callsWith,
   holderMailDatabase,
@@ -138,7 +140,8 @@ describe('mail to a key holder while the mail server is down', { timeout: 60_000
     const down = await startSmtpInbox();
     const port = Number(new URL(down.url).port);
     await down.close();
-    const server = await mailingServer(database, clock, `smtp://127.0.0.1:${port}`);
+    const log = capturedLogger();
+    const server = await mailingServer(database, clock, `smtp://127.0.0.1:${port}`, log.logger);
     try {
       // The other servers are not sweeping here: this one alone meets the outage.
       const email = 'outage@example.com';
@@ -161,11 +164,42 @@ describe('mail to a key holder while the mail server is down', { timeout: 60_000
         expect(await server.sweepHolderMail()).toMatchObject({ sent: 0 });
         expect(await mailsTo(back, email)).toHaveLength(1);
         expect(await notice()).toEqual([{ state: 'sent', attempts: 2 }]);
+        // The sweeps were logged, by their counts alone.
+        expect(log.lines.join('')).toContain('holder mail sweep');
+        expect(log.lines.join('')).not.toContain(email);
       } finally {
         await back.close();
       }
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('mail to many key holders with many senders at once', { timeout: 60_000 }, () => {
+  it('sends each notice once when eight sweeps claim from the same 30 notices', async () => {
+    const keys = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => createKey(`many${i}@example.com`, { monthlyCalls: 10 })),
+    );
+    const month = clock.clock().toISOString().slice(0, 7);
+    for (const key of keys) await setUsage(database, key.id, 8, month);
+    const mailers = Array.from({ length: 6 }, () =>
+      createMailer({ smtpUrl: inbox.url, from: 'keys@quotes.example', outboxDir: tmpdir(), deadlineMs: 5000 }),
+    );
+    try {
+      await Promise.all([
+        ...servers.map((server) => server.sweepHolderMail()),
+        ...mailers.map((mailer) => sweepHolderMail(database.db, { mailer, publicBaseUrl, clock: clock.clock })),
+      ]);
+    } finally {
+      for (const mailer of mailers) mailer.close();
+    }
+    await mailsTo(inbox, 'nobody@example.com');
+    for (const key of keys) {
+      const mails = inbox.messages.filter((mail) => mail.subject?.includes(key.id));
+      expect(mails.map((mail) => mail.subject)).toEqual([
+        `Quote Retrieval Service: key ${key.prefix}... (${key.id}) has used 80% of its allowance`,
+      ]);
     }
   });
 });

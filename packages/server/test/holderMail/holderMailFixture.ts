@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { createMailer } from '@quotes/accounts';
+import type { Logger } from '@quotes/service-base';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import type { SmtpInbox } from '../../src/testing/smtpInbox.js';
@@ -12,9 +13,15 @@ export const operatorEmail = 'operator@quotes.example';
 export const publicBaseUrl = 'https://quotes.example';
 
 /** A server on `database` whose holder mail goes through SMTP at `smtpUrl`, swept only when the test says. */
-export function mailingServer(database: TestDatabase, clock: ManualClock, smtpUrl: string): Promise<RunningServer> {
+export function mailingServer(
+  database: TestDatabase,
+  clock: ManualClock,
+  smtpUrl: string,
+  logger?: Logger,
+): Promise<RunningServer> {
   return startServer({
     database,
+    logger,
     port: 0,
     clock: clock.clock,
     shutdownGraceMs: 2000,
