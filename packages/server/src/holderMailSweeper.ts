@@ -5,6 +5,8 @@ import type { Logger } from '@quotes/service-base';
 import { outageCause } from './databaseOutage.js';
 
 const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
+/** The longest close() waits for the send under way; a send cut short keeps its claim until the lease ends. */
+const closeWaitMs = 5000;
 
 /**
  * Runs the holders' mail sweep every `intervalMs` (HOLDER_MAIL_SWEEP_MS; 0: never by itself), one
@@ -31,7 +33,7 @@ export class HolderMailSweeper {
   /** Sweeps now, or joins the sweep under way. */
   sweep(): Promise<HolderMailOutcome> {
     if (this.closed) return Promise.resolve(nothing);
-    this.running ??= sweepHolderMail(this.db, this.settings)
+    this.running ??= sweepHolderMail(this.db, { ...this.settings, stopping: () => this.closed })
       .then((outcome) => {
         if (outcome.sent + outcome.retrying + outcome.failed > 0)
           this.log.info(
@@ -50,10 +52,16 @@ export class HolderMailSweeper {
     return this.running;
   }
 
-  /** Stops sweeping and waits for a sweep under way (each of its sends has the mailer's deadline). */
+  /** Stops sweeping: a sweep under way ends after its current send, waited for at most closeWaitMs. */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.running,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, closeWaitMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
   }
 }

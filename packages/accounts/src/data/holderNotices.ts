@@ -92,20 +92,24 @@ export async function claimNotices(
   }));
 }
 
-const whereNotice = (notice: NoticeId) =>
-  sql<boolean>`key_id = ${notice.keyId} AND event = ${notice.event} AND period = ${notice.period} AND state = 'sending'`;
+/**
+ * The claim a sender holds: its attempt number fences it, so a sender whose lease ran out (and
+ * whose notice another sender claimed again) can no longer change the notice.
+ */
+const whereClaim = (notice: ClaimedNotice) =>
+  sql<boolean>`key_id = ${notice.keyId} AND event = ${notice.event} AND period = ${notice.period} AND state = 'sending' AND attempts = ${notice.attempts}`;
 
 /** Ends a claim: sent, or skipped (nothing to say any more: the key was revoked, the mails turned off). */
 export async function settleNotice(
   db: Kysely<Database>,
-  notice: NoticeId,
+  notice: ClaimedNotice,
   state: 'sent' | 'skipped',
   at: Date,
 ): Promise<void> {
   await db
     .updateTable('holder_notices')
     .set({ state, sent_at: state === 'sent' ? at : null, lease_until: null })
-    .where(whereNotice(notice))
+    .where(whereClaim(notice))
     .execute();
 }
 
@@ -115,7 +119,7 @@ export async function releaseNotice(db: Kysely<Database>, notice: ClaimedNotice,
   await db
     .updateTable('holder_notices')
     .set({ state, lease_until: null, next_attempt_at: new Date(at.getTime() + noticeRetryDelayMs(notice.attempts)) })
-    .where(whereNotice(notice))
+    .where(whereClaim(notice))
     .execute();
   return state;
 }

@@ -33,6 +33,8 @@ export interface HolderMailSettings {
   readonly clock: Clock;
   /** Notices sent per sweep at most (default 50): a sweep's length stays bounded by the mailer's deadline. */
   readonly batch?: number;
+  /** Asked before each send: true ends the sweep there (the server is shutting down). */
+  readonly stopping?: () => boolean;
 }
 
 /** What a sweep did, in counts only (no address ever reaches a log). */
@@ -136,6 +138,7 @@ export async function sweepHolderMail(db: Kysely<Database>, settings: HolderMail
   const outcome: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
   outcome.recorded = await recordDueNotices(db, settings.clock());
   for (let sends = 0; sends < (settings.batch ?? 50); sends += 1) {
+    if (settings.stopping?.()) break;
     const [notice] = await claimNotices(db, settings.clock(), { limit: 1 });
     if (notice === undefined) break;
     const result = await deliverNotice(db, notice, settings);

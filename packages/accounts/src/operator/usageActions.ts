@@ -125,7 +125,7 @@ export function usageActions(
           throw error;
         }
         await inTransaction(db, async (trx) => {
-          await settleNotice(trx, notice, 'sent', clock());
+          await settleNotice(trx, claimed, 'sent', clock());
           await audit(trx, [
             {
               action: 'usage alerts send',

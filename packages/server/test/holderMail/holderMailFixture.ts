@@ -18,6 +18,7 @@ export function mailingServer(
   clock: ManualClock,
   smtpUrl: string,
   logger?: Logger,
+  deadlineMs = 5000,
 ): Promise<RunningServer> {
   return startServer({
     database,
@@ -31,7 +32,7 @@ export function mailingServer(
         smtpUrl,
         from: 'Quote Retrieval Service <keys@quotes.example>',
         outboxDir: join(tmpdir(), 'holder-mail-test-outbox'),
-        deadlineMs: 5000,
+        deadlineMs,
       }),
       publicBaseUrl,
       operatorEmail,
