@@ -107,7 +107,7 @@ export interface OperatorApi {
   createKey(input: CreateKeyInput): Promise<IssuedKey>;
   /** Keys matching every filter given, each with this month's calls. */
   listKeys(filter?: KeyFilterInput): Promise<(KeyView & { callsThisMonth: number })[]>;
-  /** Revokes every active key of a person (canonical address) or client, in one transaction. */
+  /** Revokes every active key of a person (canonical address) or client, in one transaction; each holder's mail is due with it. */
   revokeKeysOf(owner: { email?: string; client?: string }, reason?: string | null): Promise<KeyView[]>;
   changePlan(id: string, change: ChangePlanInput): Promise<KeyView>;
   /** A new secret for the same key record and usage; the old secret is refused from the commit on. */
@@ -116,14 +116,16 @@ export interface OperatorApi {
   setAllowedOrigins(id: string, origins: readonly string[]): Promise<KeyView>;
   /** Everyone holding an active key, each address once. */
   activeOwners(): Promise<KeyOwner[]>;
-  /** Keys at 80% and 100% of their allowance in a month (default: this one). */
+  /** Keys at 80% and 100% of their allowance period in force at the end of a month (default: now), with whether the holder was mailed. */
   usageAlerts(month?: string): Promise<UsageAlert[]>;
   /**
-   * Mails each alert not yet sent (once per key, month and threshold); an alert whose mail
-   * fails is released so the next run tries again. Returns the alerts sent.
+   * Mails each alert not yet sent (once per key, period and threshold: the holder notices the
+   * servers send too), except to holders who turned them off; an alert whose mail fails is put
+   * back for the next run. Returns the alerts sent.
    */
   sendUsageAlerts(month: string | undefined, send: (alert: UsageAlert) => Promise<void>): Promise<UsageAlert[]>;
   showKey(id: string): Promise<KeyView & { usage: UsageView }>;
+  /** Revokes a key; its holder's mail (the category, never the reason) is due in the same transaction. */
   revokeKey(id: string, reason?: string | null): Promise<KeyView>;
   renewKey(id: string, until: Date): Promise<KeyView>;
   usage(id: string, month?: string): Promise<UsageView>;
