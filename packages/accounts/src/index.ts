@@ -15,3 +15,6 @@ export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';
 export * from './operator/operatorInput.js';
 export * from './rules.js';
+export * from './holders/holderKeys.js';
+export * from './holders/holderSignIn.js';
+export { renewalDays } from './keyRequests/holderRequestDecisions.js';

@@ -63,8 +63,11 @@ export function chartFigure(spec: ChartSpec, drawing?: Html): Html {
   const label = (second: number) => new Date(second * 1000).toISOString().slice(0, spec.kind === 'bars' ? 10 : 13);
   return html`<figure class="chart" ${drawing ? html`data-figure` : html`data-chart`}="${spec.id}">
 <figcaption>${spec.title}</figcaption>
-${drawing ?? html`<div class="plot"></div>
-${jsonIsland(`chart-${spec.id}`, spec)}`}
+${
+  drawing ??
+  html`<div class="plot"></div>
+${jsonIsland(`chart-${spec.id}`, spec)}`
+}
 <details><summary>The figures</summary>
 ${
   withCalls.length === 0
