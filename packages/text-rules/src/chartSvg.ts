@@ -51,5 +51,5 @@ ${first === undefined ? html`` : html`<text x="${margin.left}" y="${height - 6}"
 ${last === undefined ? html`` : html`<text x="${width - margin.right}" y="${height - 6}" text-anchor="end" font-size="11">${day(last)}</text>`}
 ${bars}
 </svg>
-<p class="legend">${spec.series.map((series) => html`<span class="key ${series.label}">■ ${series.label}</span> `)}</p>`;
+<p class="legend">${spec.series.map((series) => html`<span class="series ${series.label}">■ ${series.label}</span> `)}</p>`;
 }
