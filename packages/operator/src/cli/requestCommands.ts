@@ -74,10 +74,9 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
       const views = await withService((service) => service.list(options.status));
       cli.out(
         listOutput(views, options.json, {
-          header: ['ID', 'KIND', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED'],
+          header: ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED', 'KIND'],
           cells: (view) => [
             view.id,
-            kindText(view),
             view.email,
             view.name,
             view.application,
@@ -86,6 +85,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
             view.reasons.join('; ') || '-',
             view.createdAt,
             view.decidedAt ?? '-',
+            kindText(view),
           ],
           empty: 'No key requests match.',
         }),
