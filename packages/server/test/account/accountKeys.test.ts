@@ -150,7 +150,10 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     await fc.assert(
       fc.asyncProperty(paths, fields, fc.boolean(), fc.boolean(), async (path, given, withCsrf, raw) => {
         const who = path.startsWith('/account/keys/') ? client : anonymous;
-        const body = { ...given, ...(withCsrf ? { _csrf: who === client ? csrf : formCsrf } : {}) };
+        const body: Record<string, string> = {
+          ...given,
+          ...(withCsrf ? { _csrf: who === client ? csrf : formCsrf } : {}),
+        };
         // Never close the key or roll it at random: the property is about the answers.
         if ('confirm' in body) delete body.confirm;
         if (path.endsWith('/roll')) body.grace = 'none of the choices';
