@@ -335,6 +335,8 @@ export function accountRouter(options: AccountRouterOptions): Router {
     }),
   );
 
+  // holder-mail: the allowance mails' switch (POST /keys/:id/alerts, a form in keyPages.ts) goes here.
+
   router.post(
     '/sign-out',
     handle(async (request, response) => {

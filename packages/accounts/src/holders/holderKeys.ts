@@ -18,8 +18,9 @@ import type { HolderSession, HolderSettings } from './holderSignIn.js';
 export const closedByHolder = 'closed by its holder';
 
 /**
- * The period a key's allowance is counted in, and when it starts again. One function, so the
- * holders' page follows the allowance's rule wherever it is decided.
+ * The period a key's allowance is counted in, and when it starts again: the calendar month,
+ * as showKey counts it. One function, to be swapped for the allowance's own rule when a plan's
+ * period is not the calendar month (a trial's 30 days).
  */
 export function allowancePeriodOf(_key: KeyView, now: Date): { start: Date; resets: Date } {
   const month = calendarMonthOf(now);

@@ -4,9 +4,10 @@ import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient } from '../../src/testing/accountClient.js';
 import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { capturedLogger, manualClock } from '../../src/testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
+const log = capturedLogger();
 
 // The holders' page served for https (PUBLIC_BASE_URL): its cookies Secure, its headers the
 // signed-in pages' own; and a session that is used all the time still ends after 12 hours.
@@ -19,6 +20,7 @@ describe("the holders' page headers and session bounds", { timeout: 60_000 }, ()
     [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
     server = await startServerMailingTo(database, inbox, {
       clock: time.clock,
+      logger: log.logger,
       keyRequests: { publicBaseUrl: 'https://quotes.example.test' },
     });
   });
@@ -58,6 +60,12 @@ describe("the holders' page headers and session bounds", { timeout: 60_000 }, ()
       inbox.messages.at(-1)!.text ?? '',
     )![1]!;
     expect((await client.useLink(`${server.url}${link}`)).status).toBe(303);
+    // The request log saw the link's URL and the session's cookie pass: neither, nor the address, is in it.
+    const token = new URL(`${server.url}${link}`).searchParams.get('token')!;
+    const logged = log.lines.join('');
+    expect(logged).toContain('/account/sign-in');
+    for (const secret of [token, client.cookies.get('quotes_account')!, 'busy@example.com'])
+      expect(logged).not.toContain(secret);
     for (let step = 0; step < 24; step++) {
       time.advance(29 * 60_000);
       expect((await client.get('/account')).text).toContain('Busy app');
