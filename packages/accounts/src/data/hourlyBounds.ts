@@ -39,7 +39,7 @@ export async function hourlyCounts(
     site: sql<boolean>`client_address <<= ${asked.clientSite}::cidr`,
     everyone: sql<boolean>`true`,
   };
-  const hour = await (trx as Kysely<Pick<Database, 'key_requests'>>)
+  let query = (trx as Kysely<Pick<Database, 'key_requests'>>)
     .selectFrom(table as 'key_requests')
     .select((eb) =>
       Object.entries(matches).flatMap(([name, match]) => [
@@ -47,8 +47,10 @@ export async function hourlyCounts(
         eb.fn.min('created_at').filterWhere(match).as(`${name}_oldest`),
       ]),
     )
-    .where('created_at', '>', new Date(now.getTime() - hourMs))
-    .executeTakeFirstOrThrow();
+    .where('created_at', '>', new Date(now.getTime() - hourMs));
+  // A signed-in holder's plan change or renewal mails no stranger: only requests for a key count.
+  if (table === 'key_requests') query = query.where('kind', '=', 'key');
+  const hour = await query.executeTakeFirstOrThrow();
   const row = hour as Record<string, unknown>;
   const counted = (name: string): HourlyCount => ({
     count: Number(row[`${name}_count`]),

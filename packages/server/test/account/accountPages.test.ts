@@ -5,7 +5,7 @@ import { silentLogger } from '@quotes/service-base';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn, newMailTo, signInLinkIn } from '../../src/testing/accountClient.js';
 import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
+import { post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
 import { manualClock } from '../../src/testing/testServer.js';
 
@@ -256,5 +256,29 @@ describe('the holders page', { timeout: 60_000 }, () => {
     const renewal = { _csrf: csrf, kind: 'renewal', reason: 'Another year.' };
     // A starter key without an expiry has nothing to renew.
     expect((await client.post(`/account/keys/${key.id}/requests`, renewal)).status).toBe(409);
+  });
+
+  it("does not count a holder's requests against the bounds of asking for a key", async () => {
+    const client = new AccountClient(server.url);
+    const keys = [];
+    for (let index = 0; index < 3; index++) keys.push(await issue('jo@example.com'));
+    await client.signIn(inbox, 'jo@example.com');
+    const csrf = csrfIn((await client.get('/account')).text);
+    for (const key of keys)
+      expect(
+        (
+          await client.post(`/account/keys/${key.id}/requests`, {
+            _csrf: csrf,
+            kind: 'plan-change',
+            plan: 'platform',
+            reason: 'Growth.',
+          })
+        ).status,
+      ).toBe(303);
+    // Three an hour per address are the form's bound; the holder's three requests are not among them.
+    const asked = await post(`${server.url}/keys/requests`, requestBody({ email: 'jo@example.com', plan: 'starter' }), {
+      localAddress: '127.31.0.1',
+    });
+    expect(asked.status).toBe(202);
   });
 });
