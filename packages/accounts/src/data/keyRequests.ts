@@ -95,6 +95,8 @@ export async function admitKeyRequest(
       .selectFrom('key_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('status', 'in', ['unconfirmed', 'pending'])
+      // The cap keeps strangers' requests from filling the table; holders' requests are one per key.
+      .where('kind', '=', 'key')
       .executeTakeFirstOrThrow();
     const excess = Number(open.n) - bounds.maxOpen + 1;
     if (excess > 0) {
@@ -195,6 +197,7 @@ export async function networkTrialSince(
     .selectFrom('key_requests')
     .selectAll()
     .where('status', '=', 'approved')
+    .where('kind', '=', 'key')
     .where('plan_id', '=', planId)
     .where('client_network', '=', sql<string>`${network}::cidr`)
     .where('decided_at', '>', since)

@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import fc from 'fast-check';
+import { trialRequestsFrom } from '@quotes/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn } from '../../src/testing/accountClient.js';
@@ -179,5 +180,17 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
       .execute();
     expect(open.length).toBeLessThanOrEqual(1);
     expect(await call(key.key)).toBe(200);
+  });
+
+  it("does not count a holder's renewal of a trial key as a trial request", async () => {
+    const { key, client, csrf } = await holder('trial-renew@example.com', 'trial');
+    const asked = await client.post(`/account/keys/${key.id}/requests`, {
+      _csrf: csrf,
+      kind: 'renewal',
+      reason: 'More time to try.',
+    });
+    expect(asked.status).toBe(303);
+    const range = { from: new Date(time.clock().getTime() - hourMs), to: new Date(time.clock().getTime() + hourMs) };
+    expect(await trialRequestsFrom(database.db, range)).toEqual([]);
   });
 });
