@@ -86,13 +86,13 @@ module.exports = {
       keys: ['http', 'fairness', 'metrics'],
       fairness: ['http', 'metrics'],
     }),
-    // Keys and their holders: operator actions and key requests -> mail -> data -> domain.
+    // Keys and their holders: the holders' actions, key requests and operator actions -> mail -> data -> domain.
     ...layers('accounts', {
-      domain: ['data', 'keys', 'mail', 'operator', 'keyRequests'],
-      data: ['mail', 'operator', 'keyRequests'],
-      keys: ['data', 'mail', 'operator', 'keyRequests'],
-      mail: ['data', 'keyRequests'],
-      operator: ['keyRequests'],
+      domain: ['data', 'keys', 'mail', 'operator', 'keyRequests', 'holders'],
+      data: ['mail', 'operator', 'keyRequests', 'holders'],
+      keys: ['data', 'mail', 'operator', 'keyRequests', 'holders'],
+      mail: ['data', 'keyRequests', 'holders'],
+      operator: ['keyRequests', 'holders'],
     }),
     // The operator's tools: the command line may start the console; the console never the command line.
     ...layers('operator', { console: ['cli'], data: ['cli', 'console'] }),

@@ -16,6 +16,7 @@ const end = '<!-- end of package diagram -->';
 const audiences = [
   ['API users', ['client', 'mock', 'conformance', 'docs']],
   ['the service', ['server', 'key-pages']],
+  ['key holders', ['account-pages']],
   ['the operator', ['operator', 'cluster']],
   ['shared below', ['accounts', 'service-base', 'corpus', 'database', 'text-rules', 'contract']],
   ['checks', ['bench', 'consumer']],

@@ -14,3 +14,4 @@ export * from './domain/pagination.js';
 export * from './domain/plans.js';
 export * from './domain/usageSignals.js';
 export * from './domain/calendarDate.js';
+export * from './domain/rollGrace.js';

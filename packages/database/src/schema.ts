@@ -39,6 +39,9 @@ export interface ApiKeysTable {
   allowed_origins: ColumnType<string[], string[] | undefined, string[]>;
   /** Whether the holder gets the allowance mails at 80% and 100% (migration 20261127T0400). */
   allowance_mails: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A rolled key's previous secret (SHA-256), accepted until previous_valid_until (migration 20261127T0300). */
+  previous_key_hash: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  previous_valid_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface MonthlyUsageTable {
@@ -109,6 +112,35 @@ export interface KeyRequestsTable {
   decided_at: Date | null;
   key_id: string | null;
   rejection_reason: string | null;
+  /** What is asked (migration 20261127T0300): a new key, or a plan change or renewal of `for_key_id`. */
+  kind: ColumnType<KeyRequestKind, KeyRequestKind | undefined, KeyRequestKind>;
+  for_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type KeyRequestKind = 'key' | 'plan-change' | 'renewal';
+
+/** A sign-in link of the holders' page, mailed (migration 20261127T0300). */
+export interface AccountSignInsTable {
+  /** SHA-256 of the link's token. */
+  token_hash: Buffer;
+  email: string;
+  email_canonical: ColumnType<string, never, never>;
+  client_address: string;
+  client_network: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** A signed-in holder's session (migration 20261127T0300). */
+export interface AccountSessionsTable {
+  /** SHA-256 of the session cookie. */
+  cookie_hash: Buffer;
+  email_canonical: string;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
 }
 
 export interface QuotesTable {
@@ -209,6 +241,8 @@ export interface Database {
   count_journals: CountJournalsTable;
   holder_notices: HolderNoticesTable;
   key_requests: KeyRequestsTable;
+  account_sign_ins: AccountSignInsTable;
+  account_sessions: AccountSessionsTable;
   quotes: QuotesTable;
   corpus_state: CorpusStateTable;
 }

@@ -17,6 +17,9 @@ import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics
 import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
 import { keyRequestValidator } from '@quotes/key-pages';
 import { keyRequestRouter } from '@quotes/key-pages';
+import { accountRouter } from '@quotes/account-pages';
+import { holderKeys, holderSignIn } from '@quotes/accounts';
+import { Router } from 'express';
 import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accounts';
 import { createMailer } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
@@ -217,6 +220,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       log,
     );
+    // The holders' page: the key requests' mailer, address and bounds; its changes reach this server at once.
+    const holderSettings = {
+      mailer: keyRequests.mailer,
+      get publicBaseUrl() {
+        return keyRequests.publicBaseUrl;
+      },
+      bounds: keyRequests.bounds,
+      trustProxy: keyRequests.trustProxy,
+      onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
+    };
+    const holderSignIns = holderSignIn(database, holderSettings, clock, log);
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? options.config?.METRICS_PORT;
@@ -229,7 +243,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           options.metricsHost ?? options.config?.METRICS_HOST ?? '127.0.0.1',
         );
       }
-      const pages = keyRequestRouter(keyRequestService, await keyRequestValidator());
+      const pages = Router();
+      pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
+      pages.use(
+        '/account',
+        accountRouter({
+          signIn: holderSignIns,
+          keys: holderKeys(database, holderSettings, clock),
+          publicBaseUrl: () => keyRequests.publicBaseUrl,
+          trustProxy: keyRequests.trustProxy,
+          clock,
+        }),
+      );
       server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
       address = await listen(
         server,
@@ -279,6 +304,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await metricsServer?.close();
           await keyRequestService.idle();
           await holderMail.close();
+          await holderSignIns.idle();
           keyRequests.mailer.close();
           await ownedDatabase?.close();
         })();

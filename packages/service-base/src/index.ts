@@ -8,3 +8,5 @@ export * from './problems.js';
 export * from './contractBackend.js';
 export * from './logRedaction.js';
 export * from './apiKeyShape.js';
+export * from './pageSecurity.js';
+export * from './sessionSecrets.js';

@@ -125,3 +125,11 @@ export const problemStatuses: Readonly<Record<ProblemKind, number>> = Object.fre
     number
   >,
 );
+
+/** Each kind's title: what a refused call's outcome means, in words (the holders' page lists refusals by it). */
+export const problemTitles: Readonly<Record<ProblemKind, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(problemKinds).map(([kind, value]) => [kind, value.title])) as Record<
+    ProblemKind,
+    string
+  >,
+);

@@ -9,3 +9,5 @@ export {
   withRefusedShown,
 } from './textField.js';
 export { visibleLines, visibleText } from './visibleText.js';
+export { type ChartSpec, chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
+export { chartSvg } from './chartSvg.js';

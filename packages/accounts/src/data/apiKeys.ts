@@ -20,6 +20,11 @@ export interface ApiKeyRecord {
   readonly createdAt: Date;
   /** Browser origins the key may be used from (canonical, see domain/allowedOrigins.ts). */
   readonly allowedOrigins: readonly string[];
+  /**
+   * Set when the secret presented is a rolled key's previous one: it is accepted until then
+   * (the holder's chosen grace), refused from then on as an unknown key.
+   */
+  readonly previousSecretUntil?: Date;
 }
 
 export function selectKeysWithPlans(db: Kysely<Database>) {
@@ -82,12 +87,25 @@ export async function findKeyByHash(db: Kysely<Database>, keyHash: Buffer): Prom
   return row && toRecord(row);
 }
 
-/** The keys among these hashes, by hash (hex): one statement for a whole batch of look-ups. */
+/**
+ * The keys among these hashes, by hash (hex): one statement for a whole batch of look-ups. A
+ * hash that is a rolled key's previous secret finds the key marked with the end of its grace.
+ */
 export async function findKeysByHashes(db: Kysely<Database>, keyHashes: Buffer[]): Promise<Map<string, ApiKeyRecord>> {
   const found = new Map<string, ApiKeyRecord>();
   if (keyHashes.length === 0) return found;
-  const rows = await selectKeysWithPlans(db).select('k.key_hash').where('k.key_hash', 'in', keyHashes).execute();
-  for (const row of rows) found.set(Buffer.from(row.key_hash).toString('hex'), toRecord(row));
+  const rows = await selectKeysWithPlans(db)
+    .select(['k.key_hash', 'k.previous_key_hash', 'k.previous_valid_until'])
+    .where((eb) => eb.or([eb('k.key_hash', 'in', keyHashes), eb('k.previous_key_hash', 'in', keyHashes)]))
+    .execute();
+  const asked = new Set(keyHashes.map((hash) => hash.toString('hex')));
+  for (const row of rows) {
+    const current = Buffer.from(row.key_hash).toString('hex');
+    if (asked.has(current)) found.set(current, toRecord(row));
+    const previous = row.previous_key_hash && Buffer.from(row.previous_key_hash).toString('hex');
+    if (previous && row.previous_valid_until && asked.has(previous))
+      found.set(previous, { ...toRecord(row), previousSecretUntil: row.previous_valid_until });
+  }
   return found;
 }
 
@@ -133,6 +151,36 @@ export async function updateActiveKey(
     const result = await trx
       .updateTable('api_keys')
       .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await announceKeyChange(trx, id);
+    return true;
+  });
+}
+
+/**
+ * Gives an active key a new secret; the one it had keeps working until `previousValidUntil`
+ * (null: refused from the commit on). A secret rolled again within its grace drops the oldest.
+ */
+export async function rollSecret(
+  db: Kysely<Database>,
+  id: string,
+  secret: { hash: Buffer; prefix: string },
+  at: Date,
+  previousValidUntil: Date | null,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('api_keys')
+      .set((eb) => ({
+        key_hash: secret.hash,
+        key_prefix: secret.prefix,
+        secret_rolled_at: at,
+        previous_key_hash: previousValidUntil === null ? null : eb.ref('key_hash'),
+        previous_valid_until: previousValidUntil,
+      }))
       .where('id', '=', id)
       .where('status', '=', 'active')
       .executeTakeFirst();

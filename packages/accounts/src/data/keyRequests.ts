@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, KeyRequestStatus, KeyRequestsTable } from '@quotes/database';
+import { boundReached, hourlyCounts, secondsUntilFree } from './hourlyBounds.js';
 import { inTransaction } from './transaction.js';
 
 /** Requests for a key (the public form) and the bounds that keep a flood from filling the table. */
@@ -54,15 +55,8 @@ export type Admission =
 /** Why a robot's request waits for nothing: what the operator reads beside it. */
 export const trappedReason = 'the hidden field only robots fill was filled: never mailed, never confirmable';
 
-const hourMs = 3_600_000;
 /** Expired requests stay visible to the operator this long, then are deleted. */
 const expiredKeptMs = 7 * 86_400_000;
-
-/** Seconds until the oldest of the counted rows leaves the hour (at least 1). */
-function secondsUntilFree(oldest: Date | undefined, now: Date): number {
-  if (!oldest) return 60;
-  return Math.max(1, Math.ceil((oldest.getTime() + hourMs - now.getTime()) / 1000));
-}
 
 /**
  * Records a request unless a bound refuses it, in one transaction under one advisory lock (two
@@ -80,45 +74,29 @@ export async function admitKeyRequest(
   return inTransaction(db, async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('quotes:key-requests'))`.execute(trx);
     await expireUnconfirmed(trx, now);
-    // Every hourly count in one statement over the hour's rows (the created_at index).
-    const matches = {
-      address: sql<boolean>`client_address = ${request.clientAddress}::inet`,
-      network: sql<boolean>`client_network = ${request.clientNetwork}::cidr`,
-      email: sql<boolean>`email_canonical = canonical_email(${request.email})`,
-      site: sql<boolean>`client_address <<= ${request.clientSite}::cidr`,
-      everyone: sql<boolean>`true`,
-    };
-    const hour = await trx
-      .selectFrom('key_requests')
-      .select((eb) =>
-        Object.entries(matches).flatMap(([name, match]) => [
-          eb.fn.countAll<string>().filterWhere(match).as(`${name}_count`),
-          eb.fn.min('created_at').filterWhere(match).as(`${name}_oldest`),
-        ]),
-      )
-      .where('created_at', '>', new Date(now.getTime() - hourMs))
-      .executeTakeFirstOrThrow();
-    const counted = (name: keyof typeof matches) => {
-      const row = hour as Record<string, unknown>;
-      return { count: Number(row[`${name}_count`]), oldest: (row[`${name}_oldest`] ?? undefined) as Date | undefined };
-    };
-    const checks = [
-      ['address', bounds.perAddressPerHour],
-      ['network', bounds.perNetworkPerHour],
-      ['email', bounds.perEmailPerHour],
-    ] as const;
-    for (const [by, limit] of checks) {
-      const { count, oldest } = counted(by);
-      if (count >= limit) return { admitted: false, by, retryAfterSeconds: secondsUntilFree(oldest, now) };
-    }
-    if (counted('everyone').count >= bounds.perHour) {
-      const site = counted('site');
+    const hour = await hourlyCounts(
+      trx,
+      'key_requests',
+      {
+        clientAddress: request.clientAddress,
+        clientNetwork: request.clientNetwork,
+        clientSite: request.clientSite,
+        email: request.email,
+      },
+      now,
+    );
+    const reached = boundReached(hour, bounds, now);
+    if (reached) return { admitted: false, ...reached };
+    if (hour.everyone.count >= bounds.perHour) {
+      const site = hour.site;
       if (site.count > 0) return { admitted: false, by: 'busy', retryAfterSeconds: secondsUntilFree(site.oldest, now) };
     }
     const open = await trx
       .selectFrom('key_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('status', 'in', ['unconfirmed', 'pending'])
+      // The cap keeps strangers' requests from filling the table; holders' requests are one per key.
+      .where('kind', '=', 'key')
       .executeTakeFirstOrThrow();
     const excess = Number(open.n) - bounds.maxOpen + 1;
     if (excess > 0) {
@@ -219,6 +197,7 @@ export async function networkTrialSince(
     .selectFrom('key_requests')
     .selectAll()
     .where('status', '=', 'approved')
+    .where('kind', '=', 'key')
     .where('plan_id', '=', planId)
     .where('client_network', '=', sql<string>`${network}::cidr`)
     .where('decided_at', '>', since)

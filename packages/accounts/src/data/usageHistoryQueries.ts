@@ -143,6 +143,8 @@ export async function trialRequestsFrom(
     .innerJoin('plans', 'plans.id', 'key_requests.plan_id')
     .select(['key_requests.id', 'key_requests.key_id', 'key_requests.created_at', 'key_requests.client_network'])
     .where('plans.validity_days', 'is not', null)
+    // A holder's plan change or renewal of a trial key is no request for a trial.
+    .where('key_requests.kind', '=', 'key')
     .where('key_requests.created_at', '>=', range.from)
     .where('key_requests.created_at', '<', range.to)
     .execute();

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { taxonomy } from '@quotes/contract';
-import type { Database, KeyRequestStatus } from '@quotes/database';
+import type { Database, KeyRequestKind, KeyRequestStatus } from '@quotes/database';
 import type { Kysely } from 'kysely';
 import {
   admitKeyRequest,
@@ -27,7 +27,8 @@ import {
 } from '../mail/keyRequestMessages.js';
 import type { Delivery, Mailer, MailMessage } from '../mail/mailer.js';
 import { keyMessage } from '../mail/operatorMessages.js';
-import { type IssuedKey, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
+import { type IssuedKey, type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
+import { approveHolderRequest, isHolderRequest, rejectHolderRequest } from './holderRequestDecisions.js';
 import { requireText } from '../operator/operatorInput.js';
 import { clientOf, confirmAndDecide, issueWithin, unusableTextOf } from './keyRequestDecisions.js';
 import type { KeyRequestInput } from './keyRequestFields.js';
@@ -68,6 +69,9 @@ export interface KeyRequestView {
   readonly decidedAt: string | null;
   readonly keyId: string | null;
   readonly rejectionReason: string | null;
+  /** A new key, or a holder's plan change or renewal of the key `forKeyId`. */
+  readonly kind: KeyRequestKind;
+  readonly forKeyId: string | null;
 }
 
 /** What confirming a link came to. */
@@ -98,6 +102,8 @@ function viewOf(row: KeyRequestRow): KeyRequestView {
     decidedAt: row.decided_at && isoSeconds(row.decided_at),
     keyId: row.key_id,
     rejectionReason: row.rejection_reason,
+    kind: row.kind,
+    forKeyId: row.for_key_id,
   };
 }
 
@@ -119,11 +125,15 @@ export interface KeyRequestService {
   confirm(token: string): Promise<Confirmation>;
   list(status?: KeyRequestStatus): Promise<KeyRequestView[]>;
   show(id: string): Promise<KeyRequestView>;
-  /** Issues the key (the same code as `keys create`); mailed when `send`. The key is returned for printing otherwise. */
+  /**
+   * Issues the key (the same code as `keys create`); mailed when `send`. The key is returned for
+   * printing otherwise. A holder's plan change or renewal changes their key instead (`changed`;
+   * no key issued) and mails the decision when `send`.
+   */
   approve(
     id: string,
     options: { plan?: string; send: boolean },
-  ): Promise<{ request: KeyRequestView; issued: IssuedKey; delivery: Delivery | null }>;
+  ): Promise<{ request: KeyRequestView; issued: IssuedKey | null; changed?: KeyView; delivery: Delivery | null }>;
   reject(id: string, reason: string): Promise<{ request: KeyRequestView; delivery: Delivery }>;
   /** The pending requests, and the digest mailed to OPERATOR_EMAIL when `send`. */
   digest(send: boolean): Promise<{ pending: KeyRequestView[]; delivery: Delivery | null }>;
@@ -161,6 +171,8 @@ export function createKeyRequestService(
     const view = await operator.showKey(issued.id);
     return settings.mailer.send(withHtml(keyMessage(issued, view, baseUrl(), false)));
   }
+
+  const decisionContext = () => ({ mailer: settings.mailer, baseUrl: baseUrl(), clock });
 
   // Confirmation mail in flight: sent after the answer, so its time and outcome tell nothing.
   const sending = new Set<Promise<void>>();
@@ -264,6 +276,10 @@ export function createKeyRequestService(
       const plan = options.plan ?? row.plan_id;
       if (!taxonomy.plans.includes(plan))
         throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${JSON.stringify(plan)}`);
+      if (isHolderRequest(row)) {
+        const { key, delivery } = await approveHolderRequest(operator, row, { ...options, plan }, decisionContext());
+        return { request: viewOf(await existing(id)), issued: null, changed: key, delivery };
+      }
       const unusable = unusableTextOf(row);
       if (unusable !== undefined)
         throw new OperatorError(
@@ -280,6 +296,10 @@ export function createKeyRequestService(
     async reject(id, reason) {
       const text = requireText(reason, 'reason', 1000);
       const row = await pending(id);
+      if (isHolderRequest(row)) {
+        const settled = await rejectHolderRequest(operator, row, text, decisionContext());
+        return { request: viewOf(settled.row), delivery: settled.delivery };
+      }
       const request = await operator.atomically(async (atomic, trx) => {
         if (!(await settleRequest(trx, id, { status: 'rejected', reason: text }, clock())))
           throw new OperatorError(`request ${id} was settled meanwhile`, 'conflict');

@@ -18,13 +18,13 @@ export interface RequestSummary {
 }
 
 /** The same paragraphs as text and as HTML; a link is a paragraph of its own. */
-type Paragraph = string | { readonly link: string };
+export type Paragraph = string | { readonly link: string };
 
 /** A paragraph's lines, the breaks as <br>. */
 const withBreaks = (text: string): Html[] =>
   text.split('\n').map((line, index) => (index === 0 ? html`${line}` : html`<br>${line}`));
 
-function message(to: string, subject: string, paragraphs: readonly Paragraph[]): MailMessage {
+export function message(to: string, subject: string, paragraphs: readonly Paragraph[]): MailMessage {
   const text = paragraphs.map((part) => (typeof part === 'string' ? part : part.link)).join('\n\n');
   const body = paragraphs.map((part) =>
     typeof part === 'string'

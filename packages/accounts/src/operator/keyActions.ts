@@ -1,5 +1,6 @@
 import { rules } from '@quotes/contract';
-import { renewKey, revokeKey, updateActiveKey } from '../data/apiKeys.js';
+import { renewKey, revokeKey, rollSecret, updateActiveKey } from '../data/apiKeys.js';
+import { maxRollGraceMs } from '../domain/rollGrace.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
 import { callsInMonth, usageInMonth } from '../data/monthlyUsage.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
@@ -223,21 +224,29 @@ export function keyActions(
       );
     },
 
-    async rollKey(id) {
+    async rollKey(id, options = {}) {
+      const graceMs = requireWholeNumber(options.graceMs ?? 0, 'grace (ms)', 0, maxRollGraceMs);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`, 'conflict');
       const key = generateApiKey();
+      const now = clock();
+      const previousValidUntil = graceMs === 0 ? null : new Date(now.getTime() + graceMs);
       await changeKey(
         id,
-        (trx) =>
-          updateActiveKey(trx, id, {
-            key_hash: hashApiKey(key),
-            key_prefix: displayPrefix(key),
-            secret_rolled_at: clock(),
-          }),
+        (trx) => rollSecret(trx, id, { hash: hashApiKey(key), prefix: displayPrefix(key) }, now, previousValidUntil),
         `key ${id} could not be rolled (revoked meanwhile?)`,
-        { action: 'keys roll', before: record, now: clock() },
+        {
+          action: 'keys roll',
+          before: record,
+          now,
+          // The grace is part of what was done: the audit says until when the old secret worked.
+          reason:
+            previousValidUntil &&
+            [context.givenReason, `previous secret valid until ${isoSeconds(previousValidUntil)}`]
+              .filter(Boolean)
+              .join('; '),
+        },
       );
       return {
         id,

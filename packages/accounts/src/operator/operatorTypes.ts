@@ -110,8 +110,11 @@ export interface OperatorApi {
   /** Revokes every active key of a person (canonical address) or client, in one transaction; each holder's mail is due with it. */
   revokeKeysOf(owner: { email?: string; client?: string }, reason?: string | null): Promise<KeyView[]>;
   changePlan(id: string, change: ChangePlanInput): Promise<KeyView>;
-  /** A new secret for the same key record and usage; the old secret is refused from the commit on. */
-  rollKey(id: string): Promise<IssuedKey>;
+  /**
+   * A new secret for the same key record and usage; the old secret is refused from the commit
+   * on, or after `graceMs` (at most 24 hours: domain/rollGrace.ts).
+   */
+  rollKey(id: string, options?: { graceMs?: number }): Promise<IssuedKey>;
   /** Replaces the browser origins a key may be used from (an empty list: none). */
   setAllowedOrigins(id: string, origins: readonly string[]): Promise<KeyView>;
   /** Everyone holding an active key, each address once. */

@@ -12,9 +12,13 @@ import { listOutput } from './listOutput.js';
 
 const statuses = ['pending', 'approved', 'rejected', 'expired', 'unconfirmed'] as const;
 
+/** What a request asks for: a new key, or a holder's plan change or renewal of a key they hold. */
+const kindText = (view: KeyRequestView) => (view.kind === 'key' ? 'key' : `${view.kind} of ${view.forKeyId}`);
+
 function requestLines(view: KeyRequestView): string[] {
   return [
     `id           ${view.id}`,
+    `kind         ${kindText(view)}`,
     `status       ${view.status}`,
     `email        ${view.email}`,
     `name         ${view.name}`,
@@ -70,7 +74,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
       const views = await withService((service) => service.list(options.status));
       cli.out(
         listOutput(views, options.json, {
-          header: ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED'],
+          header: ['ID', 'EMAIL', 'CLIENT', 'APPLICATION', 'PLAN', 'STATUS', 'REASONS', 'CREATED', 'DECIDED', 'KIND'],
           cells: (view) => [
             view.id,
             view.email,
@@ -81,6 +85,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
             view.reasons.join('; ') || '-',
             view.createdAt,
             view.decidedAt ?? '-',
+            kindText(view),
           ],
           empty: 'No key requests match.',
         }),
@@ -99,14 +104,24 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
 
   requests
     .command('approve')
-    .description('Grant a pending request: the key is made as by keys create, and mailed with --send')
+    .description(
+      "Grant a pending request: the key is made as by keys create, and mailed with --send; a holder's plan change or renewal changes their key, and --send mails them the decision",
+    )
     .argument('<id>', 'request id (r_...)')
     .addOption(new Option('--plan <plan>', 'another plan than the one asked for').choices([...taxonomy.plans]))
     .option('--send', 'mail the key to the address the request proved')
     .action(async (id: string, options: { plan?: string; send?: boolean }) => {
-      const { request, issued, delivery } = await withService((service) =>
+      const { request, issued, changed, delivery } = await withService((service) =>
         service.approve(id, { plan: options.plan, send: options.send === true }),
       );
+      if (!issued) {
+        // A holder's plan change or renewal: their key changed, no new secret to show.
+        const header = `Approved ${request.id} (${request.kind}): key ${request.forKeyId} is on the ${changed?.plan} plan${changed?.expiresAt ? `, valid until ${changed.expiresAt}` : ', with no expiry'}.`;
+        cli.out(
+          delivery ? [header, deliveryLine(delivery)].join('\n') : `${header}\nThe holder was not mailed (no --send).`,
+        );
+        return;
+      }
       const header = `Approved ${request.id}: key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
       cli.out(
         delivery

@@ -1,38 +1,11 @@
 import { isIP } from 'node:net';
 import type { RequestHandler } from 'express';
-import helmet from 'helmet';
 import ipaddr from 'ipaddr.js';
 import { OperatorError } from '@quotes/accounts';
+import { pageSecurityHeaders } from '@quotes/service-base';
 
-/**
- * The console's response headers (helmet): scripts only from the console itself, no inline
- * script or style, no framing, no referrer (a sign-in URL never leaves in one), no sniffing,
- * nothing cached.
- */
-export const consoleHeaders: RequestHandler[] = [
-  helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    // Served over plain HTTP on loopback: a Strict-Transport-Security header would only mislead.
-    strictTransportSecurity: false,
-  }),
-  (_request, response, next) => {
-    response.setHeader('Cache-Control', 'no-store');
-    next();
-  },
-];
+/** The console's response headers: the signed-in pages' rule (served over plain HTTP on loopback). */
+export const consoleHeaders: RequestHandler[] = pageSecurityHeaders();
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '@quotes/accounts/rules';
+import { newSecret, sameSecret, secretDigest } from '@quotes/service-base';
 
 /** How long a signed-in session lasts, whatever it does (the cookie's Max-Age). */
 export const sessionLifetimeMs = 8 * 3_600_000;
@@ -15,15 +16,10 @@ export interface ConsoleSession {
   lastSeen: number;
 }
 
-const secret = () => randomBytes(32).toString('base64url');
+const secret = newSecret;
 /** Sessions are found by a hash of the cookie, so the table holds no usable cookie. */
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-function sameText(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
+const digest = (text: string) => secretDigest(text).toString('base64url');
+const sameText = sameSecret;
 
 /**
  * The console's sign-in token (one use) and its sessions, in memory: a restart of the console

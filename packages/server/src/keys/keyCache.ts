@@ -20,7 +20,8 @@ const maxBatch = 500;
  */
 export class KeyCache {
   private readonly byHash: LRUCache<string, ApiKeyRecord>;
-  private readonly hashById = new Map<string, string>();
+  /** Every hash cached for a key: its secret, and during a roll's grace its previous one. */
+  private readonly hashesById = new Map<string, Set<string>>();
   private generation = 0;
   private readonly lookups: StatementRounds<Buffer, ApiKeyRecord | undefined>;
 
@@ -36,7 +37,9 @@ export class KeyCache {
       ttl: ttlMs,
       // An entry that leaves (evicted, expired, invalidated) takes its id's pointer with it.
       dispose: (record, hashHex) => {
-        if (this.hashById.get(record.id) === hashHex) this.hashById.delete(record.id);
+        const hashes = this.hashesById.get(record.id);
+        hashes?.delete(hashHex);
+        if (hashes?.size === 0) this.hashesById.delete(record.id);
       },
     });
     this.lookups = new StatementRounds({
@@ -66,21 +69,22 @@ export class KeyCache {
     const record = await this.lookups.ask(hashHex, keyHash);
     if (record && trusted && this.trusted() && generation === this.generation) {
       this.byHash.set(hashHex, record);
-      this.hashById.set(record.id, hashHex);
+      const hashes = this.hashesById.get(record.id) ?? new Set<string>();
+      hashes.add(hashHex);
+      this.hashesById.set(record.id, hashes);
     }
     return record;
   }
 
   invalidate(keyId: string): void {
     this.generation++;
-    const hashHex = this.hashById.get(keyId);
-    if (hashHex) this.byHash.delete(hashHex);
+    for (const hashHex of [...(this.hashesById.get(keyId) ?? [])]) this.byHash.delete(hashHex);
   }
 
   clear(): void {
     this.generation++;
     this.byHash.clear();
-    this.hashById.clear();
+    this.hashesById.clear();
   }
 
   get size(): number {

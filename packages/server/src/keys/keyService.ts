@@ -24,7 +24,9 @@ export interface AuthorizedKey {
 export async function authorizeCaller(headers: IncomingHttpHeaders, keys: KeyCache, now: Date): Promise<AuthorizedKey> {
   const presented = presentedKey(headers);
   const key = looksLikeApiKey(presented) ? await keys.lookup(presented) : undefined;
-  if (!key) throw new Problem('invalid-api-key', 'The API key is not recognised.');
+  // A rolled key's previous secret past its grace is as unknown as any other.
+  if (!key || (key.previousSecretUntil !== undefined && now.getTime() >= key.previousSecretUntil.getTime()))
+    throw new Problem('invalid-api-key', 'The API key is not recognised.');
   const standing = keyStanding(key, now);
   if (standing === 'revoked') {
     const when = key.revokedAt ? ` on ${isoSeconds(key.revokedAt)}` : '';

@@ -8,3 +8,4 @@ export * from './pacedCalls.js';
 export * from './serviceProcess.js';
 export * from './smtpInbox.js';
 export * from './testServer.js';
+export * from './accountClient.js';

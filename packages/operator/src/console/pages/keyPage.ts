@@ -3,7 +3,7 @@ import type { AuditView, IssuedKey, KeyView } from '@quotes/accounts';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { type Html, html } from '../consoleHtml.js';
-import { chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
+import { chartFigure, lastDays, lastHours, servedAndRefused } from '@quotes/text-rules';
 import { type ActionArguments, type ActionInput, keyActions } from './keyActions.js';
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
 import { auditTable } from './auditPage.js';

@@ -4,7 +4,7 @@ import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { html } from '../consoleHtml.js';
-import { chartFigure, lastDays, servedAndRefused } from './chartData.js';
+import { chartFigure, lastDays, servedAndRefused } from '@quotes/text-rules';
 import { consolePage, count, dataTable, keyLink } from './layout.js';
 
 /** The service at a glance: calls per day, refusals, the busiest keys, what needs the operator. */

@@ -1,4 +1,4 @@
-import { type Html, html, jsonIsland } from '../consoleHtml.js';
+import { type Html, html, jsonIsland } from './html.js';
 
 /**
  * A chart as the browser script draws it: x as Unix seconds, one series of values per label.
@@ -52,16 +52,22 @@ export function servedAndRefused(
   };
 }
 
-/** The figure the script draws into, its data island, and the same numbers as a folded table. */
-export function chartFigure(spec: ChartSpec): Html {
+/**
+ * The figure the console's script draws into (its data island), or the drawing given (the
+ * holders' server-drawn SVG), and the same numbers as a folded table.
+ */
+export function chartFigure(spec: ChartSpec, drawing?: Html): Html {
   const withCalls = spec.x
     .map((second, position) => ({ second, values: spec.series.map((series) => series.values[position] ?? 0) }))
     .filter((row) => row.values.some((value) => value > 0));
   const label = (second: number) => new Date(second * 1000).toISOString().slice(0, spec.kind === 'bars' ? 10 : 13);
-  return html`<figure class="chart" data-chart="${spec.id}">
+  return html`<figure class="chart" ${drawing ? html`data-figure` : html`data-chart`}="${spec.id}">
 <figcaption>${spec.title}</figcaption>
-<div class="plot"></div>
-${jsonIsland(`chart-${spec.id}`, spec)}
+${
+  drawing ??
+  html`<div class="plot"></div>
+${jsonIsland(`chart-${spec.id}`, spec)}`
+}
 <details><summary>The figures</summary>
 ${
   withCalls.length === 0

@@ -1,0 +1,43 @@
+import type { HolderKey, HolderKeys, HolderSession, HolderRequestView } from '@quotes/accounts';
+import { problemTitles } from '@quotes/service-base/problems';
+import { chartFigure, chartSvg, type Html, lastDays, servedAndRefused } from '@quotes/text-rules';
+
+/** The periods the key page charts, in days. */
+export const chartedDays = [30, 90] as const;
+
+/** A refusal's outcome in words: the problem's title, or the outcome itself for one without. */
+const reasonOf = (outcome: string) => (problemTitles as Record<string, string>)[outcome] ?? outcome;
+
+/**
+ * The key page's figures: its calls per day by outcome over 30 and 90 days (one read of the
+ * history, the 30 days cut from the 90), each as an SVG chart and a table, and the refused
+ * calls of the 90 days by outcome with why.
+ */
+export async function keyPageParts(
+  keys: HolderKeys,
+  holder: HolderSession,
+  key: HolderKey,
+  now: Date,
+): Promise<{
+  charts: Html[];
+  refusals: { outcome: string; reason: string; calls: number }[];
+  requests: HolderRequestView[];
+}> {
+  const longest = lastDays(now, chartedDays[chartedDays.length - 1]!);
+  const [history, requests] = await Promise.all([keys.history(holder, key.id, longest), keys.requests(holder)]);
+  const rows = history.map((entry) => ({ start: new Date(entry.start), outcome: entry.outcome, calls: entry.calls }));
+  const charts = chartedDays.map((days) => {
+    const spec = servedAndRefused({ id: `days-${days}`, title: `Calls per day, last ${days} days (UTC)` }, rows, {
+      ...lastDays(now, days),
+      by: 'day',
+    });
+    return chartFigure(spec, chartSvg(spec));
+  });
+  const refused = new Map<string, number>();
+  for (const row of rows)
+    if (row.outcome !== 'served') refused.set(row.outcome, (refused.get(row.outcome) ?? 0) + row.calls);
+  const refusals = [...refused]
+    .map(([outcome, calls]) => ({ outcome, reason: reasonOf(outcome), calls }))
+    .sort((a, b) => b.calls - a.calls);
+  return { charts, refusals, requests: requests.filter((request) => request.keyId === key.id) };
+}

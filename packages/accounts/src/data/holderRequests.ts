@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database, KeyRequestKind } from '@quotes/database';
+
+/** A holder's request about a key they hold (a plan change, a renewal): in the operator's queue, pending at once. */
+export interface NewHolderRequest {
+  readonly id: string;
+  readonly kind: Exclude<KeyRequestKind, 'key'>;
+  readonly forKeyId: string;
+  readonly email: string;
+  readonly client: string;
+  readonly planId: string;
+  readonly reason: string;
+  readonly clientAddress: string;
+  readonly clientNetwork: string;
+}
+
+/** Why a holder's request waits: the operator decides every one. */
+export const holderRequestWaits = "asked by the key's holder from their page: the operator decides";
+
+/**
+ * Records the request, or returns false when one for the same key is already waiting (the
+ * partial unique index on pending requests decides between two at once).
+ */
+export async function insertHolderRequest(
+  db: Kysely<Database>,
+  request: NewHolderRequest,
+  now: Date,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('key_requests')
+    .values({
+      id: request.id,
+      kind: request.kind,
+      for_key_id: request.forKeyId,
+      email: request.email,
+      // The key's client: the operator sees which application the request is about.
+      name: request.client.slice(0, 200),
+      application: request.client.slice(0, 200),
+      plan_id: request.planId,
+      use: request.reason,
+      client_address: request.clientAddress,
+      client_network: request.clientNetwork,
+      status: 'pending',
+      reasons: [holderRequestWaits],
+      token_hash: null,
+      token_expires_at: now,
+      created_at: now,
+      confirmed_at: now,
+    })
+    .onConflict((conflict) => conflict.column('for_key_id').where('status', '=', 'pending').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The holder's requests about these keys, newest first. */
+export async function holderRequestsOf(db: Kysely<Database>, keyIds: readonly string[]) {
+  if (keyIds.length === 0) return [];
+  return db
+    .selectFrom('key_requests')
+    .select(['id', 'kind', 'for_key_id', 'plan_id', 'status', 'created_at', 'decided_at', 'rejection_reason'])
+    .where('for_key_id', 'in', keyIds)
+    .orderBy('created_at', 'desc')
+    .limit(50)
+    .execute();
+}

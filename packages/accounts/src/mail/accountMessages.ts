@@ -1,0 +1,52 @@
+import type { KeyRequestKind } from '@quotes/database';
+import { message } from './keyRequestMessages.js';
+import type { MailMessage } from './mailer.js';
+
+/**
+ * The mail of the holders' page: the sign-in link, and the operator's decision on a plan change
+ * or renewal a holder asked for. Plain text and HTML from the same paragraphs (escaped).
+ */
+
+export function signInMessage(to: string, link: string, validMinutes: number): MailMessage {
+  return message(to, 'Sign in to your Quote Retrieval Service keys', [
+    'Hello,',
+    `Someone asked to sign in to the page of the API keys held by this address. To sign in, open the link below and press "Sign in" (the link works once, for ${validMinutes} minutes):`,
+    { link },
+    'If you did not ask, ignore this message: nobody can sign in without the link.',
+  ]);
+}
+
+const asked: Record<Exclude<KeyRequestKind, 'key'>, string> = {
+  'plan-change': 'a change of plan',
+  renewal: 'a renewal',
+};
+
+export interface HolderDecision {
+  readonly to: string;
+  readonly requestId: string;
+  readonly kind: Exclude<KeyRequestKind, 'key'>;
+  readonly keyPrefix: string;
+  readonly accountUrl: string;
+}
+
+export function holderApprovedMessage(
+  decision: HolderDecision,
+  outcome: { plan: string; expiresAt: string | null },
+): MailMessage {
+  return message(decision.to, `Your request ${decision.requestId} is approved`, [
+    'Hello,',
+    `The operator approved your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…: it is now on the ${outcome.plan} plan${outcome.expiresAt ? `, valid until ${outcome.expiresAt}` : ', with no expiry'}. The key itself is unchanged.`,
+    'Your keys and their use:',
+    { link: decision.accountUrl },
+  ]);
+}
+
+export function holderRejectedMessage(decision: HolderDecision, reason: string): MailMessage {
+  return message(decision.to, `Your request ${decision.requestId} is not granted`, [
+    'Hello,',
+    `The operator did not grant your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…:`,
+    reason,
+    'The key itself is unchanged. Reply to this message if you think this is a mistake.',
+    { link: decision.accountUrl },
+  ]);
+}

@@ -1,0 +1,196 @@
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import fc from 'fast-check';
+import { trialRequestsFrom } from '@quotes/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/startServer.js';
+import { AccountClient, csrfIn } from '../../src/testing/accountClient.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { manualClock } from '../../src/testing/testServer.js';
+
+const time = manualClock('2026-11-27T10:00:00Z');
+const hourMs = 3_600_000;
+
+// A holder's key from their page: rolled with each grace against real /v1 calls, its calls
+// charted from the usage history, and every form given hostile input.
+describe("a holder's key on their page", { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let inbox: SmtpInbox;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
+    await loadFixtureCorpus(database);
+    server = await startServerMailingTo(database, inbox, {
+      clock: time.clock,
+      keyRequests: {
+        bounds: {
+          perAddressPerHour: 1000,
+          perNetworkPerHour: 1000,
+          perEmailPerHour: 1000,
+          perHour: 10_000,
+          maxOpen: 1000,
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await inbox?.close();
+    await database?.drop();
+  });
+
+  const call = async (key: string) =>
+    (await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status;
+
+  async function holder(email: string, plan = 'starter') {
+    const key = await server.operator.createKey({ client: `App of ${email}`, plan, email, allowAnotherTrial: true });
+    const client = new AccountClient(server.url);
+    await client.signIn(inbox, email);
+    const page = await client.get(`/account/keys/${key.id}`);
+    return { key, client, csrf: csrfIn(page.text) };
+  }
+
+  const newKeyIn = (page: string) => /<p class="secret" id="new-key">(qk_[A-Za-z0-9]+)<\/p>/.exec(page)?.[1];
+
+  it('rolls at once: the old secret answers 401 from then on, the new one 200', async () => {
+    const { key, client, csrf } = await holder('roll-now@example.com');
+    expect(await call(key.key)).toBe(200);
+    const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: 'at-once' });
+    expect(rolled.status).toBe(200);
+    expect(rolled.text).toContain('The old secret is refused from now on.');
+    const secret = newKeyIn(rolled.text)!;
+    expect(await call(key.key)).toBe(401);
+    expect(await call(secret)).toBe(200);
+    // Shown once: the key page never shows it again.
+    expect((await client.get(`/account/keys/${key.id}`)).text).not.toContain(secret);
+  });
+
+  it('rolls with 1 hour: the old secret answers 200 during the hour and 401 after it', async () => {
+    const { key, client, csrf } = await holder('roll-hour@example.com');
+    const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '1-hour' });
+    const secret = newKeyIn(rolled.text)!;
+    expect(rolled.text).toContain('The old secret keeps working until 2026-11-27T');
+    expect(await call(key.key)).toBe(200);
+    expect(await call(secret)).toBe(200);
+    time.advance(hourMs);
+    expect(await call(key.key)).toBe(401);
+    expect(await call(secret)).toBe(200);
+    const trail = await server.operator.auditTrail({ keyId: key.id });
+    expect(trail.at(-1)?.reason).toMatch(/previous secret valid until/);
+  });
+
+  it('refuses a grace it does not offer, beside the form', async () => {
+    const { key, client, csrf } = await holder('roll-odd@example.com');
+    const refused = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '7-days' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('choose when the old key stops working');
+    expect(await call(key.key)).toBe(200);
+  });
+
+  it('charts the calls by day and outcome over 30 and 90 days, with the refusals and why', async () => {
+    const { key, client } = await holder('chart@example.com');
+    for (let index = 0; index < 3; index++) expect(await call(key.key)).toBe(200);
+    await server.operator.setAllowedOrigins(key.id, ['https://app.example']);
+    const refused = await fetch(`${server.url}/v1/quotes-random`, {
+      headers: { 'X-API-Key': key.key, Origin: 'https://elsewhere.example' },
+    });
+    expect(refused.status).toBe(403);
+    await server.flushUsageHistory();
+    await server.flushCounts();
+    const page = (await client.get(`/account/keys/${key.id}`)).text;
+    expect(page).toContain('Calls per day, last 30 days (UTC)');
+    expect(page).toContain('Calls per day, last 90 days (UTC)');
+    const today = time.clock().toISOString().slice(0, 10);
+    // The figures as a table: today's row with 3 served and 1 refused, in both charts.
+    expect(page.split(`<tr><td>${today}</td><td>3</td><td>1</td></tr>`).length - 1).toBe(2);
+    expect(page).toMatch(/<svg class="chart-svg"[^>]*role="img"/);
+    expect(page).toContain(`${today}: served 3, refused 1`);
+    expect(page).toContain('<td>Origin not allowed for this key (origin-not-allowed)</td><td>1</td>');
+    expect(page).toMatch(/3 used, 9,997 left of 10,000; counting starts again 2026-12-01T00:00:00Z/);
+  });
+
+  it('never answers a hostile form with a 5xx, nor leaves a row it should not', async () => {
+    const { key, client, csrf } = await holder('fuzz@example.com');
+    const anonymous = new AccountClient(server.url);
+    const formCsrf = csrfIn((await anonymous.get('/account')).text);
+    const hostileText = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.constantFrom(
+        '',
+        ' ',
+        '\u0000',
+        '\u202e',
+        '<script>',
+        'a'.repeat(30_000),
+        '%',
+        '%ZZ',
+        'k_x',
+        'https://x.example',
+      ),
+    );
+    const fields = fc.dictionary(
+      fc.constantFrom('_csrf', 'email', 'token', 'grace', 'origins', 'kind', 'plan', 'reason', 'confirm', 'x'),
+      hostileText,
+      { maxKeys: 9 },
+    );
+    const paths = fc.constantFrom(
+      '/account/sign-in-link',
+      '/account/sign-in',
+      `/account/keys/${key.id}/roll`,
+      `/account/keys/${key.id}/origins`,
+      `/account/keys/${key.id}/requests`,
+      `/account/keys/${key.id}/close`,
+      '/account/keys/%ZZ/roll',
+      '/account/keys/k_\u00e9/origins',
+    );
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(paths, fields, fc.boolean(), fc.boolean(), async (path, given, withCsrf, raw) => {
+        const who = path.startsWith('/account/keys/') ? client : anonymous;
+        const body: Record<string, string> = {
+          ...given,
+          ...(withCsrf ? { _csrf: who === client ? csrf : formCsrf } : {}),
+        };
+        // Never close the key or roll it at random: the property is about the answers.
+        if ('confirm' in body) delete body.confirm;
+        if (path.endsWith('/roll')) body.grace = 'none of the choices';
+        const form = raw
+          ? Object.entries(body)
+              .map(([name, value]) => `${name}=${value}`)
+              .join('&')
+          : body;
+        const answer = await who.post(path, form);
+        statuses.add(answer.status);
+        expect(answer.status).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+    // Refusals and a few acceptances both happened; the key is where it was, and at most one request waits for it.
+    expect([...statuses].some((status) => status >= 400)).toBe(true);
+    expect((await server.operator.showKey(key.id)).state).toBe('active');
+    const open = await database.db
+      .selectFrom('key_requests')
+      .select('id')
+      .where('for_key_id', '=', key.id)
+      .where('status', '=', 'pending')
+      .execute();
+    expect(open.length).toBeLessThanOrEqual(1);
+    expect(await call(key.key)).toBe(200);
+  });
+
+  it("does not count a holder's renewal of a trial key as a trial request", async () => {
+    const { key, client, csrf } = await holder('trial-renew@example.com', 'trial');
+    const asked = await client.post(`/account/keys/${key.id}/requests`, {
+      _csrf: csrf,
+      kind: 'renewal',
+      reason: 'More time to try.',
+    });
+    expect(asked.status).toBe(303);
+    const range = { from: new Date(time.clock().getTime() - hourMs), to: new Date(time.clock().getTime() + hourMs) };
+    expect(await trialRequestsFrom(database.db, range)).toEqual([]);
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { createKeyRequestService, createMailer, createOperatorApi, type IssuedKey } from '@quotes/accounts';
+import { silentLogger } from '@quotes/service-base';
+import type { RunningServer } from '../../src/startServer.js';
+import { newMailTo, signInLinkIn } from '../../src/testing/accountClient.js';
+import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+
+const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+// A key holder on their page as they would be: the link from the mail a real SMTP server
+// received, the chart of their calls, a roll whose old secret real /v1 calls then find refused,
+// an origin, a plan change the operator approves (through the key request service), its mail.
+describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromium", { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let inbox: SmtpInbox;
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let issued: IssuedKey;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [database, inbox, browser] = await Promise.all([createTestDatabase(), startSmtpInbox(), launchChromium()]);
+    await loadFixtureCorpus(database);
+    server = await startServerMailingTo(database, inbox);
+    issued = await server.operator.createKey({ client: 'Reading nook', plan: 'starter', email: 'reader@example.com' });
+    // Calls to chart: served ones, and one refused for its origin.
+    for (let index = 0; index < 4; index++)
+      await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': issued.key } });
+    await server.operator.setAllowedOrigins(issued.id, ['https://reader.example']);
+    await fetch(`${server.url}/v1/quotes-random`, {
+      headers: { 'X-API-Key': issued.key, Origin: 'https://elsewhere.example' },
+    });
+    await server.flushUsageHistory();
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 }, javaScriptEnabled: false });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await inbox?.close();
+    await database?.drop();
+  });
+
+  const call = async (key: string) =>
+    (await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status;
+  const heading = () => page.getByRole('heading', { level: 1 }).innerText();
+
+  it('signs in by the mailed link and sees the chart of the calls', async () => {
+    await page.goto(`${server.url}/account`);
+    expect(await heading()).toBe('Your keys');
+    const before = inbox.messages.length;
+    await page.getByLabel('E-mail address').fill('reader@example.com');
+    await page.getByRole('button', { name: 'Mail me a sign-in link' }).click();
+    expect(await heading()).toBe('Check your mail');
+    const link = signInLinkIn(await newMailTo(inbox, before, 'reader@example.com', /^Sign in to your/))!;
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await heading()).toBe('Your keys');
+    await page.getByRole('link', { name: `${issued.prefix}…` }).click();
+    expect(await heading()).toBe(`Key ${issued.prefix}…`);
+    const chart = page.getByRole('img', { name: 'Calls per day, last 30 days (UTC)' });
+    expect(await chart.isVisible()).toBe(true);
+    // The bars drawn: one period with calls, four served and one refused.
+    expect(await chart.locator('g.period rect').count()).toBe(2);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await chart.locator('g.period title').filter({ hasText: today }).textContent()).toBe(
+      `${today}: served 4, refused 1`,
+    );
+    expect(await page.locator('table.refusals').innerText()).toContain('Origin not allowed for this key');
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: `${outputDir}account-key.png`, fullPage: true });
+  });
+
+  it('rolls the key at once: the old secret answers 401, the new one 200', async () => {
+    expect(await call(issued.key)).toBe(200);
+    await page.getByLabel('at once').check();
+    await page.getByRole('button', { name: 'Roll the key' }).click();
+    expect(await heading()).toBe('Your new key');
+    const secret = await page.locator('#new-key').innerText();
+    expect(secret).toMatch(/^qk_/);
+    expect(await call(issued.key)).toBe(401);
+    expect(await call(secret)).toBe(200);
+    await page.getByRole('link', { name: 'Back to the key' }).click();
+  });
+
+  it('sets an origin', async () => {
+    await page.getByLabel('Origins').fill('https://reader.example\nhttps://new-app.example');
+    await page.getByRole('button', { name: 'Save the origins' }).click();
+    expect(await page.locator('.notice').innerText()).toBe('The allowed origins are saved.');
+    expect((await server.operator.showKey(issued.id)).allowedOrigins).toEqual([
+      'https://reader.example',
+      'https://new-app.example',
+    ]);
+  });
+
+  it('asks for a plan change, which the operator approves, and the decision is mailed', async () => {
+    await page.getByLabel('another plan', { exact: true }).check();
+    await page.getByLabel('Plan (for another plan)').selectOption('professional');
+    await page.getByLabel('Why').fill('Our readers doubled.');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+    expect(await page.locator('.notice').innerText()).toContain('Your request is with the operator');
+
+    const service = createKeyRequestService(
+      database,
+      createOperatorApi(database),
+      {
+        mailer: createMailer({
+          smtpUrl: inbox.url,
+          from: 'Keys <keys@quotes.example.test>',
+          outboxDir: '/nonexistent',
+        }),
+        publicBaseUrl: server.url,
+        bounds: { perAddressPerHour: 5, perNetworkPerHour: 10, perEmailPerHour: 3, perHour: 200, maxOpen: 100 },
+      },
+      () => new Date(),
+      silentLogger,
+    );
+    const waiting = (await service.list('pending')).find((request) => request.forKeyId === issued.id)!;
+    expect(waiting.kind).toBe('plan-change');
+    expect(waiting.plan).toBe('professional');
+    const before = inbox.messages.length;
+    await service.approve(waiting.id, { send: true });
+    const decision = await newMailTo(inbox, before, 'reader@example.com', /is approved$/);
+    expect(decision.text).toContain('now on the professional plan');
+    await page.reload();
+    expect(await page.locator('dl').first().innerText()).toContain('professional');
+    expect(pageErrors).toEqual([]);
+  });
+});
