@@ -335,7 +335,13 @@ export function accountRouter(options: AccountRouterOptions): Router {
     }),
   );
 
-  // holder-mail: the allowance mails' switch (POST /keys/:id/alerts, a form in keyPages.ts) goes here.
+  router.post(
+    '/keys/:id/alerts',
+    action('alerts', async (request) => {
+      await keys.allowanceMails(request.holder!, String(request.params.id), field(request.body, 'mails'));
+      return true;
+    }),
+  );
 
   router.post(
     '/sign-out',

@@ -106,7 +106,14 @@ ${csrfField(signed.csrfToken)}
 <button type="submit">Send the request</button>
 </form>
 
-<!-- holder-mail: the "mail me at 80% and 100%" toggle of this key goes here (a form posting to ${base}/alerts). -->
+<h2>Allowance mails</h2>
+<p>${key.allowanceMails ? 'A mail reaches you when the key has used 80% and 100% of its allowance.' : 'You get no mail when the key nears or reaches its allowance.'}</p>
+${problemFor(parts, 'alerts')}
+<form method="post" action="${base}/alerts">
+${csrfField(signed.csrfToken)}
+<input type="hidden" name="mails" value="${key.allowanceMails ? 'off' : 'on'}">
+<button type="submit">${key.allowanceMails ? 'Turn the allowance mails off' : 'Turn the allowance mails on'}</button>
+</form>
 
 <h2>Close the key</h2>
 <p>A closed key is refused from then on, for good. Its history stays.</p>
@@ -122,6 +129,7 @@ const doneText: Record<string, string> = {
   origins: 'The allowed origins are saved.',
   requests: 'Your request is with the operator; the answer comes by mail.',
   close: 'The key is closed.',
+  alerts: 'The allowance mails are set.',
 };
 
 export function keyPage(signed: Signed, key: HolderKey, parts: KeyPageParts): string {

@@ -33,6 +33,7 @@ const key: HolderKey = {
     remaining: 8766,
   },
   resets: '2026-12-01T00:00:00Z',
+  allowanceMails: true,
 };
 
 describe('the pages of /account', () => {

@@ -2,6 +2,7 @@ import { taxonomy } from '@quotes/contract';
 import type { Kysely } from 'kysely';
 import type { Database, KeyRequestKind } from '@quotes/database';
 import { findKeys } from '../data/keyOwners.js';
+import { allowanceMailsOn, setAllowanceMails } from '../data/holderNotices.js';
 import { holderRequestsOf, insertHolderRequest } from '../data/holderRequests.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
@@ -31,6 +32,8 @@ export function allowancePeriodOf(_key: KeyView, now: Date): { start: Date; rese
 export interface HolderKey extends KeyView {
   readonly usage: UsageView;
   readonly resets: string;
+  /** Whether the holder is mailed at 80% and 100% of the allowance. */
+  readonly allowanceMails: boolean;
 }
 
 export interface HolderRequestView {
@@ -68,8 +71,8 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
   }
 
   async function view(session: HolderSession, id: string): Promise<HolderKey> {
-    const shown = await operatorFor(session).showKey(id);
-    return { ...shown, resets: isoSeconds(allowancePeriodOf(shown, clock()).resets) };
+    const [shown, mails] = await Promise.all([operatorFor(session).showKey(id), allowanceMailsOn(db, id)]);
+    return { ...shown, resets: isoSeconds(allowancePeriodOf(shown, clock()).resets), allowanceMails: mails !== false };
   }
 
   return {
@@ -113,6 +116,27 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
       await own(session, id);
       const origins = text.split(/[\s,]+/).filter((origin) => origin !== '');
       return operatorFor(session).setAllowedOrigins(id, origins);
+    },
+
+    /** Turns the mails at 80% and 100% of the allowance on (`on`) or off (`off`), audited. */
+    async allowanceMails(session: HolderSession, id: string, choice: unknown): Promise<boolean> {
+      if (choice !== 'on' && choice !== 'off')
+        throw new OperatorError('choose whether the allowance mails are on or off');
+      await own(session, id);
+      const on = choice === 'on';
+      await operatorFor(session).atomically(async (operator, trx) => {
+        const before = await allowanceMailsOn(trx, id);
+        await setAllowanceMails(trx, id, on);
+        await operator.recordAction({
+          action: 'keys allowance-mails',
+          target: id,
+          keyId: id,
+          before: { allowanceMails: before !== false },
+          after: { allowanceMails: on },
+          reason: null,
+        });
+      });
+      return on;
     },
 
     /** Revokes the key for good, with the reason `closed by its holder`. */

@@ -1,6 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyRequestService, createMailer, createOperatorApi, holderActorOf } from '@quotes/accounts';
+import {
+  allowanceMailsOn,
+  createKeyRequestService,
+  createMailer,
+  createOperatorApi,
+  holderActorOf,
+} from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn, newMailTo, signInLinkIn } from '../../src/testing/accountClient.js';
@@ -212,6 +218,29 @@ describe('the holders page', { timeout: 60_000 }, () => {
       ['keys revoke', actor],
     ]);
     expect(actor).not.toContain('gil');
+  });
+
+  it('turns the allowance mails off and on from the key page, audited with the holder as actor', async () => {
+    const key = await issue('hal@example.com');
+    const client = new AccountClient(server.url);
+    await client.signIn(inbox, 'hal@example.com');
+    const page = (await client.get(`/account/keys/${key.id}`)).text;
+    expect(page).toContain('Turn the allowance mails off');
+    const csrf = csrfIn(page);
+    expect((await client.post(`/account/keys/${key.id}/alerts`, { _csrf: csrf, mails: 'maybe' })).status).toBe(400);
+    expect(await allowanceMailsOn(database.db, key.id)).toBe(true);
+    expect((await client.post(`/account/keys/${key.id}/alerts`, { _csrf: csrf, mails: 'off' })).status).toBe(303);
+    expect(await allowanceMailsOn(database.db, key.id)).toBe(false);
+    expect((await client.get(`/account/keys/${key.id}`)).text).toContain('Turn the allowance mails on');
+    expect((await client.post(`/account/keys/${key.id}/alerts`, { _csrf: csrf, mails: 'on' })).status).toBe(303);
+    expect(await allowanceMailsOn(database.db, key.id)).toBe(true);
+    const trail = await server.operator.auditTrail({ keyId: key.id });
+    expect(
+      trail.filter((entry) => entry.action === 'keys allowance-mails').map((entry) => [entry.actor, entry.after]),
+    ).toEqual([
+      [holderActorOf('hal@example.com'), { allowanceMails: false }],
+      [holderActorOf('hal@example.com'), { allowanceMails: true }],
+    ]);
   });
 
   it('puts a plan change in the queue once, and the approval changes the plan and mails the holder', async () => {
