@@ -10,6 +10,7 @@ export * from './keyRequests/keyRequestService.js';
 export * from './keys/apiKeySecret.js';
 export * from './mail/mailer.js';
 export * from './mail/operatorMessages.js';
+export * from './mail/publicAddress.js';
 export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';

@@ -17,7 +17,7 @@ import {
   termsPage,
   unusableRequestPage,
 } from './keyRequestPages.js';
-import type { KeyRequestService } from '@quotes/accounts';
+import { type KeyRequestService, requirePublicBaseUrl } from '@quotes/accounts';
 
 /** The largest body of a key request (the form's fields at their limits fit several times over). */
 export const maxBodyBytes = 16 * 1024;
@@ -95,7 +95,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
   const ownSitePosts: RequestHandler[] = [
     (request, _response, next) => {
-      if (!fromOwnSite(request, new URL(service.settings.publicBaseUrl).origin))
+      if (!fromOwnSite(request, new URL(requirePublicBaseUrl(service.settings.publicBaseUrl)).origin))
         throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
       next();
     },

@@ -27,6 +27,7 @@ import {
 } from '../mail/keyRequestMessages.js';
 import type { Delivery, Mailer, MailMessage } from '../mail/mailer.js';
 import { keyMessage } from '../mail/operatorMessages.js';
+import { requirePublicBaseUrl } from '../mail/publicAddress.js';
 import { type IssuedKey, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 import { requireText } from '../operator/operatorInput.js';
 import { clientOf, confirmAndDecide, issueWithin, unusableTextOf } from './keyRequestDecisions.js';
@@ -35,8 +36,11 @@ import type { KeyRequestInput } from './keyRequestFields.js';
 export { type KeyRequestInput, keyRequestTextFields } from './keyRequestFields.js';
 
 export interface KeyRequestSettings {
-  /** Where links in mail point (PUBLIC_BASE_URL, else the listening address): never the request's Host. */
-  readonly publicBaseUrl: string;
+  /**
+   * Where links in mail point: PUBLIC_BASE_URL (the server falls back to its listening address),
+   * never the request's Host. Unset, nothing that mails a link is done (requirePublicBaseUrl).
+   */
+  readonly publicBaseUrl: string | undefined;
   readonly mailer: Mailer;
   readonly bounds: RequestBounds;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY). */
@@ -137,8 +141,8 @@ export function createKeyRequestService(
   log: Logger,
 ): KeyRequestService {
   const { db } = database;
-  // Read when used: without PUBLIC_BASE_URL it is the listening address, known once listening.
-  const baseUrl = () => settings.publicBaseUrl.replace(/\/+$/, '');
+  // Read when used: the server's fallback, its listening address, is known once listening.
+  const baseUrl = () => requirePublicBaseUrl(settings.publicBaseUrl);
 
   async function existing(id: string): Promise<KeyRequestRow> {
     const row = await findKeyRequest(db, id);
@@ -157,9 +161,9 @@ export function createKeyRequestService(
   }
 
   /** Mails the key of an approved request (HTML alternative included). */
-  async function mailKey(issued: IssuedKey): Promise<Delivery> {
+  async function mailKey(issued: IssuedKey, base = baseUrl()): Promise<Delivery> {
     const view = await operator.showKey(issued.id);
-    return settings.mailer.send(withHtml(keyMessage(issued, view, baseUrl(), false)));
+    return settings.mailer.send(withHtml(keyMessage(issued, view, base, false)));
   }
 
   // Confirmation mail in flight: sent after the answer, so its time and outcome tell nothing.
@@ -260,6 +264,8 @@ export function createKeyRequestService(
     },
 
     async approve(id, options) {
+      // Refused before the key exists: a key issued and then not mailed would be lost to its holder.
+      const base = options.send ? baseUrl() : undefined;
       const row = await pending(id);
       const plan = options.plan ?? row.plan_id;
       if (!taxonomy.plans.includes(plan))
@@ -273,7 +279,7 @@ export function createKeyRequestService(
       // The operator's approval is the override of the one-trial rules.
       const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
       if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
-      const delivery = options.send ? await mailKey(issued) : null;
+      const delivery = base === undefined ? null : await mailKey(issued, base);
       return { request: viewOf(await existing(id)), issued, delivery };
     },
 

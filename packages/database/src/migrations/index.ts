@@ -14,6 +14,7 @@ import * as usageCoverage from './20261126T0910_usage_coverage.js';
 import * as usageSignalAlerts from './20261126T0911_usage_signal_alerts.js';
 import * as allowanceLeases from './20261126T1000_allowance_leases.js';
 import * as keyRequestNetworks from './20261126T1200_key_request_networks.js';
+import * as consoleSignInLinks from './20261127T0100_console_sign_in_links.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0911_usage_signal_alerts': usageSignalAlerts,
   '20261126T1000_allowance_leases': allowanceLeases,
   '20261126T1200_key_request_networks': keyRequestNetworks,
+  '20261127T0100_console_sign_in_links': consoleSignInLinks,
 };
