@@ -78,7 +78,8 @@ export interface KeyRequestView {
 export type Confirmation =
   | { readonly outcome: 'invalid' }
   | { readonly outcome: 'granted'; readonly request: KeyRequestView }
-  | { readonly outcome: 'waiting'; readonly request: KeyRequestView }
+  /** `holderReasons`: why it waits, in words the person who asked may read (never another's data). */
+  | { readonly outcome: 'waiting'; readonly request: KeyRequestView; readonly holderReasons: readonly string[] }
   /** Its stored text is one no later step accepts: the request is rejected, for `reason`. */
   | { readonly outcome: 'unusable'; readonly request: KeyRequestView; readonly reason: string };
 
@@ -252,7 +253,7 @@ export function createKeyRequestService(
       } catch (error) {
         log.error({ err: error, requestId: request.id }, 'the receipt of a key request could not be mailed');
       }
-      return { outcome: 'waiting', request };
+      return { outcome: 'waiting', request, holderReasons: decision.holderReasons };
     },
 
     async list(status) {
