@@ -96,7 +96,12 @@ describe('usage signals', () => {
     const signals = JSON.parse(run.stdout) as SignalRow[];
     // One row per finding: each network's rotated trials are one finding naming every trial.
     const byText = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
-    const named = signals.map((signal) => [signal.subject, signal.signal, signal.involves]);
+    // Trials are named oldest first; keys made in the same instant come in either order.
+    const named = signals.map((signal) => [
+      signal.subject,
+      signal.signal,
+      { keys: [...signal.involves.keys].sort(), requests: signal.involves.requests },
+    ]);
     expect(byText(named)).toEqual(
       byText([
         ['127.0.20.0/24', 'trial-rotation', { keys: trials.map((trial) => trial.id).sort(), requests: [] }],

@@ -200,6 +200,29 @@ describe('deciding requests from the console', { timeout: 120_000 }, () => {
   });
 });
 
+describe('the overview’s signs of broken terms', { timeout: 60_000 }, () => {
+  it('show one row per finding, linking every request it involves, and never count unconfirmed requests', async () => {
+    const rotated = ['r_rotate1', 'r_rotate2', 'r_rotate3', 'r_rotate4'];
+    await insertPendingRequests(database, rotated, { plan: 'trial', network: '127.45.0' });
+    const typed = ['r_typed1', 'r_typed2', 'r_typed3'];
+    await insertPendingRequests(database, typed, { plan: 'trial', network: '127.46.0' });
+    await database.db
+      .updateTable('key_requests')
+      .set({ status: 'unconfirmed', confirmed_at: null })
+      .where('id', 'in', typed)
+      .execute();
+    const overview = (await get(first, '/')).body;
+    const signs = overview.slice(overview.indexOf('Signs of broken terms'), overview.indexOf('Pending key requests'));
+    const rows = signs.match(/<tr><td>trial-rotation<\/td>.*?<\/tr>/gs) ?? [];
+    expect(rows).toHaveLength(1);
+    for (const id of rotated) expect(rows[0]).toContain(`<a href="/requests/${id}">${id}</a>`);
+    expect(rows[0]).toContain('127.45.0.0/24');
+    expect(signs).not.toContain('r_typed');
+    // Each request's link leads to its page, not to a key's "not found".
+    expect((await get(first, '/requests/r_rotate1')).status).toBe(200);
+  });
+});
+
 describe('a console that cannot know the public address', { timeout: 60_000 }, () => {
   it('refuses to approve in one sentence naming PUBLIC_BASE_URL, and the request stays pending', async () => {
     const config = parseConfig({ DATABASE_URL: database.url });
