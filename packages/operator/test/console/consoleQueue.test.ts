@@ -213,7 +213,7 @@ describe('the overview’s signs of broken terms', { timeout: 60_000 }, () => {
       .execute();
     const overview = (await get(first, '/')).body;
     const signs = overview.slice(overview.indexOf('Signs of broken terms'), overview.indexOf('Pending key requests'));
-    const rows = signs.match(/<tr><td>trial-rotation<\/td>.*?<\/tr>/gs) ?? [];
+    const rows = signs.split('<tr>').filter((row) => row.includes('trial-rotation'));
     expect(rows).toHaveLength(1);
     for (const id of rotated) expect(rows[0]).toContain(`<a href="/requests/${id}">${id}</a>`);
     expect(rows[0]).toContain('127.45.0.0/24');
