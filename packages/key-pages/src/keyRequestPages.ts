@@ -1,5 +1,6 @@
 import { rules } from '@quotes/contract';
 import { keyRequestTextFields } from '@quotes/accounts';
+import { waitingBecause } from '@quotes/accounts/rules';
 import { type KeyRequestField, keyRequestFieldLabels } from './keyRequestInput.js';
 import type { ParameterError } from '@quotes/service-base/problems';
 import { type Html, html, textFieldHint } from '@quotes/text-rules';
@@ -175,12 +176,7 @@ export function invalidLinkPage(): string {
 }
 
 export function confirmedPage(outcome: 'granted' | 'waiting', email: string, reasons: readonly string[] = []): string {
-  const why =
-    reasons.length === 0
-      ? ''
-      : reasons.length === 1
-        ? html`<p>It waits for a person because ${reasons[0]}.</p>`
-        : html`<p>It waits for a person because:</p><ul>${reasons.map((reason) => html`<li>${reason};</li>`)}</ul>`;
+  const why = reasons.length === 0 ? '' : html`<p>${waitingBecause(reasons)}</p>`;
   return page(
     'Address confirmed',
     outcome === 'granted'

@@ -46,3 +46,8 @@ export function waitingReasonsForHolder(facts: DecisionFacts): string[] {
 /** Why a trial waits when the person or application had one, as the person who asked may read it. */
 export const personTrialReasonForHolder =
   'this address or application already had a trial key, and a person gets one trial unless the operator agrees to another';
+
+/** The holder's reasons as one sentence, the same on the confirmation page and in the receipt mail. */
+export function waitingBecause(reasons: readonly string[]): string {
+  return reasons.length === 0 ? '' : `It waits for a person because ${reasons.join('; and ')}.`;
+}

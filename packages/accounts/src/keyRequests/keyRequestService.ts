@@ -249,7 +249,7 @@ export function createKeyRequestService(
         return { outcome: 'granted', request };
       }
       try {
-        await settings.mailer.send(receivedMessage(summaryOf(request)));
+        await settings.mailer.send(receivedMessage(summaryOf(request), decision.holderReasons));
       } catch (error) {
         log.error({ err: error, requestId: request.id }, 'the receipt of a key request could not be mailed');
       }

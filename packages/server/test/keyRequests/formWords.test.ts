@@ -142,6 +142,13 @@ describe('why a confirmed request waits, as the person who asked reads it', { ti
     for (const private_ of ['flo@example.org', 'App of flo', earlier.id, earlier.key_id!, '127.63.0.0'])
       expect(second).not.toContain(private_);
     expect(second).not.toContain(earlier.decided_at!.toISOString().slice(0, 16));
+    // The receipt mailed says the same, and names no one either.
+    const receipt = await mailTo(inbox, 'gus@example.com', /is with the operator/);
+    expect(receipt.text).toContain(
+      'It waits for a person because a trial key was given to someone on the same network',
+    );
+    for (const private_ of ['flo@example.org', earlier.id, earlier.key_id!])
+      expect(receipt.text).not.toContain(private_);
     // The operator still has the whole reason.
     const row = await database.db
       .selectFrom('key_requests')
