@@ -22,6 +22,7 @@ export {
   recordDueNotices,
   sweepHolderMail,
 } from './notices/holderMailSweep.js';
+export * from './mail/publicAddress.js';
 export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';

@@ -228,8 +228,17 @@ export interface OperatorAuditTable {
   reason: string | null;
 }
 
+/** A console sign-in link, by its token's hash (migration 20261127T0100). */
+export interface ConsoleSignInLinksTable {
+  token_hash: Buffer;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface Database {
   plans: PlansTable;
+  console_sign_in_links: ConsoleSignInLinksTable;
   usage_history: UsageHistoryTable;
   usage_sightings: UsageSightingsTable;
   usage_coverage: UsageCoverageTable;

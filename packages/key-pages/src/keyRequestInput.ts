@@ -1,5 +1,6 @@
 import { taxonomy } from '@quotes/contract';
 import { type KeyRequestInput, keyRequestTextFields, requireEmail } from '@quotes/accounts';
+import { emailAddressProblem } from '@quotes/accounts/rules';
 import { contractBackend } from '@quotes/service-base';
 import type { ParameterError } from '@quotes/service-base/problems';
 import { checkTextField } from '@quotes/text-rules';
@@ -13,28 +14,55 @@ interface SchemaError {
   params: Record<string, unknown>;
 }
 
-const fieldsShown: Record<string, string> = { accept_terms: 'accept_terms' };
+/** Each field of the form by the label a person sees beside it; errors name fields by these. */
+export const keyRequestFieldLabels = {
+  email: 'E-mail address',
+  name: 'Your name',
+  application: 'Application',
+  plan: 'Plan',
+  use: 'What the key is for',
+  accept_terms: 'Terms of use',
+} as const;
+export type KeyRequestField = keyof typeof keyRequestFieldLabels;
+
+const labelOf = (field: string) => keyRequestFieldLabels[field as KeyRequestField] ?? field;
+
+/** What to do about a field left out or empty, said to the person filling the form. */
+const missingText: Record<KeyRequestField, string> = {
+  email: 'Enter your e-mail address: the link and the key are sent there.',
+  name: 'Enter your name.',
+  application: 'Enter the name of the application the key is for.',
+  plan: 'Choose a plan.',
+  use: 'Say in a few words what the key is for.',
+  accept_terms: 'Tick the box to accept the terms of use: no key is issued without them.',
+};
+
+/** An address as shown back in a message: the person's own text, cut short when long. */
+const shownAddress = (text: string) => ([...text].length > 60 ? `${[...text].slice(0, 59).join('')}…` : text);
+
+/** Why `text` is not an e-mail address, in the form's words: "ann@example has no domain ending such as .com". */
+function emailText(text: string): string {
+  const problem = emailAddressProblem(text) ?? 'is not an address mail can be sent to';
+  return problem === 'is empty' ? missingText.email : `${shownAddress(text)} ${problem}.`;
+}
 
 function describe(error: SchemaError, field: string): string {
   switch (error.keyword) {
     case 'required':
-      return 'is required';
-    case 'additionalProperties':
-      return 'is not a field of a key request';
-    case 'maxLength':
-      return `must be at most ${String(error.params.limit)} characters`;
     case 'minLength':
-      return 'must not be empty';
-    case 'pattern':
-      return 'must not contain control characters';
-    case 'format':
-      return 'must be an e-mail address';
+      return missingText[field as KeyRequestField] ?? `${labelOf(field)} is required.`;
+    case 'additionalProperties':
+      return `${field} is not a field of a key request.`;
+    case 'maxLength':
+      return `${labelOf(field)} must be at most ${String(error.params.limit)} characters.`;
     case 'enum':
-      return field === 'accept_terms' ? 'the terms must be accepted' : `must be one of ${taxonomy.plans.join(', ')}`;
+      return field === 'accept_terms'
+        ? missingText.accept_terms
+        : `Choose one of the plans listed (${taxonomy.plans.join(', ')}).`;
     case 'type':
-      return `must be a ${String(error.params.type)}`;
+      return `${labelOf(field)} must be ${error.params.type === 'string' ? 'text' : `a ${String(error.params.type)}`}.`;
     default:
-      return 'is not valid';
+      return `${labelOf(field)} is not valid.`;
   }
 }
 
@@ -42,7 +70,7 @@ function fieldOf(error: SchemaError): string {
   const missing = error.params.missingProperty ?? error.params.additionalProperty;
   if (typeof missing === 'string') return missing;
   const [, , field] = error.instancePath.split('/');
-  return field ? (fieldsShown[field] ?? field) : 'body';
+  return field ?? 'body';
 }
 
 export type BodyValidator = (body: unknown) => { input: KeyRequestInput } | { errors: ParameterError[] };
@@ -84,13 +112,17 @@ export async function keyRequestValidator(): Promise<BodyValidator> {
       if (typeof value !== 'string') continue;
       const checked = checkTextField(value, keyRequestTextFields[field]);
       if ('text' in checked) body[field] = checked.text;
-      else found.set(field, [checked.message]);
+      else if (value === '') found.set(field, [missingText[field]]);
+      else found.set(field, [`${labelOf(field)} ${checked.message}.`]);
     }
-    if (typeof body.email === 'string' && !found.has('email')) {
+    // The address rule's words replace the schema's: the operator's tools refuse what it refuses.
+    const email = body.email;
+    if (typeof email === 'string') {
       try {
-        body.email = requireEmail(body.email);
+        body.email = requireEmail(email);
+        if (found.has('email')) found.set('email', [emailText(email)]);
       } catch {
-        found.set('email', ['must be an e-mail address']);
+        found.set('email', [emailText(email)]);
       }
     }
     if (found.size > 0)

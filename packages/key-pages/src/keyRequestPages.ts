@@ -1,5 +1,7 @@
 import { rules } from '@quotes/contract';
 import { keyRequestTextFields } from '@quotes/accounts';
+import { waitingBecause } from '@quotes/accounts/rules';
+import { type KeyRequestField, keyRequestFieldLabels } from './keyRequestInput.js';
 import type { ParameterError } from '@quotes/service-base/problems';
 import { type Html, html, textFieldHint } from '@quotes/text-rules';
 
@@ -66,21 +68,32 @@ function planLabel(id: string): string {
   return `${id}: ${plan.perKeyLimits ? 'limits set per key' : `${count(plan.monthlyCalls)} calls a month`}${validity} (${answer})`;
 }
 
-export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use', string>>;
+export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use' | 'accept_terms', unknown>>;
 
 export function requestFormPage(values: FormValues = {}, errors: readonly ParameterError[] = []): string {
   // A value posted twice arrives as a list: shown as empty rather than as its parts.
   const value = (name: keyof FormValues) => (typeof values[name] === 'string' ? values[name] : '');
-  const chosen = values.plan ?? rules.plans[0]?.id;
+  // The tick is kept as the person left it (a form posts "true", a script true).
+  const ticked = values.accept_terms === true || values.accept_terms === 'true' || values.accept_terms === 'on';
+  const label = keyRequestFieldLabels;
+  const chosen = typeof values.plan === 'string' ? values.plan : rules.plans[0]?.id;
   const options = rules.plans.map(
     (plan) =>
       html`<option value="${plan.id}"${plan.id === chosen ? html` selected` : ''}>${planLabel(plan.id)}</option>`,
   );
+  // A short list that leads to the fields (each reason stands beside its field); what belongs to no field is said here.
+  const onForm = (name: string) => name in keyRequestFieldLabels;
   const problems =
     errors.length === 0
       ? ''
-      : html`<div class="errors" role="alert"><p>Please correct:</p><ul>${errors.map(
-          (error) => html`<li>${error.parameter}: ${error.message}</li>`,
+      : html`<div class="errors" role="alert"><p>${
+          errors.some((error) => onForm(error.parameter))
+            ? `Please look at ${errors.filter((error) => onForm(error.parameter)).length === 1 ? 'the field' : 'the fields'} marked below:`
+            : 'The request could not be read:'
+        }</p><ul>${errors.map((error) =>
+          onForm(error.parameter)
+            ? html`<li><a href="#${error.parameter}">${keyRequestFieldLabels[error.parameter as KeyRequestField]}</a></li>`
+            : html`<li>${error.message}</li>`,
         )}</ul></div>`;
   /** What the server said about a field, beside the field, and the field pointing at it. */
   const errorOf = (name: string) => errors.find((error) => error.parameter === name);
@@ -98,18 +111,18 @@ export function requestFormPage(values: FormValues = {}, errors: readonly Parame
     html`<p>We mail a link to confirm your address. Once it is confirmed, a trial key (1,000 calls over 30 days, no payment card) is mailed at once; the other plans, and any request that needs a look, are answered by the operator within a few hours. One key per application; one trial per person and per network.</p>
 ${problems}
 <form method="post" action="/keys/requests">
-<label for="email">E-mail address<span class="hint" id="email-hint">Where the link and the key are sent.</span>${errorBeside('email')}</label>
+<label for="email">${label.email}<span class="hint" id="email-hint">Where the link and the key are sent.</span>${errorBeside('email')}</label>
 <input type="email" id="email" name="email" required maxlength="254" autocomplete="email"${described('email')} value="${value('email')}">
-<label for="name">Your name<span class="hint" id="name-hint">${textFieldHint(name)}</span>${errorBeside('name')}</label>
+<label for="name">${label.name}<span class="hint" id="name-hint">${textFieldHint(name)}</span>${errorBeside('name')}</label>
 <input type="text" id="name" name="name" required maxlength="${name.maxCharacters}" autocomplete="name"${described('name')} value="${value('name')}">
-<label for="application">Application<span class="hint" id="application-hint">The application the key is for (one key per application). ${textFieldHint(application)}</span>${errorBeside('application')}</label>
+<label for="application">${label.application}<span class="hint" id="application-hint">The application the key is for (one key per application). ${textFieldHint(application)}</span>${errorBeside('application')}</label>
 <input type="text" id="application" name="application" required maxlength="${application.maxCharacters}"${described('application')} value="${value('application')}">
-<label for="plan">Plan<span class="hint" id="plan-hint">Trial is granted at once; the others by the operator.</span>${errorBeside('plan')}</label>
+<label for="plan">${label.plan}<span class="hint" id="plan-hint">Trial is granted at once; the others by the operator.</span>${errorBeside('plan')}</label>
 <select id="plan" name="plan"${described('plan')}>${options}</select>
-<label for="use">What the key is for<span class="hint" id="use-hint">${textFieldHint(use)}</span>${errorBeside('use')}</label>
+<label for="use">${label.use}<span class="hint" id="use-hint">${textFieldHint(use)}</span>${errorBeside('use')}</label>
 <textarea id="use" name="use" required maxlength="${use.maxCharacters}"${described('use')}>${value('use')}</textarea>
 <div class="trap" aria-hidden="true"><label for="homepage">Leave this empty</label><input type="text" id="homepage" name="homepage" tabindex="-1" autocomplete="off"></div>
-<label class="check"><input type="checkbox" name="accept_terms" value="true" required> <span>I accept the <a href="/terms">terms of use</a>.</span></label>${errorBeside('accept_terms')}
+<label class="check" for="accept_terms"><input type="checkbox" id="accept_terms" name="accept_terms" value="true" required${ticked ? html` checked` : ''}${errorOf('accept_terms') ? html` aria-invalid="true" aria-describedby="accept_terms-error"` : ''}> <span>I accept the <a href="/terms">terms of use</a>.</span></label>${errorBeside('accept_terms')}
 <button type="submit">Ask for a key</button>
 </form>`,
   );
@@ -162,12 +175,14 @@ export function invalidLinkPage(): string {
   );
 }
 
-export function confirmedPage(outcome: 'granted' | 'waiting', email: string): string {
+export function confirmedPage(outcome: 'granted' | 'waiting', email: string, reasons: readonly string[] = []): string {
+  const why = reasons.length === 0 ? '' : html`<p>${waitingBecause(reasons)}</p>`;
   return page(
     'Address confirmed',
     outcome === 'granted'
       ? html`<p>Your key is on its way to <strong>${email}</strong>. The <a href="/docs">API reference</a> shows how to use it.</p>`
-      : html`<p>Thank you. Your request is with the operator, who answers by mail to <strong>${email}</strong> within a few hours.</p>`,
+      : html`<p>Thank you. Your request is with the operator, who answers by mail to <strong>${email}</strong> within a few hours.</p>
+${why}`,
   );
 }
 

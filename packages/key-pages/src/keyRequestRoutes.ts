@@ -17,7 +17,7 @@ import {
   termsPage,
   unusableRequestPage,
 } from './keyRequestPages.js';
-import type { KeyRequestService } from '@quotes/accounts';
+import { type KeyRequestService, requirePublicBaseUrl } from '@quotes/accounts';
 
 /** The largest body of a key request (the form's fields at their limits fit several times over). */
 export const maxBodyBytes = 16 * 1024;
@@ -86,6 +86,12 @@ function sendPage(response: Response, status: number, html: string): void {
   response.send(html);
 }
 
+/** A wait as a person reads it: whole minutes, rounded up (Retry-After keeps the seconds). */
+export function minutesOf(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 const tokenOf = (value: unknown) => (typeof value === 'string' && /^[A-Za-z0-9]{1,64}$/.test(value) ? value : '');
 
 /** GET /keys/request, GET /terms, POST /keys/requests, GET and POST /keys/confirm. */
@@ -95,7 +101,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
   const ownSitePosts: RequestHandler[] = [
     (request, _response, next) => {
-      if (!fromOwnSite(request, new URL(service.settings.publicBaseUrl).origin))
+      if (!fromOwnSite(request, new URL(requirePublicBaseUrl(service.settings.publicBaseUrl)).origin))
         throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
       next();
     },
@@ -121,7 +127,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     if (!admission.admitted)
       throw new Problem(
         'too-many-key-requests',
-        `Too many key requests ${refusedBy[admission.by]}; try again in ${admission.retryAfterSeconds} seconds.`,
+        `Too many key requests ${refusedBy[admission.by]}; try again in ${minutesOf(admission.retryAfterSeconds)}.`,
         { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
       );
     if (wantsPage(request)) {
@@ -160,7 +166,13 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
       sendPage(response, 200, unusableRequestPage(confirmation.reason));
       return;
     }
-    sendPage(response, 200, confirmedPage(confirmation.outcome, confirmation.request.email));
+    sendPage(
+      response,
+      200,
+      confirmation.outcome === 'waiting'
+        ? confirmedPage('waiting', confirmation.request.email, confirmation.holderReasons)
+        : confirmedPage('granted', confirmation.request.email),
+    );
   });
 
   // Browsers get their refusals as pages; scripts get problem details from the app's responder.

@@ -21,7 +21,7 @@ import { accountRouter } from '@quotes/account-pages';
 import { holderKeys, holderSignIn } from '@quotes/accounts';
 import { Router } from 'express';
 import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accounts';
-import { createMailer } from '@quotes/accounts';
+import { createMailer, requirePublicBaseUrl } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
 import { HolderMailSweeper } from './holderMailSweeper.js';
 import type { HolderMailOutcome } from '@quotes/accounts';
@@ -220,11 +220,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       log,
     );
+    // The server always knows where it is served from: PUBLIC_BASE_URL, else its listening address.
+    const servedFrom = (): string => requirePublicBaseUrl(keyRequests.publicBaseUrl);
     // The holders' page: the key requests' mailer, address and bounds; its changes reach this server at once.
     const holderSettings = {
       mailer: keyRequests.mailer,
       get publicBaseUrl() {
-        return keyRequests.publicBaseUrl;
+        return servedFrom();
       },
       bounds: keyRequests.bounds,
       trustProxy: keyRequests.trustProxy,
@@ -250,7 +252,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         accountRouter({
           signIn: holderSignIns,
           keys: holderKeys(database, holderSettings, clock),
-          publicBaseUrl: () => keyRequests.publicBaseUrl,
+          publicBaseUrl: servedFrom,
           trustProxy: keyRequests.trustProxy,
           clock,
         }),
@@ -274,7 +276,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       {
         mailer: keyRequests.mailer,
         get publicBaseUrl() {
-          return keyRequests.publicBaseUrl;
+          return servedFrom();
         },
         operatorEmail: keyRequests.operatorEmail,
         clock,

@@ -153,13 +153,14 @@ export async function activeKeyOwners(db: Kysely<Database>, now: Date): Promise<
 export async function claimSignalAlerts(
   db: Kysely<Database>,
   monthKey: string,
-  signals: readonly { keyId: string; signal: string }[],
+  signals: readonly { subject: string; signal: string }[],
   at: Date,
 ): Promise<Set<string>> {
   if (signals.length === 0) return new Set();
   const rows = await db
     .insertInto('usage_signal_alerts')
-    .values(signals.map((signal) => ({ key_id: signal.keyId, month: monthKey, signal: signal.signal, sent_at: at })))
+    // key_id holds the finding's subject: a key, or for rotated trials the network.
+    .values(signals.map((signal) => ({ key_id: signal.subject, month: monthKey, signal: signal.signal, sent_at: at })))
     .onConflict((oc) => oc.doNothing())
     .returning(['key_id', 'signal'])
     .execute();

@@ -131,13 +131,14 @@ export async function trialKeysCreated(
 }
 
 /**
- * Trials asked for through the key-request form in [from, to), with the network they were asked
- * from: each as its key once granted, else as the request itself (`r_...`).
+ * Trials asked for through the key-request form in [from, to) whose address was confirmed, with
+ * the network they were asked from: each as its key once granted, else as the request itself
+ * (`r_...`). A request never confirmed is anyone's typing, not a trial.
  */
 export async function trialRequestsFrom(
   db: Kysely<Database>,
   range: { from: Date; to: Date },
-): Promise<{ id: string; createdAt: Date; network: string }[]> {
+): Promise<{ id: string; kind: 'key' | 'request'; createdAt: Date; network: string }[]> {
   const rows = await db
     .selectFrom('key_requests')
     .innerJoin('plans', 'plans.id', 'key_requests.plan_id')
@@ -145,8 +146,14 @@ export async function trialRequestsFrom(
     .where('plans.validity_days', 'is not', null)
     // A holder's plan change or renewal of a trial key is no request for a trial.
     .where('key_requests.kind', '=', 'key')
+    .where('key_requests.confirmed_at', 'is not', null)
     .where('key_requests.created_at', '>=', range.from)
     .where('key_requests.created_at', '<', range.to)
     .execute();
-  return rows.map((row) => ({ id: row.key_id ?? row.id, createdAt: row.created_at, network: row.client_network }));
+  return rows.map((row) => ({
+    id: row.key_id ?? row.id,
+    kind: row.key_id === null ? ('request' as const) : ('key' as const),
+    createdAt: row.created_at,
+    network: row.client_network,
+  }));
 }

@@ -26,3 +26,28 @@ export function waitingReasons(facts: DecisionFacts): string[] {
     );
   return reasons;
 }
+
+/**
+ * The same reasons as the person who asked may read them: their own plan and domain, and of an
+ * earlier trial only that there was one, never whose it was, when, or which request.
+ */
+export function waitingReasonsForHolder(facts: DecisionFacts): string[] {
+  const reasons: string[] = [];
+  if (!facts.selfService) reasons.push(`requests for the ${facts.plan} plan are read and answered by the operator`);
+  if (facts.disposableDomain !== null)
+    reasons.push(`${facts.disposableDomain} is a disposable-mail service, so a person looks at the request first`);
+  if (facts.networkTrial !== null)
+    reasons.push(
+      `a trial key was given to someone on the same network as you (the same internet connection or office) in the last ${networkLookbackDays} days, and a network gets one trial unless the operator agrees to another`,
+    );
+  return reasons;
+}
+
+/** Why a trial waits when the person or application had one, as the person who asked may read it. */
+export const personTrialReasonForHolder =
+  'this address or application already had a trial key, and a person gets one trial unless the operator agrees to another';
+
+/** The holder's reasons as one sentence, the same on the confirmation page and in the receipt mail. */
+export function waitingBecause(reasons: readonly string[]): string {
+  return reasons.length === 0 ? '' : `It waits for a person because ${reasons.join('; and ')}.`;
+}

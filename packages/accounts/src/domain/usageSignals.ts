@@ -35,9 +35,15 @@ export interface Sighting {
   value: string;
 }
 
+/**
+ * One finding: a key's sweep, coverage or sharing, or one network's rotated trials. `subject`
+ * is what it is filed (and mailed once a month) under: the key, or for rotated trials the network.
+ */
 export interface Signal {
-  keyId: string;
+  subject: string;
   signal: 'coverage' | 'sweep' | 'sharing' | 'trial-rotation';
+  /** Every key and every request (asked for, confirmed, not yet a key) the finding involves. */
+  involves: { keys: string[]; requests: string[] };
   /** The evidence in words, with its figures. */
   evidence: string;
   figures: Record<string, number | string>;
@@ -97,8 +103,9 @@ export function coverageSignals(
       const percent = Math.floor((quotes * 100) / corpusSize);
       const served = calls.get(keyId) ?? 0;
       return {
-        keyId,
+        subject: keyId,
         signal: 'coverage' as const,
+        involves: { keys: [keyId], requests: [] },
         evidence: `served ${figure(quotes)} distinct quotes, ${percent}% of the ${figure(corpusSize)} in the corpus, in ${figure(served)} counted calls; threshold ${thresholds.coveragePercent}%`,
         figures: { quotes, corpus: corpusSize, percent, calls: served },
       };
@@ -120,8 +127,9 @@ export function sweepSignals(sightings: readonly Sighting[], thresholds: SignalT
     const { filters, walk } = worst;
     const quotes = walk.pages * walk.limit;
     signals.push({
-      keyId,
+      subject: keyId,
       signal: 'sweep',
+      involves: { keys: [keyId], requests: [] },
       evidence: `walked ${walk.pages} consecutive pages of ${filters === '' ? 'all quotes (no filter)' : filters} (offsets ${walk.from} to ${walk.to}, ${walk.limit} a page: up to ${quotes} quotes); threshold ${thresholds.sweepPages} pages`,
       figures: { pages: walk.pages, filters, fromOffset: walk.from, toOffset: walk.to, pageSize: walk.limit, quotes },
     });
@@ -149,8 +157,9 @@ export function sharingSignals(sightings: readonly Sighting[], thresholds: Signa
     }
     if (!worst || worst.score < 1) continue;
     signals.push({
-      keyId,
+      subject: keyId,
       signal: 'sharing',
+      involves: { keys: [keyId], requests: [] },
       evidence: `on ${worst.day} used from ${worst.networks.length} networks (${sample(worst.networks)}) and ${worst.origins.length} browser origins${worst.origins.length ? ` (${sample(worst.origins)})` : ''}; thresholds ${thresholds.networksPerDay} networks or ${thresholds.originsPerDay} origins a day`,
       figures: { day: worst.day, networks: worst.networks.length, origins: worst.origins.length },
     });
@@ -158,40 +167,54 @@ export function sharingSignals(sightings: readonly Sighting[], thresholds: Signa
   return signals;
 }
 
+/** A trial: a trial key, or a confirmed request for one that is not (yet) a key. */
+export interface Trial {
+  id: string;
+  kind: 'key' | 'request';
+  createdAt: Date;
+}
+
 /**
- * Trial rotation: at least `trialsPerNetwork` trial keys, created within `trialWindowDays` of
- * each other, used from one network. Each such key is named, with the others as evidence.
+ * Trial rotation: at least `trialsPerNetwork` trials, created within `trialWindowDays` of each
+ * other, used or asked for from one network. One finding per network, naming every trial of
+ * every such window: nine trials from one network are one finding, not nine.
  */
 export function trialRotationSignals(
   sightings: readonly Sighting[],
-  trials: readonly { id: string; createdAt: Date }[],
+  trials: readonly Trial[],
   thresholds: SignalThresholds,
 ): Signal[] {
-  const created = new Map(trials.map((trial) => [trial.id, trial.createdAt.getTime()]));
-  const flagged = new Map<string, Signal>();
-  const networks = sightings.filter((sighting) => sighting.kind === 'network' && created.has(sighting.keyId));
+  const byId = new Map(trials.map((trial) => [trial.id, trial]));
+  const created = (id: string) => byId.get(id)!.createdAt.getTime();
+  const signals: Signal[] = [];
+  const networks = sightings.filter((sighting) => sighting.kind === 'network' && byId.has(sighting.keyId));
   for (const [network, ofNetwork] of groupBy(networks, (sighting) => sighting.value)) {
-    const keys = [...new Set(ofNetwork.map((sighting) => sighting.keyId))].sort(
-      (a, b) => created.get(a)! - created.get(b)!,
+    const ids = [...new Set(ofNetwork.map((sighting) => sighting.keyId))].sort(
+      (a, b) => created(a) - created(b) || a.localeCompare(b),
     );
-    for (let first = 0; first < keys.length; first++) {
-      const within = keys.filter(
-        (key) =>
-          created.get(key)! >= created.get(keys[first]!)! &&
-          created.get(key)! - created.get(keys[first]!)! <= thresholds.trialWindowDays * dayMs,
+    const involved = new Set<string>();
+    for (let first = 0; first < ids.length; first++) {
+      const within = ids.filter(
+        (id) =>
+          created(id) >= created(ids[first]!) &&
+          created(id) - created(ids[first]!) <= thresholds.trialWindowDays * dayMs,
       );
-      if (within.length < thresholds.trialsPerNetwork) continue;
-      for (const keyId of within)
-        if (!flagged.has(keyId))
-          flagged.set(keyId, {
-            keyId,
-            signal: 'trial-rotation',
-            evidence: `one of ${within.length} trial keys (${sample(within)}) created within ${thresholds.trialWindowDays} days and used from ${network}; threshold ${thresholds.trialsPerNetwork} trials`,
-            figures: { network, trials: within.length },
-          });
+      if (within.length >= thresholds.trialsPerNetwork) for (const id of within) involved.add(id);
     }
+    if (involved.size === 0) continue;
+    const named = ids.filter((id) => involved.has(id));
+    const keys = named.filter((id) => byId.get(id)!.kind === 'key');
+    const requests = named.filter((id) => byId.get(id)!.kind === 'request');
+    const asked = requests.length ? ` (${requests.length} of them confirmed requests not yet keys)` : '';
+    signals.push({
+      subject: network,
+      signal: 'trial-rotation',
+      involves: { keys, requests },
+      evidence: `${named.length} trials${asked} created within ${thresholds.trialWindowDays} days of each other and used or asked for from ${network}: ${sample(named)}; threshold ${thresholds.trialsPerNetwork} trials`,
+      figures: { network, trials: named.length, keys: keys.length, requests: requests.length },
+    });
   }
-  return [...flagged.values()];
+  return signals;
 }
 
 type SignalSettings = Pick<

@@ -12,7 +12,12 @@ import {
   settleRequest,
 } from '../data/keyRequests.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
-import { networkLookbackDays, waitingReasons } from '../domain/keyRequestDecision.js';
+import {
+  networkLookbackDays,
+  personTrialReasonForHolder,
+  waitingReasons,
+  waitingReasonsForHolder,
+} from '../domain/keyRequestDecision.js';
 import { type IssuedKey, type OperatorApi, OperatorError, TrialTakenError } from '../operator/operatorApi.js';
 import { clientNameMaxCharacters, requireEmail } from '../operator/operatorInput.js';
 import { keyRequestTextFields } from './keyRequestFields.js';
@@ -95,7 +100,8 @@ export async function issueWithin(
 export type Decision =
   | { readonly outcome: 'invalid' }
   | { readonly outcome: 'granted'; readonly id: string; readonly issued: IssuedKey }
-  | { readonly outcome: 'waiting'; readonly id: string }
+  /** `holderReasons`: why it waits, in words the person who asked may read (never another's data). */
+  | { readonly outcome: 'waiting'; readonly id: string; readonly holderReasons: readonly string[] }
   | { readonly outcome: 'unusable'; readonly id: string; readonly reason: string };
 
 /**
@@ -133,7 +139,7 @@ export async function confirmAndDecide(operator: OperatorApi, tokenHash: Buffer,
           claimed.id,
         )
       : undefined;
-    const reasons = waitingReasons({
+    const facts = {
       plan: claimed.plan_id,
       selfService: planRules?.selfService ?? false,
       disposableDomain: disposableDomainOf(claimed.email),
@@ -144,13 +150,16 @@ export async function confirmAndDecide(operator: OperatorApi, tokenHash: Buffer,
             grantedAt: isoSeconds(earlierOnNetwork.decided_at ?? earlierOnNetwork.created_at),
           }
         : null,
-    });
+    };
+    const reasons = waitingReasons(facts);
+    const holderReasons = waitingReasonsForHolder(facts);
     if (reasons.length === 0) {
       const granted = await issueWithin(atomic, trx, claimed, claimed.plan_id, false, now);
       if (!('refused' in granted)) return { outcome: 'granted', id: claimed.id, issued: granted };
       reasons.push(granted.refused);
+      holderReasons.push(personTrialReasonForHolder);
     }
     await setWaitingReasons(trx, claimed.id, reasons);
-    return { outcome: 'waiting', id: claimed.id };
+    return { outcome: 'waiting', id: claimed.id, holderReasons };
   });
 }

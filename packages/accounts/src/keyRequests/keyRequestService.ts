@@ -27,6 +27,7 @@ import {
 } from '../mail/keyRequestMessages.js';
 import type { Delivery, Mailer, MailMessage } from '../mail/mailer.js';
 import { keyMessage } from '../mail/operatorMessages.js';
+import { requirePublicBaseUrl } from '../mail/publicAddress.js';
 import { type IssuedKey, type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 import { approveHolderRequest, isHolderRequest, rejectHolderRequest } from './holderRequestDecisions.js';
 import { requireText } from '../operator/operatorInput.js';
@@ -36,8 +37,11 @@ import type { KeyRequestInput } from './keyRequestFields.js';
 export { type KeyRequestInput, keyRequestTextFields } from './keyRequestFields.js';
 
 export interface KeyRequestSettings {
-  /** Where links in mail point (PUBLIC_BASE_URL, else the listening address): never the request's Host. */
-  readonly publicBaseUrl: string;
+  /**
+   * Where links in mail point: PUBLIC_BASE_URL (the server falls back to its listening address),
+   * never the request's Host. Unset, nothing that mails a link is done (requirePublicBaseUrl).
+   */
+  readonly publicBaseUrl: string | undefined;
   readonly mailer: Mailer;
   readonly bounds: RequestBounds;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY). */
@@ -78,7 +82,8 @@ export interface KeyRequestView {
 export type Confirmation =
   | { readonly outcome: 'invalid' }
   | { readonly outcome: 'granted'; readonly request: KeyRequestView }
-  | { readonly outcome: 'waiting'; readonly request: KeyRequestView }
+  /** `holderReasons`: why it waits, in words the person who asked may read (never another's data). */
+  | { readonly outcome: 'waiting'; readonly request: KeyRequestView; readonly holderReasons: readonly string[] }
   /** Its stored text is one no later step accepts: the request is rejected, for `reason`. */
   | { readonly outcome: 'unusable'; readonly request: KeyRequestView; readonly reason: string };
 
@@ -147,8 +152,8 @@ export function createKeyRequestService(
   log: Logger,
 ): KeyRequestService {
   const { db } = database;
-  // Read when used: without PUBLIC_BASE_URL it is the listening address, known once listening.
-  const baseUrl = () => settings.publicBaseUrl.replace(/\/+$/, '');
+  // Read when used: the server's fallback, its listening address, is known once listening.
+  const baseUrl = () => requirePublicBaseUrl(settings.publicBaseUrl);
 
   async function existing(id: string): Promise<KeyRequestRow> {
     const row = await findKeyRequest(db, id);
@@ -167,12 +172,13 @@ export function createKeyRequestService(
   }
 
   /** Mails the key of an approved request (HTML alternative included). */
-  async function mailKey(issued: IssuedKey): Promise<Delivery> {
+  async function mailKey(issued: IssuedKey, base = baseUrl()): Promise<Delivery> {
     const view = await operator.showKey(issued.id);
-    return settings.mailer.send(withHtml(keyMessage(issued, view, baseUrl(), false)));
+    return settings.mailer.send(withHtml(keyMessage(issued, view, base, false)));
   }
 
-  const decisionContext = () => ({ mailer: settings.mailer, baseUrl: baseUrl(), clock });
+  // The address is asked for before the decision is made, and only when a mail will carry it.
+  const decisionContext = (base: string | undefined) => ({ mailer: settings.mailer, baseUrl: base ?? '', clock });
 
   // Confirmation mail in flight: sent after the answer, so its time and outcome tell nothing.
   const sending = new Set<Promise<void>>();
@@ -256,11 +262,11 @@ export function createKeyRequestService(
         return { outcome: 'granted', request };
       }
       try {
-        await settings.mailer.send(receivedMessage(summaryOf(request)));
+        await settings.mailer.send(receivedMessage(summaryOf(request), decision.holderReasons));
       } catch (error) {
         log.error({ err: error, requestId: request.id }, 'the receipt of a key request could not be mailed');
       }
-      return { outcome: 'waiting', request };
+      return { outcome: 'waiting', request, holderReasons: decision.holderReasons };
     },
 
     async list(status) {
@@ -272,12 +278,19 @@ export function createKeyRequestService(
     },
 
     async approve(id, options) {
+      // Refused before the key exists: a key issued and then not mailed would be lost to its holder.
+      const base = options.send ? baseUrl() : undefined;
       const row = await pending(id);
       const plan = options.plan ?? row.plan_id;
       if (!taxonomy.plans.includes(plan))
         throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}, got ${JSON.stringify(plan)}`);
       if (isHolderRequest(row)) {
-        const { key, delivery } = await approveHolderRequest(operator, row, { ...options, plan }, decisionContext());
+        const { key, delivery } = await approveHolderRequest(
+          operator,
+          row,
+          { ...options, plan },
+          decisionContext(base),
+        );
         return { request: viewOf(await existing(id)), issued: null, changed: key, delivery };
       }
       const unusable = unusableTextOf(row);
@@ -289,7 +302,7 @@ export function createKeyRequestService(
       // The operator's approval is the override of the one-trial rules.
       const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
       if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
-      const delivery = options.send ? await mailKey(issued) : null;
+      const delivery = base === undefined ? null : await mailKey(issued, base);
       return { request: viewOf(await existing(id)), issued, delivery };
     },
 
@@ -297,7 +310,7 @@ export function createKeyRequestService(
       const text = requireText(reason, 'reason', 1000);
       const row = await pending(id);
       if (isHolderRequest(row)) {
-        const settled = await rejectHolderRequest(operator, row, text, decisionContext());
+        const settled = await rejectHolderRequest(operator, row, text, decisionContext(baseUrl()));
         return { request: viewOf(settled.row), delivery: settled.delivery };
       }
       const request = await operator.atomically(async (atomic, trx) => {

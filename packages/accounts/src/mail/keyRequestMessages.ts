@@ -1,3 +1,4 @@
+import { waitingBecause } from '../domain/keyRequestDecision.js';
 import { type Html, html } from '@quotes/text-rules';
 import type { MailMessage } from './mailer.js';
 
@@ -53,10 +54,12 @@ export function confirmationMessage(
   ]);
 }
 
-export function receivedMessage(request: RequestSummary): MailMessage {
+/** `holderReasons`: why it waits, in words the person who asked may read (never another's data). */
+export function receivedMessage(request: RequestSummary, holderReasons: readonly string[] = []): MailMessage {
   return message(request.email, 'Your request for a Quote Retrieval Service API key is with the operator', [
     `Hello ${request.name},`,
     `Thank you for confirming your address. Your request ${request.id} for a key on the ${request.plan} plan for "${request.application}" is now with the operator, who answers within a few hours, by mail to this address.`,
+    ...(holderReasons.length === 0 ? [] : [waitingBecause(holderReasons)]),
   ]);
 }
 

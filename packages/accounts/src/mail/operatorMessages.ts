@@ -55,7 +55,11 @@ export function usageSignalsMessage(signals: readonly Signal[], month: string, o
     text: [
       `Signs of broken terms in ${month} (UTC), each with its evidence:`,
       '',
-      ...signals.map((signal) => `- ${signal.keyId} ${signal.signal}: ${signal.evidence}`),
+      ...signals.map((signal) => {
+        const involved = [...signal.involves.keys, ...signal.involves.requests];
+        const named = involved.length === 1 && involved[0] === signal.subject ? '' : ` (${involved.join(', ')})`;
+        return `- ${signal.subject} ${signal.signal}${named}: ${signal.evidence}`;
+      }),
       '',
       `Details: npx quotes-admin usage signals --month ${month}`,
     ].join('\n'),

@@ -1,8 +1,8 @@
 import { rules, taxonomy } from '@quotes/contract';
-import { checkTextField, refusedCharacterIn, withRefusedShown } from '@quotes/text-rules';
-import validator from 'validator';
+import { checkTextField, withRefusedShown } from '@quotes/text-rules';
 import type { KeyState } from '../data/keyOwners.js';
 import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
+import { emailAddressProblem, emailMaxCharacters } from '../domain/emailAddress.js';
 import { plansWhere } from '../domain/plans.js';
 import { OperatorError } from './operatorError.js';
 
@@ -39,19 +39,11 @@ export function requireClientName(value: string): string {
  */
 export function requireEmail(value: string, name = 'email'): string {
   const text = value.trim();
-  if (text.length > 254) throw new OperatorError(`${name} must be at most 254 characters`);
-  if (refusedCharacterIn(text) !== undefined || text.split('@').length !== 2 || text.includes('"'))
-    throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
-  if (
-    !validator.isEmail(text, {
-      allow_display_name: false,
-      require_tld: true,
-      allow_ip_domain: false,
-      allow_utf8_local_part: false,
-    })
-  )
-    throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
-  return text;
+  const problem = emailAddressProblem(text);
+  if (problem === undefined) return text;
+  if (problem.startsWith('is longer than'))
+    throw new OperatorError(`${name} must be at most ${emailMaxCharacters} characters`);
+  throw new OperatorError(`${name} ${quoted(text)} is not an e-mail address`);
 }
 
 /** Free text kept with a key (a revocation's reason) or sent as a subject. */

@@ -25,6 +25,7 @@ import {
   type Signal,
   type SignalThresholds,
   sharingSignals,
+  type Trial,
   sweepSignals,
   trialRotationSignals,
 } from '../domain/usageSignals.js';
@@ -93,14 +94,17 @@ export function usageActions(
         value: request.network,
       })),
     ];
-    const trials = [...created, ...requested.filter((request) => !created.some((key) => key.id === request.id))];
+    const trials: Trial[] = [
+      ...created.map((key) => ({ ...key, kind: 'key' as const })),
+      ...requested.filter((request) => !created.some((key) => key.id === request.id)),
+    ];
     const order: Signal['signal'][] = ['coverage', 'sweep', 'sharing', 'trial-rotation'];
     return [
       ...coverageSignals(coverage, size, calls, thresholds),
       ...sweepSignals(sightings, thresholds),
       ...sharingSignals(sightings, thresholds),
       ...trialRotationSignals(sightings, trials, thresholds),
-    ].sort((a, b) => a.keyId.localeCompare(b.keyId) || order.indexOf(a.signal) - order.indexOf(b.signal));
+    ].sort((a, b) => a.subject.localeCompare(b.subject) || order.indexOf(a.signal) - order.indexOf(b.signal));
   }
   return {
     async usageAlerts(month) {
@@ -174,7 +178,7 @@ export function usageActions(
       const signals = await signalsIn(month, thresholds ?? defaultSignalThresholds);
       return inTransaction(db, async (trx) => {
         const claimed = await claimSignalAlerts(trx, calendarMonth.key, signals, clock());
-        const fresh = signals.filter((signal) => claimed.has(`${signal.keyId} ${signal.signal}`));
+        const fresh = signals.filter((signal) => claimed.has(`${signal.subject} ${signal.signal}`));
         if (fresh.length === 0) return [];
         await audit(trx, [
           {
@@ -184,7 +188,11 @@ export function usageActions(
             before: null,
             after: {
               month: calendarMonth.key.slice(0, 7),
-              signals: fresh.map((signal) => ({ keyId: signal.keyId, signal: signal.signal })),
+              signals: fresh.map((signal) => ({
+                subject: signal.subject,
+                signal: signal.signal,
+                involves: signal.involves,
+              })),
             },
           },
         ]);

@@ -6,6 +6,7 @@ import {
   type Sighting,
   sharingSignals,
   sweepSignals,
+  type Trial,
   trialRotationSignals,
 } from '../../src/domain/usageSignals.js';
 
@@ -28,7 +29,7 @@ describe('signs of broken terms', () => {
     const mixedSizes = [0, 1, 2].map((n) => page('k_mixed', `category=a|${n * 10}|10`));
     mixedSizes.push(...[3, 4].map((n) => page('k_mixed', `category=a|${n * 10}|20`)));
     const signals = sweepSignals([...walked, ...gappy, ...mixedSizes], thresholds);
-    expect(signals.map((signal) => signal.keyId)).toEqual(['k_walk']);
+    expect(signals.map((signal) => signal.subject)).toEqual(['k_walk']);
     expect(signals[0]!.figures).toMatchObject({ pages: 5, fromOffset: 0, toOffset: 40, quotes: 50 });
   });
 
@@ -40,30 +41,45 @@ describe('signs of broken terms', () => {
       sightings.push({ keyId: 'k_origins', day: '2026-11-03', kind: 'origin', value: `https://site${n}.example` });
     const signals = sharingSignals(sightings, defaultSignalThresholds);
     // Five networks over five days is a moving laptop, not a shared key.
-    expect(signals.map((signal) => signal.keyId)).toEqual(['k_origins']);
+    expect(signals.map((signal) => signal.subject)).toEqual(['k_origins']);
     expect(signals[0]!.figures).toMatchObject({ day: '2026-11-03', networks: 0, origins: 4 });
   });
 
-  it('trial rotation needs enough trials from one network created within the window', () => {
+  it('trial rotation needs enough trials from one network created within the window, one finding per network', () => {
     const day = 86_400_000;
     const at = (days: number) => new Date(Date.UTC(2026, 10, 1) + days * day);
-    const trials = [
-      { id: 'k_t1', createdAt: at(0) },
-      { id: 'k_t2', createdAt: at(10) },
-      { id: 'k_t3', createdAt: at(45) },
-      { id: 'k_t4', createdAt: at(50) },
+    const key = (id: string, days: number): Trial => ({ id, kind: 'key', createdAt: at(days) });
+    const trials = [key('k_t1', 0), key('k_t2', 10), key('k_t3', 45), key('k_t4', 50)];
+    const seen = (ids: readonly string[], network = '10.9.9.0/24') =>
+      ids.map((id): Sighting => ({ keyId: id, day: '2026-11-20', kind: 'network', value: network }));
+    expect(trialRotationSignals(seen(trials.map((t) => t.id)), trials, defaultSignalThresholds)).toEqual([]);
+    const more = [...trials, key('k_t5', 55)];
+    const signals = trialRotationSignals(seen(more.map((t) => t.id)), more, defaultSignalThresholds);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toMatchObject({
+      subject: '10.9.9.0/24',
+      signal: 'trial-rotation',
+      involves: { keys: ['k_t3', 'k_t4', 'k_t5'], requests: [] },
+      figures: { network: '10.9.9.0/24', trials: 3, keys: 3, requests: 0 },
+    });
+  });
+
+  it('nine trials from one network are one finding naming all nine, keys and requests apart', () => {
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 3) + minutes * 60_000);
+    const trials: Trial[] = [
+      ...[1, 2, 3, 4, 5, 6].map((n): Trial => ({ id: `k_n${n}`, kind: 'key', createdAt: at(n) })),
+      ...[7, 8, 9].map((n): Trial => ({ id: `r_n${n}`, kind: 'request', createdAt: at(n) })),
     ];
-    const seen = trials.map(
-      (trial): Sighting => ({ keyId: trial.id, day: '2026-11-20', kind: 'network', value: '10.9.9.0/24' }),
+    const sightings = trials.map(
+      (trial): Sighting => ({ keyId: trial.id, day: '2026-11-03', kind: 'network', value: '10.7.7.0/24' }),
     );
-    expect(trialRotationSignals(seen, trials, defaultSignalThresholds)).toEqual([]);
-    const fifth = { id: 'k_t5', createdAt: at(55) };
-    const signals = trialRotationSignals(
-      [...seen, { keyId: 'k_t5', day: '2026-11-20', kind: 'network', value: '10.9.9.0/24' }],
-      [...trials, fifth],
-      defaultSignalThresholds,
-    );
-    expect(signals.map((signal) => signal.keyId).sort()).toEqual(['k_t3', 'k_t4', 'k_t5']);
+    const signals = trialRotationSignals(sightings, trials, defaultSignalThresholds);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.involves).toEqual({
+      keys: ['k_n1', 'k_n2', 'k_n3', 'k_n4', 'k_n5', 'k_n6'],
+      requests: ['r_n7', 'r_n8', 'r_n9'],
+    });
+    expect(signals[0]!.evidence).toMatch(/^9 trials \(3 of them confirmed requests not yet keys\)/);
   });
 
   it('coverage names a key served at least the share of the corpus, with its figures and calls', () => {
@@ -78,10 +94,11 @@ describe('signs of broken terms', () => {
     ]);
     const thresholds = { ...defaultSignalThresholds, coveragePercent: 27 };
     const signals = coverageSignals(coverage, 152_000, calls, thresholds);
-    expect(signals.map((signal) => signal.keyId)).toEqual(['k_harvest', 'k_busy']);
+    expect(signals.map((signal) => signal.subject)).toEqual(['k_harvest', 'k_busy']);
     expect(signals[0]).toEqual({
-      keyId: 'k_harvest',
+      subject: 'k_harvest',
       signal: 'coverage',
+      involves: { keys: ['k_harvest'], requests: [] },
       evidence: 'served 41,200 distinct quotes, 27% of the 152,000 in the corpus, in 824 counted calls; threshold 27%',
       figures: { quotes: 41_200, corpus: 152_000, percent: 27, calls: 824 },
     });

@@ -14,6 +14,7 @@ import * as usageCoverage from './20261126T0910_usage_coverage.js';
 import * as usageSignalAlerts from './20261126T0911_usage_signal_alerts.js';
 import * as allowanceLeases from './20261126T1000_allowance_leases.js';
 import * as keyRequestNetworks from './20261126T1200_key_request_networks.js';
+import * as consoleSignInLinks from './20261127T0100_console_sign_in_links.js';
 import * as holderAccounts from './20261127T0300_holder_accounts.js';
 import * as holderNotices from './20261127T0400_holder_notices.js';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '20261126T0911_usage_signal_alerts': usageSignalAlerts,
   '20261126T1000_allowance_leases': allowanceLeases,
   '20261126T1200_key_request_networks': keyRequestNetworks,
+  '20261127T0100_console_sign_in_links': consoleSignInLinks,
   '20261127T0300_holder_accounts': holderAccounts,
   '20261127T0400_holder_notices': holderNotices,
 };

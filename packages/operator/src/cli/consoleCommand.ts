@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
 import { type Command, InvalidArgumentError } from 'commander';
 import { remoteFlag, requireConsoleHost } from '../console/consoleSecurity.js';
-import { startConsole } from '../console/consoleServer.js';
+import { consoleUrl, signInUrl, startConsole } from '../console/consoleServer.js';
+import { createSignInLink, signInLinkLifetimeMs } from '../data/consoleSignInLinks.js';
+import { cliMailer } from './cliMail.js';
 import { OperatorError } from '@quotes/accounts';
-import { redactSecrets } from '@quotes/service-base';
+import { keyRequestBounds, redactSecrets } from '@quotes/service-base';
 import { wholeNumber } from './cliOptions.js';
 import { signalThresholdsOf } from '@quotes/accounts/rules';
 import type { CliContext } from './keyCommands.js';
@@ -21,8 +23,22 @@ const stopSignal = () =>
   });
 
 export function registerConsoleCommand(program: Command, cli: CliContext): void {
-  program
-    .command('console')
+  const consoleCommand = program.command('console');
+  consoleCommand
+    .command('link')
+    .description(
+      'Print a new single-use sign-in link for a console over this database (a second browser or operator; the console keeps running)',
+    )
+    // The console's own --port and --host say where it listens (`console --port 4200 link`, or after `link`).
+    .configureHelp({ showGlobalOptions: true })
+    .action(async (_options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<{ port: number; host: string }>();
+      const token = await cli.run((database) => createSignInLink(database.db, new Date()));
+      cli.out(
+        `Sign in (the link works once, within ${signInLinkLifetimeMs / 60_000} minutes): ${signInUrl(consoleUrl(options.host, options.port), token)}`,
+      );
+    });
+  consoleCommand
     .description('Serve the operator console (a web UI) and print its one-time sign-in URL; Ctrl-C stops it')
     .option('--port <port>', 'port to listen on (0: any free one)', wholeNumber('--port', 0, 65_535), 4100)
     .option(
@@ -39,14 +55,23 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
       // Refused before the database is opened: nothing is served, nothing is printed but the reason.
       requireConsoleHost(options.host, options.allowRemoteInsecure === true);
       const stopped = stopSignal();
+      const config = cli.config();
       const database = await cli.open();
+      // Approvals and rejections mail as `requests approve --send` does, through the same settings.
+      const mailer = cliMailer(config);
       try {
         const running = await startConsole({
           database,
           host: options.host,
           port: options.port,
-          signalThresholds: signalThresholdsOf(cli.config()),
+          signalThresholds: signalThresholdsOf(config),
           allowRemoteInsecure: options.allowRemoteInsecure === true,
+          keyRequests: {
+            mailer,
+            publicBaseUrl: config.PUBLIC_BASE_URL,
+            bounds: keyRequestBounds(config),
+            operatorEmail: config.OPERATOR_EMAIL,
+          },
           // The service's line rule: no key, token or address reaches the operator's terminal log.
           log: (line) => process.stderr.write(`${redactSecrets(line)}\n`),
         }).catch((error: NodeJS.ErrnoException) => {
@@ -56,11 +81,14 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
             'failed',
           );
         });
-        cli.out(`Quotes console at ${running.url}\nSign in (the link works once): ${running.signInUrl}`);
+        cli.out(
+          `Quotes console at ${running.url}\nSign in (the link works once, within ${signInLinkLifetimeMs / 60_000} minutes): ${running.signInUrl}\nAnother link, later: quotes-admin console link${options.port === 4100 ? '' : ` --port ${options.port}`}`,
+        );
         const signal = await stopped;
         process.stderr.write(`quotes-admin: console stopped (${signal})\n`);
         await running.close();
       } finally {
+        mailer.close();
         await database.close();
       }
     });

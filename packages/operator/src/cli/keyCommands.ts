@@ -12,6 +12,7 @@ import {
   maxMonthlyCalls,
   OperatorError,
   requireAllowanceChoice,
+  requirePublicBaseUrl,
 } from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
@@ -87,7 +88,9 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     const config = cli.config();
     try {
       return deliveryLine(
-        await withMailer(config, (mailer) => mailer.send(keyMessage(issued, view, publicBaseUrl(config), rolled))),
+        await withMailer(config, (mailer) =>
+          mailer.send(keyMessage(issued, view, requirePublicBaseUrl(config.PUBLIC_BASE_URL), rolled)),
+        ),
       );
     } catch (error) {
       cli.out(`The key could not be mailed; here it is, shown this once: ${issued.key}`);
@@ -153,6 +156,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       }) => {
         if (options.send && !options.email)
           throw new OperatorError('--send needs --email: the address to mail the key to');
+        // Refused before the key exists, as every --send that mails the holder links.
+        if (options.send) requirePublicBaseUrl(cli.config().PUBLIC_BASE_URL);
         const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const { issued, view } = await cli.run(async (database) => {
           const operator = createOperatorApi(database, { reason: options.reason });
@@ -366,6 +371,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
     .action(async (id: string, options: { send?: boolean; json?: boolean; reason?: string }) => {
+      if (options.send) requirePublicBaseUrl(cli.config().PUBLIC_BASE_URL);
       const { issued, view } = await cli.run(async (database) => {
         const operator = createOperatorApi(database, { reason: options.reason });
         const owner = await operator.showKey(id);

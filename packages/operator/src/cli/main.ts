@@ -73,7 +73,7 @@ function oneLine(error: unknown): string {
 }
 
 // The console stops itself on a signal (server, then database); every other command is interrupted.
-for (const [signal, code] of process.argv[2] === 'console'
+for (const [signal, code] of process.argv[2] === 'console' && process.argv[3] !== 'link'
   ? []
   : ([
       ['SIGINT', 130],

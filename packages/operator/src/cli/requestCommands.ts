@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { taxonomy } from '@quotes/contract';
 import type { KeyRequestStatus } from '@quotes/database';
-import { keyRequestBounds, publicBaseUrl } from '@quotes/service-base';
+import { keyRequestBounds } from '@quotes/service-base';
 import { systemClock } from '@quotes/accounts/rules';
 import { createKeyRequestService, type KeyRequestService, type KeyRequestView } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
@@ -53,7 +53,8 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
             createOperatorApi(database),
             {
               mailer,
-              publicBaseUrl: publicBaseUrl(config),
+              // No guess at the address: --send refuses without it (requirePublicBaseUrl).
+              publicBaseUrl: config.PUBLIC_BASE_URL,
               bounds: keyRequestBounds(config),
               operatorEmail: config.OPERATOR_EMAIL,
             },

@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
 import { counted } from '@quotes/corpus/terminal-text';
 import { csvTable } from '@quotes/text-rules';
-import { publicBaseUrl } from '@quotes/service-base';
 import { signalThresholdsOf } from '@quotes/accounts/rules';
 import {
   createOperatorApi,
   OperatorError,
+  requirePublicBaseUrl,
   type UsageView,
   usageAlertMessage,
   usageSignalsMessage,
@@ -160,8 +160,13 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
     const signals = await cli.run((database) => createOperatorApi(database).usageSignals(options.month, thresholds));
     cli.out(
       listOutput(signals, options.json, {
-        header: ['KEY', 'SIGNAL', 'EVIDENCE'],
-        cells: (signal) => [signal.keyId, signal.signal, signal.evidence],
+        header: ['SUBJECT', 'SIGNAL', 'KEYS AND REQUESTS', 'EVIDENCE'],
+        cells: (signal) => [
+          signal.subject,
+          signal.signal,
+          [...signal.involves.keys, ...signal.involves.requests].join(' '),
+          signal.evidence,
+        ],
         empty: 'No sign of broken terms.',
       }),
     );
@@ -179,10 +184,11 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
   ).action(async (options: { month?: string; send?: boolean; json?: boolean }) => {
     const config = cli.config();
     if (options.send) {
+      const base = requirePublicBaseUrl(config.PUBLIC_BASE_URL);
       await withMailer(config, async (mailer) => {
         const sent = await cli.run((database) =>
           createOperatorApi(database).sendUsageAlerts(options.month, async (alert) => {
-            cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, publicBaseUrl(config)))));
+            cli.out(deliveryLine(await mailer.send(usageAlertMessage(alert, base))));
           }),
         );
         cli.out(`${counted(sent.length, 'alert')} sent.`);

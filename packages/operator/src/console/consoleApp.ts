@@ -13,6 +13,7 @@ import { confirmPage, keyPage, rolledPage } from './pages/keyPage.js';
 import { keysPage } from './pages/keysPage.js';
 import { consolePage, notice } from './pages/layout.js';
 import { overviewPage } from './pages/overviewPage.js';
+import { type DecisionInput, requestDecisions, requestPage } from './pages/requestPage.js';
 import { signInPage } from './pages/signInPage.js';
 
 export const sessionCookie = 'quotes_console';
@@ -37,6 +38,7 @@ const titleOf: Record<OperatorErrorCode, string> = {
 
 const cookieOf = (request: Request) => parseCookie(request.headers.cookie ?? '')[sessionCookie];
 const keyId = /^k_[A-Za-z0-9]{1,64}$/;
+const requestId = /^r_[A-Za-z0-9]{1,64}$/;
 
 /**
  * The console's routes. Everything but the sign-in link and the stylesheet needs a session;
@@ -64,9 +66,14 @@ export function consoleApp(
 
   const html = (response: Response, status: number, page: string) => response.status(status).type('html').send(page);
 
-  app.get('/sign-in', (request, response) => {
+  app.get('/sign-in', async (request, response, next) => {
     const token = typeof request.query.token === 'string' ? request.query.token : '';
-    const signedIn = sessions.signIn(token);
+    let signedIn: Awaited<ReturnType<ConsoleSessions['signIn']>>;
+    try {
+      signedIn = await sessions.signIn(token);
+    } catch (error) {
+      return next(error);
+    }
     if (!signedIn) return html(response, 403, signInPage('used'));
     response.setHeader(
       'Set-Cookie',
@@ -189,6 +196,42 @@ export function consoleApp(
       } catch (error) {
         if (!(error instanceof OperatorError)) throw error;
         html(response, statusOf[error.code], confirmPage(session, key, name, input, { args, error: error.message }));
+      }
+    } catch (error) {
+      next(error);
+    }
+  });
+  app.get(
+    '/requests/:id',
+    page(async (request, session) =>
+      requestPage(session, await context.keyRequestsView(session).show(String(request.params.id)), {
+        done: typeof request.query.done === 'string' ? request.query.done : undefined,
+      }),
+    ),
+  );
+  app.post('/requests/:id/:decision', async (request: SessionRequest, response, next) => {
+    const session = request.session!;
+    const id = String(request.params.id);
+    const decision = String(request.params.decision);
+    if (!requestId.test(id) || !(decision in requestDecisions))
+      return html(response, 404, consolePage('Not found', session, notice('error', 'No such action.')));
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const input: DecisionInput = {
+      plan: typeof body.plan === 'string' ? body.plan : undefined,
+      reason: typeof body.reason === 'string' ? body.reason : undefined,
+    };
+    try {
+      try {
+        // The service the CLI's `requests approve --send` and `requests reject` use: same rules, mail and audit.
+        const service = context.keyRequests(session);
+        if (decision === 'approve') await service.approve(id, { plan: input.plan, send: true });
+        else await service.reject(id, input.reason ?? '');
+        log(`console: console:${session.label} requests ${decision} ${id}`);
+        response.redirect(303, `/requests/${encodeURIComponent(id)}?done=${decision}`);
+      } catch (error) {
+        if (!(error instanceof OperatorError)) throw error;
+        const shown = await context.keyRequestsView(session).show(id);
+        html(response, statusOf[error.code], requestPage(session, shown, { error: error.message, input }));
       }
     } catch (error) {
       next(error);

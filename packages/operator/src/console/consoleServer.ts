@@ -5,15 +5,23 @@ import type { Database } from '@quotes/database';
 import type { Kysely } from 'kysely';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { defaultSignalThresholds, type SignalThresholds } from '@quotes/accounts/rules';
+import type { KeyRequestSettings } from '@quotes/accounts';
 import { consoleApp } from './consoleApp.js';
 import { consoleContext } from './consoleContext.js';
 import { requireConsoleHost } from './consoleSecurity.js';
 import { ConsoleSessions } from './consoleSessions.js';
 
+/** The console's address as a browser is given it. */
+export function consoleUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export const signInUrl = (url: string, token: string) => `${url}/sign-in?token=${token}`;
+
 export interface RunningConsole {
   /** e.g. `http://127.0.0.1:4100` */
   readonly url: string;
-  /** The one-time sign-in link: printed once, never logged. */
+  /** A single-use sign-in link: printed once, never logged. */
   readonly signInUrl: string;
   close(): Promise<void>;
 }
@@ -31,6 +39,11 @@ export async function startConsole(options: {
   signalThresholds?: SignalThresholds;
   /** Listen on an address beyond loopback, over plain HTTP: warned of at every start (consoleSecurity.ts). */
   allowRemoteInsecure?: boolean;
+  /**
+   * How approvals and rejections mail the person who asked (the CLI's settings: SMTP_URL,
+   * PUBLIC_BASE_URL); without them the console shows requests but decides none.
+   */
+  keyRequests?: KeyRequestSettings;
   /** Lines about sessions and failures, never a token or a key. */
   log?: (line: string) => void;
 }): Promise<RunningConsole> {
@@ -38,7 +51,7 @@ export async function startConsole(options: {
   const warning = requireConsoleHost(options.host, options.allowRemoteInsecure === true);
   if (warning) log(warning);
   const clock = options.clock ?? systemClock;
-  const sessions = new ConsoleSessions(clock);
+  const sessions = new ConsoleSessions(options.database.db, clock);
   const server = http.createServer();
   server.listen(options.port, options.host);
   await Promise.race([
@@ -51,17 +64,16 @@ export async function startConsole(options: {
   server.on(
     'request',
     consoleApp(
-      consoleContext(options.database, clock, options.signalThresholds ?? defaultSignalThresholds),
+      consoleContext(options.database, clock, options.signalThresholds ?? defaultSignalThresholds, options.keyRequests),
       sessions,
       { host: options.host, port },
       log,
     ),
   );
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${shown}:${port}`;
+  const url = consoleUrl(options.host, port);
   return {
     url,
-    signInUrl: `${url}/sign-in?token=${sessions.pendingToken}`,
+    signInUrl: signInUrl(url, await sessions.newSignInToken()),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

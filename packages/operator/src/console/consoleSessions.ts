@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@quotes/accounts/rules';
+import type { Database } from '@quotes/database';
+import type { Kysely } from 'kysely';
+import { createSignInLink, takeSignInLink } from '../data/consoleSignInLinks.js';
 import { newSecret, sameSecret, secretDigest } from '@quotes/service-base';
 
 /** How long a signed-in session lasts, whatever it does (the cookie's Max-Age). */
@@ -22,25 +25,26 @@ const digest = (text: string) => secretDigest(text).toString('base64url');
 const sameText = sameSecret;
 
 /**
- * The console's sign-in token (one use) and its sessions, in memory: a restart of the console
- * signs everyone out and prints a new token.
+ * The console's sessions, in memory (a restart signs everyone out), and the single-use sign-in
+ * links they start from, in the database by hash: a link made later by another process
+ * (`quotes-admin console link`) signs a second browser or operator into the running console.
  */
 export class ConsoleSessions {
-  private signInToken: string | null = secret();
   private readonly sessions = new Map<string, ConsoleSession>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
-  /** The one token the printed URL carries; null once used. */
-  get pendingToken(): string | null {
-    return this.signInToken;
+  /** A new single-use sign-in token (signInLinkLifetimeMs to use it). */
+  newSignInToken(): Promise<string> {
+    return createSignInLink(this.db, this.clock());
   }
 
-  /** Exchanges the sign-in token for a session cookie value, once; undefined for any other token. */
-  signIn(token: string): { cookie: string; session: ConsoleSession } | undefined {
-    const expected = this.signInToken;
-    if (expected === null || !sameText(token, expected)) return undefined;
-    this.signInToken = null;
+  /** Exchanges a sign-in token for a session cookie value, once; undefined for a used, expired or unknown one. */
+  async signIn(token: string): Promise<{ cookie: string; session: ConsoleSession } | undefined> {
+    if (!(await takeSignInLink(this.db, token, this.clock()))) return undefined;
     const now = this.clock().getTime();
     const cookie = secret();
     const session: ConsoleSession = {

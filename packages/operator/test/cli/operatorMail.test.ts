@@ -218,7 +218,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     const { freePort } = await import('@quotes/database');
     const closed = `smtp://127.0.0.1:${await freePort()}`;
     const run = await cli.run(
-      { DATABASE_URL: database.url, SMTP_URL: closed },
+      { DATABASE_URL: database.url, SMTP_URL: closed, PUBLIC_BASE_URL: baseUrl },
       ...keysCreate('Unlucky', 'starter'),
       '--email',
       'unlucky@example.test',

@@ -117,6 +117,36 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     expect(audit[1]!.after).toEqual({ status: 'approved', plan: 'starter', keyId });
   });
 
+  it('approve --send mails links to PUBLIC_BASE_URL, and without it refuses in one line before any key is made', async () => {
+    const id = await confirmedRequest('pia@example.com', 'starter', '127.24.0.1');
+    const { PUBLIC_BASE_URL: _unset, ...withoutAddress } = {
+      DATABASE_URL: database.url,
+      SMTP_URL: inbox.url,
+      PUBLIC_BASE_URL: server.url,
+    };
+    const refused = await cli.run(withoutAddress, 'requests', 'approve', id, '--send');
+    expectOneLineError(refused, /^quotes-admin: PUBLIC_BASE_URL is not set: mailed links need the address/);
+    const row = await database.db
+      .selectFrom('key_requests')
+      .select(['status', 'key_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', key_id: null });
+    expect(
+      await database.db.selectFrom('api_keys').select('id').where('email', '=', 'pia@example.com').execute(),
+    ).toEqual([]);
+
+    const approved = await admin('requests', 'approve', id, '--send');
+    expect(approved.code, approved.stderr).toBe(0);
+    const mail = await mailTo(inbox, 'pia@example.com', /API key \(starter plan\)/);
+    // The server runs on a port of its own: every link in the mail is to it, none to a default address.
+    const links = [...(mail.text ?? '').matchAll(/https?:\/\/[^\s"'<>)]+/g)].map((match) => match[0]);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link.startsWith(`${server.url}/`)).toBe(true);
+    // The confirmation, the receipt and the key: nothing went out on the refusal.
+    expect(inbox.messages.filter((message) => JSON.stringify(message.to).includes('pia@example.com'))).toHaveLength(3);
+  });
+
   it('rejects with a reason, mailed', async () => {
     const id = await confirmedRequest('rae@example.com', 'professional', '127.22.0.1');
     expect((await admin('requests', 'reject', id)).code).not.toBe(0);

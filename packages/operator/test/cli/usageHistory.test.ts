@@ -192,8 +192,8 @@ describe('usage history on two servers sharing one database', () => {
 
     const run = await admin('usage', 'signals', '--json');
     expect(run.stderr).toBe('');
-    const signals = JSON.parse(run.stdout) as { keyId: string; signal: string; evidence: string }[];
-    expect(signals.map((signal) => [signal.keyId, signal.signal])).toEqual(
+    const signals = JSON.parse(run.stdout) as { subject: string; signal: string; evidence: string }[];
+    expect(signals.map((signal) => [signal.subject, signal.signal])).toEqual(
       [
         [harvester.id, 'coverage'],
         [harvester.id, 'sweep'],

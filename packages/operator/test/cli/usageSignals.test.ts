@@ -42,8 +42,9 @@ function callFrom(localAddress: string, path: string, key: string): Promise<numb
 }
 
 interface SignalRow {
-  keyId: string;
+  subject: string;
   signal: string;
+  involves: { keys: string[]; requests: string[] };
   evidence: string;
   figures: Record<string, number | string>;
 }
@@ -79,21 +80,38 @@ describe('usage signals', () => {
     // Three trials asked for through the form from one network (waiting for the operator).
     const asked = ['r_asked1', 'r_asked2', 'r_asked3'];
     await insertPendingRequests(database, asked, { plan: 'trial', network: '127.0.30' });
+    // Three asked for from another network and never confirmed: anyone's typing, not trials.
+    const typed = ['r_typed1', 'r_typed2', 'r_typed3'];
+    await insertPendingRequests(database, typed, { plan: 'trial', network: '127.0.31' });
+    await database.db
+      .updateTable('key_requests')
+      .set({ status: 'unconfirmed', confirmed_at: null })
+      .where('id', 'in', typed)
+      .execute();
 
     await server.flushUsageHistory();
     const run = await cli.run({ DATABASE_URL: database.url }, 'usage', 'signals', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const signals = JSON.parse(run.stdout) as SignalRow[];
-    const named = signals.map((signal) => [signal.keyId, signal.signal]).sort();
-    expect(named).toEqual(
-      [
-        [harvester.id, 'coverage'],
-        [harvester.id, 'sweep'],
-        [shared.id, 'sharing'],
-        ...[...trials.map((trial) => trial.id), ...asked].map((id) => [id, 'trial-rotation']),
-      ].sort(),
+    // One row per finding: each network's rotated trials are one finding naming every trial.
+    const byText = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
+    // Trials are named oldest first; keys made in the same instant come in either order.
+    const named = signals.map((signal) => [
+      signal.subject,
+      signal.signal,
+      { keys: [...signal.involves.keys].sort(), requests: signal.involves.requests },
+    ]);
+    expect(byText(named)).toEqual(
+      byText([
+        ['127.0.20.0/24', 'trial-rotation', { keys: trials.map((trial) => trial.id).sort(), requests: [] }],
+        ['127.0.30.0/24', 'trial-rotation', { keys: [], requests: asked }],
+        [harvester.id, 'coverage', { keys: [harvester.id], requests: [] }],
+        [harvester.id, 'sweep', { keys: [harvester.id], requests: [] }],
+        [shared.id, 'sharing', { keys: [shared.id], requests: [] }],
+      ]),
     );
+    expect(run.stdout).not.toContain('r_typed');
     const sweep = signals.find((signal) => signal.signal === 'sweep')!;
     expect(sweep.figures).toMatchObject({
       pages: 25,
@@ -113,11 +131,13 @@ describe('usage signals', () => {
     const sharing = signals.find((signal) => signal.signal === 'sharing')!;
     expect(sharing.figures).toMatchObject({ networks: 6, origins: 0 });
     expect(sharing.evidence).toContain('127.0.10.0/24');
-    const rotation = signals.find((signal) => signal.keyId === trials[0]!.id)!;
-    expect(rotation.figures).toMatchObject({ network: '127.0.20.0/24', trials: 3 });
-    expect(signals.find((signal) => signal.keyId === 'r_asked1')!.figures).toMatchObject({
+    const rotation = signals.find((signal) => signal.involves.keys.includes(trials[0]!.id))!;
+    expect(rotation.figures).toMatchObject({ network: '127.0.20.0/24', trials: 3, keys: 3, requests: 0 });
+    expect(signals.find((signal) => signal.involves.requests.includes('r_asked1'))!.figures).toMatchObject({
       network: '127.0.30.0/24',
       trials: 3,
+      keys: 0,
+      requests: 3,
     });
 
     // Thresholds are the operator's: a higher sweep threshold leaves the harvester alone.
@@ -132,7 +152,12 @@ describe('usage signals', () => {
     // alerts --send mails the signs to the operator, and nobody else.
     const sendAlerts = () =>
       cli.run(
-        { DATABASE_URL: database.url, SMTP_URL: inbox.url, OPERATOR_EMAIL: 'ops@quotes.example' },
+        {
+          DATABASE_URL: database.url,
+          SMTP_URL: inbox.url,
+          OPERATOR_EMAIL: 'ops@quotes.example',
+          PUBLIC_BASE_URL: 'https://quotes.example.com',
+        },
         'usage',
         'alerts',
         '--send',
@@ -142,9 +167,10 @@ describe('usage signals', () => {
     expect(sent.code).toBe(0);
     const [mail] = await inbox.waitFor(1);
     expect(mail!.to).toMatchObject({ text: 'ops@quotes.example' });
-    expect(mail!.subject).toMatch(/9 signs of broken terms/);
+    expect(mail!.subject).toMatch(/5 signs of broken terms/);
     expect(mail!.text).toContain(`${harvester.id} sweep: walked 25 consecutive pages`);
-    expect(sent.stdout).toContain('9 new signs of broken terms mailed.');
+    expect(mail!.text).toContain(`127.0.30.0/24 trial-rotation (${asked.join(', ')}): 3 trials`);
+    expect(sent.stdout).toContain('5 new signs of broken terms mailed.');
 
     // Each sign is mailed once per key, signal and month: a second run mails nothing, and a run
     // after a new sign appeared mails that one alone.
@@ -167,6 +193,6 @@ describe('usage signals', () => {
     const sends = (JSON.parse(audit.stdout) as { action: string; after: { signals: unknown[] } }[]).filter(
       (entry) => entry.action === 'usage signals send',
     );
-    expect(sends.map((entry) => entry.after.signals.length)).toEqual([9, 1]);
+    expect(sends.map((entry) => entry.after.signals.length)).toEqual([5, 1]);
   }, 120_000);
 });

@@ -1,28 +1,59 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { html as consoleHtml } from '../../src/console/consoleHtml.js';
 import { allowedHost } from '../../src/console/consoleSecurity.js';
 import { ConsoleSessions, sessionIdleMs, sessionLifetimeMs } from '../../src/console/consoleSessions.js';
 import { html, jsonIsland } from '@quotes/text-rules';
 import { manualClock } from '@quotes/server/testing';
 
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 120_000);
+afterAll(async () => {
+  await database?.drop();
+});
+
 describe('console sessions', () => {
-  it('exchange the sign-in token for a session once, and nothing else', () => {
-    const sessions = new ConsoleSessions(manualClock('2026-11-26T10:00:00Z').clock);
-    const token = sessions.pendingToken!;
+  it('exchange a sign-in token for a session once, and nothing else; a token made later works too', async () => {
+    const time = manualClock('2026-11-26T10:00:00Z');
+    const sessions = new ConsoleSessions(database.db, time.clock);
+    const token = await sessions.newSignInToken();
     expect(token).toMatch(/^[\w-]{43}$/);
-    expect(sessions.signIn(`${token}x`)).toBeUndefined();
-    expect(sessions.signIn('')).toBeUndefined();
-    const signedIn = sessions.signIn(token)!;
+    expect(await sessions.signIn(`${token}x`)).toBeUndefined();
+    expect(await sessions.signIn('')).toBeUndefined();
+    const signedIn = (await sessions.signIn(token))!;
     expect(signedIn.session.label).toMatch(/^[0-9a-f]{8}$/);
     expect(sessions.find(signedIn.cookie)).toBe(signedIn.session);
-    expect(sessions.signIn(token)).toBeUndefined();
-    expect(sessions.pendingToken).toBeNull();
+    expect(await sessions.signIn(token)).toBeUndefined();
+    // A second link, made after the first was used, signs in a second session beside the first.
+    const second = (await sessions.signIn(await sessions.newSignInToken()))!;
+    expect(second.session.label).not.toBe(signedIn.session.label);
+    expect(sessions.find(signedIn.cookie)).toBe(signedIn.session);
+    // The table keeps hashes only: no stored value is a usable token.
+    const stored = await database.db.selectFrom('console_sign_in_links').select('token_hash').execute();
+    expect(stored.map((row) => row.token_hash.toString('base64url'))).not.toContain(token);
   });
 
-  it('end after an idle hour or eight hours in all, and at sign-out', () => {
+  it('refuse a link unused for 15 minutes', async () => {
     const time = manualClock('2026-11-26T10:00:00Z');
-    const sessions = new ConsoleSessions(time.clock);
-    const { cookie } = sessions.signIn(sessions.pendingToken!)!;
+    const sessions = new ConsoleSessions(database.db, time.clock);
+    const token = await sessions.newSignInToken();
+    time.advance(15 * 60_000);
+    expect(await sessions.signIn(token)).toBeUndefined();
+  });
+
+  it('give one session for a link opened twice at once', async () => {
+    const sessions = new ConsoleSessions(database.db, manualClock('2026-11-26T10:00:00Z').clock);
+    const token = await sessions.newSignInToken();
+    const both = await Promise.all([sessions.signIn(token), sessions.signIn(token)]);
+    expect(both.filter((signedIn) => signedIn !== undefined)).toHaveLength(1);
+  });
+
+  it('end after an idle hour or eight hours in all, and at sign-out', async () => {
+    const time = manualClock('2026-11-26T10:00:00Z');
+    const sessions = new ConsoleSessions(database.db, time.clock);
+    const { cookie } = (await sessions.signIn(await sessions.newSignInToken()))!;
     // Used every 50 minutes, it lasts its eight hours and no longer.
     const step = 50 * 60_000;
     for (let used = step; used < sessionLifetimeMs; used += step) {
@@ -32,15 +63,18 @@ describe('console sessions', () => {
     time.advance(step);
     expect(sessions.find(cookie)).toBeUndefined();
 
-    const idle = new ConsoleSessions(time.clock);
-    const second = idle.signIn(idle.pendingToken!)!;
+    const idle = new ConsoleSessions(database.db, time.clock);
+    const second = (await idle.signIn(await idle.newSignInToken()))!;
     time.advance(sessionIdleMs);
     expect(idle.find(second.cookie)).toBeUndefined();
+    const third = (await idle.signIn(await idle.newSignInToken()))!;
+    idle.signOut(third.cookie);
+    expect(idle.find(third.cookie)).toBeUndefined();
   });
 
-  it('check the CSRF token of the session exactly', () => {
-    const sessions = new ConsoleSessions(manualClock('2026-11-26T10:00:00Z').clock);
-    const { session } = sessions.signIn(sessions.pendingToken!)!;
+  it('check the CSRF token of the session exactly', async () => {
+    const sessions = new ConsoleSessions(database.db, manualClock('2026-11-26T10:00:00Z').clock);
+    const { session } = (await sessions.signIn(await sessions.newSignInToken()))!;
     expect(ConsoleSessions.csrfMatches(session, session.csrfToken)).toBe(true);
     expect(ConsoleSessions.csrfMatches(session, session.csrfToken.slice(1))).toBe(false);
     expect(ConsoleSessions.csrfMatches(session, undefined)).toBe(false);

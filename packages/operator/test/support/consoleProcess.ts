@@ -36,7 +36,7 @@ export async function startConsoleProcess(
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const deadline = Date.now() + withinMs;
-  const printedUrl = () => /Sign in \(the link works once\): (\S+)/.exec(stdout)?.[1];
+  const printedUrl = () => /Sign in \(the link works once[^)]*\): (\S+)/.exec(stdout)?.[1];
   for (;;) {
     if (printedUrl()) break;
     if (child.exitCode !== null || Date.now() > deadline) {

@@ -19,6 +19,8 @@ export async function insertPendingRequests(
         client_address: `${options.network}.${n + 1}`,
         client_network: `${options.network}.0/24`,
         status: 'pending' as const,
+        // Pending means confirmed: the address was proven, the request waits for the operator.
+        confirmed_at: new Date(),
         token_hash: null,
         token_expires_at: new Date(Date.now() + 86_400_000),
         created_at: new Date(),

@@ -4,12 +4,21 @@ import { isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { type Html, html } from '../consoleHtml.js';
-import { consolePage, count, dataTable, keyLink, notice, pager } from './layout.js';
+import { consolePage, count, dataTable, keyLink, notice, pager, requestLink } from './layout.js';
 
 export const auditPerPage = 50;
 
 /** An entry as stored (`at` a Date) or as the operator API shows it (`at` ISO text). */
 type Entry = Omit<AuditEntry, 'at'> & { at: string | Date };
+
+const requestId = /^r_[A-Za-z0-9]{1,64}$/;
+
+/** An entry's target: a request links to its page (and the key it became to that key's), a key to its page. */
+function targetCell(entry: Entry): Html | string {
+  if (requestId.test(entry.target))
+    return entry.keyId ? html`${requestLink(entry.target)} ${keyLink(entry.keyId)}` : requestLink(entry.target);
+  return entry.keyId ? keyLink(entry.keyId) : entry.target;
+}
 
 /** Audit entries as a table, in the order given. */
 export function auditTable(entries: readonly Entry[], withTarget = true): Html {
@@ -19,7 +28,7 @@ export function auditTable(entries: readonly Entry[], withTarget = true): Html {
       typeof entry.at === 'string' ? entry.at : isoSeconds(entry.at),
       entry.actor,
       entry.action,
-      ...(withTarget ? [entry.keyId ? keyLink(entry.keyId) : entry.target] : []),
+      ...(withTarget ? [targetCell(entry)] : []),
       html`<span class="change">${changeText(entry.before, entry.after).slice(0, 400)}</span>`,
       entry.reason,
     ]),

@@ -78,7 +78,7 @@ ${dataTable(
 <section><h2>Signs of broken terms this month</h2>
 ${dataTable(
   ['signal', 'evidence'],
-  signals.filter((signal) => signal.keyId === id).map((signal) => [signal.signal, signal.evidence]),
+  signals.filter((signal) => signal.involves.keys.includes(id)).map((signal) => [signal.signal, signal.evidence]),
   'No signal.',
 )}</section>
 <section><h2>Actions</h2>${actionForms(key)}</section>

@@ -79,6 +79,13 @@ ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ''}
 /** A link to one key's page. */
 export const keyLink = (id: string) => html`<a href="/keys/${encodeURIComponent(id)}">${id}</a>`;
 
+/** A link to one key request's page. */
+export const requestLink = (id: string) => html`<a href="/requests/${encodeURIComponent(id)}">${id}</a>`;
+
+/** Links to each key and request a finding involves. */
+export const involvedLinks = (involves: { keys: readonly string[]; requests: readonly string[] }) =>
+  html`${[...involves.keys.map(keyLink), ...involves.requests.map(requestLink)].map((link, index) => (index === 0 ? link : html` ${link}`))}`;
+
 /** A message above a page's content: an error or what was just done. */
 export function notice(kind: 'error' | 'done', text: string | undefined): Html {
   if (!text) return html``;

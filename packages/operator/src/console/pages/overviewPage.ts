@@ -5,7 +5,7 @@ import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { html } from '../consoleHtml.js';
 import { chartFigure, lastDays, servedAndRefused } from '@quotes/text-rules';
-import { consolePage, count, dataTable, keyLink } from './layout.js';
+import { consolePage, count, dataTable, involvedLinks, keyLink, requestLink } from './layout.js';
 
 /** The service at a glance: calls per day, refusals, the busiest keys, what needs the operator. */
 export async function overviewPage(context: ConsoleContext, session: ConsoleSession): Promise<string> {
@@ -58,22 +58,22 @@ ${dataTable(
 )}</section>
 <section><h2>Signs of broken terms this month</h2>
 ${dataTable(
-  ['key', 'signal', 'evidence'],
-  signals.map((signal) => [keyLink(signal.keyId), signal.signal, signal.evidence]),
+  ['signal', 'keys and requests', 'evidence'],
+  signals.map((signal) => [signal.signal, involvedLinks(signal.involves), signal.evidence]),
   'No signal.',
 )}</section>
 <section><h2>Pending key requests</h2>
 ${dataTable(
   ['request', 'asked', 'e-mail', 'application', 'plan', 'waiting because'],
   pending.map((request) => [
-    request.id,
+    requestLink(request.id),
     isoSeconds(request.createdAt),
     request.email,
     request.application,
     request.plan,
     request.reasons.join('; ') || '-',
   ]),
-  'No request waits for an answer (quotes-admin requests approve|reject decides them).',
+  'No request waits for an answer.',
 )}</section>`;
   return consolePage('Overview', session, body, { charts: true });
 }

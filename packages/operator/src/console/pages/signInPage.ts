@@ -5,13 +5,13 @@ import { consolePage } from './layout.js';
 export function signInPage(reason: 'none' | 'used' | 'expired'): string {
   const why = {
     none: 'This console needs a session.',
-    used: 'That sign-in link was already used, or is not this console’s: each link signs in once.',
+    used: 'That sign-in link was already used, has expired, or is not this console’s: each link signs in once, within 15 minutes.',
     expired: 'The session expired or was signed out.',
   }[reason];
   return consolePage(
     'Sign in',
     null,
     html`<p>${why}</p>
-<p>Open the sign-in URL that <code>quotes-admin console</code> printed when it started. It works once; for another session, stop the console and start it again (every session ends with it).</p>`,
+<p>Open a sign-in link: the one <code>quotes-admin console</code> printed when it started, or a new one from <code>quotes-admin console link</code> (the console keeps running). Each works once, within 15 minutes.</p>`,
   );
 }
