@@ -13,11 +13,17 @@ export { allowanceSentence, priceSentence };
 /** How fast a trial key arrives once the address is confirmed and the checks pass: said the same on every page and mail. */
 export const trialArrival = 'by mail within a minute';
 
-/** What happens after a request for a plan the operator decides: what the product does, nothing more. */
-export function afterRequestSentence(plan: PlanRules): string {
-  if (plan.selfService) return `Once your address is confirmed, the key is sent ${trialArrival} when the checks pass.`;
+/** "The starter plan is 49 USD a month.", "The enterprise plan is priced on request." */
+export function planPriceSentence(plan: PlanRules): string {
   const price = priceSentence(plan.price);
-  return `The ${plan.id} plan is ${price === 'on request' ? 'priced on request' : price}. Once your address is confirmed, the request waits for the operator, who approves it (the key is mailed to you) or rejects it, and tells you by mail within a few hours.`;
+  return `The ${plan.id} plan is ${price === 'on request' ? 'priced on request' : price}.`;
+}
+
+/** What happens after a request for the plan: what the product does, nothing more. */
+export function afterRequestSentence(plan: PlanRules): string {
+  return plan.selfService
+    ? `Once your address is confirmed, the key is sent ${trialArrival} when the checks pass.`
+    : 'Once your address is confirmed, the request waits for the operator, who approves it (the key is mailed to you) or rejects it, and tells you by mail within a few hours.';
 }
 
 /** quotes-usage's `resets`, in words. */
