@@ -93,7 +93,8 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: s
 
 function priceOf(value: unknown, where: string): PlanPrice | null {
   if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ContractRuleError(where, 'must be {amount, currency, per} or null');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ContractRuleError(where, 'must be {amount, currency, per} or null');
   const price = value as Json;
   if (typeof price.currency !== 'string' || !/^[A-Z]{3}$/.test(price.currency))
     throw new ContractRuleError(`${where}.currency`, `must be an ISO 4217 code, got ${String(price.currency)}`);

@@ -147,11 +147,7 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         return;
       }
       const empty = prefer !== undefined && asksEmpty(prefer);
-      if (
-        prefer !== undefined &&
-        route.operationId === 'getRandomQuote' &&
-        (asksNoMatch(prefer) || empty)
-      ) {
+      if (prefer !== undefined && route.operationId === 'getRandomQuote' && (asksNoMatch(prefer) || empty)) {
         // The documented way to see no-match: the server's 404, naming the filters given, counted.
         const problem = noMatch(describeFilters(query as Parameters<typeof describeFilters>[0]));
         Object.assign(problem.headers, ledger.count(key));
@@ -162,7 +158,8 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         send(response, emptyPage(query, plan, ledger.count(key)), 'application/json');
         return;
       }
-      const exhausted = prefer !== undefined && asksExhausted(prefer) && counts(route.operationId) ? ledger.exhausted() : undefined;
+      const exhausted =
+        prefer !== undefined && asksExhausted(prefer) && counts(route.operationId) ? ledger.exhausted() : undefined;
       if (exhausted) throw exhausted;
       if (prefer !== undefined) {
         // Prism picks the answer; a status that counts is counted (a 429 keeps the example, which agrees with its text).

@@ -44,7 +44,10 @@ describe("the mock's count of calls", () => {
     const ledger = new CallLedger(plan('trial', 2), () => now);
     ledger.count('a');
     now = new Date('2026-12-02T12:00:00Z');
-    expect(ledger.count('a')).toMatchObject({ 'X-RateLimit-Remaining': '0', 'RateLimit-Policy': '"validity";q=2;w=2592000' });
+    expect(ledger.count('a')).toMatchObject({
+      'X-RateLimit-Remaining': '0',
+      'RateLimit-Policy': '"validity";q=2;w=2592000',
+    });
     const refused = refusal(() => ledger.count('a'));
     expect(refused).toMatchObject({ status: 429, headers: { 'Retry-After': String(27 * 86400) } });
   });
@@ -57,7 +60,9 @@ describe("the mock's count of calls", () => {
     );
     expect(professional?.headers['Retry-After']).toBe(String(5 * 86400));
     const trial = new CallLedger(plan('trial'), () => now).exhausted();
-    expect(trial?.message).toBe("All 1000 calls of this key's 30 days are used; the key expires at 2026-12-26T00:00:00Z.");
+    expect(trial?.message).toBe(
+      "All 1000 calls of this key's 30 days are used; the key expires at 2026-12-26T00:00:00Z.",
+    );
     expect(trial?.headers['Retry-After']).toBe(String(30 * 86400));
   });
 });

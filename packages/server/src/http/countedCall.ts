@@ -71,7 +71,10 @@ export async function countedCall<
   }
   return {
     ...answer,
-    headers: { ...answer.headers, ...allowanceHeaders({ limit: allowance, used: earlier + slot.served() }, window, now) },
+    headers: {
+      ...answer.headers,
+      ...allowanceHeaders({ limit: allowance, used: earlier + slot.served() }, window, now),
+    },
     counted: slot,
   };
 }

@@ -9,7 +9,11 @@ import { createOperatorApi } from '@quotes/accounts';
 import type { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../../src/serviceRuntime.js';
 
-const enterpriseKey = { plan: rules.planById.get('enterprise'), createdAt: new Date('2026-11-01T00:00:00Z'), expiresAt: null };
+const enterpriseKey = {
+  plan: rules.planById.get('enterprise'),
+  createdAt: new Date('2026-11-01T00:00:00Z'),
+  expiresAt: null,
+};
 
 // A database of this file's own, made as the file loads.
 const database: TestDatabase = await createTestDatabase();
