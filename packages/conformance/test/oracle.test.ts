@@ -247,8 +247,8 @@ describe('the semantic invariants catch what a schema cannot', () => {
       period_start: '2026-11-01T00:00:00Z',
       resets_at: '2026-12-01T00:00:00Z',
     };
-    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 10 }, allowanceMonth(now))).toEqual([]);
-    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 11 }, allowanceMonth(now))).toHaveLength(2);
+    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 10 }, allowanceMonth(now), now)).toEqual([]);
+    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 11 }, allowanceMonth(now), now)).toHaveLength(3);
   });
 
   it("a trial key's headers and usage run over its validity, across the 1st", () => {
@@ -265,7 +265,10 @@ describe('the semantic invariants catch what a schema cannot', () => {
     };
     const window = validityWindowOf(trial, { plan: 'trial', validityDays: 30 });
     if (typeof window === 'string') throw new Error(window);
-    expect(checkUsage(trial, { plan: 'trial', limit: 1000, used: 1000 }, window)).toEqual([]);
+    expect(checkUsage(trial, { plan: 'trial', limit: 1000, used: 1000 }, window, now)).toEqual([]);
+    expect(
+      checkUsage({ ...trial, calls_this_month: 1001 }, { plan: 'trial', limit: 1000, used: 1000 }, window, now),
+    ).toHaveLength(1);
     expect(
       validityWindowOf({ ...trial, resets_at: '2027-01-01T00:00:00Z' }, { plan: 'trial', validityDays: 30 }),
     ).toMatch(/not its 30 days/);

@@ -271,7 +271,7 @@ export async function runRequestProperties(
       if (request.operationId === 'listFilterValues') problems.push(...checkFilterValues(body));
       if (request.operationId === 'getUsage' && key)
         problems.push(
-          ...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, windowOf(key, now)),
+          ...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, windowOf(key, now), now),
         );
     }
     if (key) {
