@@ -12,7 +12,9 @@ const count = (value: number) => value.toLocaleString('en-US');
 /** "1,000 calls over its 30 days", "10,000 calls a month (UTC calendar months)": the plan's wording, with the key's own allowance. */
 function allowanceOf(view: KeyView): string {
   const plan = rules.planById.get(view.plan);
-  if (!plan) return view.monthlyCalls === null ? 'unlimited' : `${count(view.monthlyCalls)} calls a month`;
+  // The key's own figure: null is no limit (an enterprise key without one of its own too).
+  if (view.monthlyCalls === null) return 'unlimited calls';
+  if (!plan) return `${count(view.monthlyCalls)} calls a month`;
   const sentence = allowanceSentence(plan, view.monthlyCalls);
   return plan.allowancePeriod === 'month' ? `${sentence} (UTC calendar months)` : sentence;
 }
