@@ -23,6 +23,18 @@ export interface PlanRules {
   readonly requestsPerSecond: number | null;
   /** A confirmed key request for this plan is granted at once when its checks pass (absent: the operator decides). */
   readonly selfService?: boolean;
+  /** What `monthlyCalls` covers: each calendar month (UTC), or the key's whole validity window. */
+  readonly allowancePeriod: 'month' | 'validity';
+  /** null: on request. */
+  readonly price: PlanPrice | null;
+}
+
+/** A plan's price, from `x-plans[].price`: a whole amount per calendar month or once per key (0: free). */
+export interface PlanPrice {
+  readonly amount: number;
+  /** ISO 4217, e.g. USD. */
+  readonly currency: string;
+  readonly per: 'month' | 'key';
 }
 
 /** One filter parameter, from its `x-filter`. */
@@ -74,6 +86,25 @@ function flag(value: unknown, where: string): boolean {
   throw new ContractRuleError(where, `must be true or false, got ${String(value)}`);
 }
 
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
+  if (allowed.includes(value as T)) return value as T;
+  throw new ContractRuleError(where, `must be one of ${allowed.join(', ')}, got ${String(value)}`);
+}
+
+function priceOf(value: unknown, where: string): PlanPrice | null {
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ContractRuleError(where, 'must be {amount, currency, per} or null');
+  const price = value as Json;
+  if (typeof price.currency !== 'string' || !/^[A-Z]{3}$/.test(price.currency))
+    throw new ContractRuleError(`${where}.currency`, `must be an ISO 4217 code, got ${String(price.currency)}`);
+  return Object.freeze({
+    amount: wholeNumber(price.amount, `${where}.amount`, false) as number,
+    currency: price.currency,
+    per: oneOf(price.per, ['month', 'key'] as const, `${where}.per`),
+  });
+}
+
 function enumOf(document: ContractDocument, schema: unknown, where: string): readonly string[] {
   const values = typeof schema === 'string' ? document.components.schemas[schema]?.enum : undefined;
   if (!values || values.length === 0)
@@ -88,7 +119,7 @@ function readPlans(document: ContractDocument): PlanRules[] {
     const where = (field: string) => `info.x-plans[${index}].${field}`;
     const maxLimit = wholeNumber(entry.largest_page, where('largest_page'), false) as number;
     if (maxLimit < 1) throw new ContractRuleError(where('largest_page'), 'must be at least 1');
-    return Object.freeze({
+    const plan: PlanRules = Object.freeze({
       id: String(entry.id),
       monthlyCalls: wholeNumber(entry.monthly_calls, where('monthly_calls'), true),
       filtersPerCall: wholeNumber(entry.filters_per_call, where('filters_per_call'), false) as number,
@@ -98,7 +129,12 @@ function readPlans(document: ContractDocument): PlanRules[] {
       perKeyLimits: flag(entry.per_key_limits, where('per_key_limits')),
       requestsPerSecond: wholeNumber(entry.requests_per_second, where('requests_per_second'), true),
       selfService: entry.self_service === undefined ? false : flag(entry.self_service, where('self_service')),
+      allowancePeriod: oneOf(entry.allowance_period, ['month', 'validity'] as const, where('allowance_period')),
+      price: priceOf(entry.price, where('price')),
     });
+    if (plan.allowancePeriod === 'validity' && plan.validityDays === null)
+      throw new ContractRuleError(where('allowance_period'), 'validity needs validity_days');
+    return plan;
   });
   const ids = plans.map((plan) => plan.id);
   const declared = enumOf(document, 'Plan', 'components.schemas.Plan');

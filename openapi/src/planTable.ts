@@ -1,5 +1,6 @@
 import { type ContractDocument, loadContract } from './contractDocument.js';
 import { type ContractRules, type PlanRules, readContractRules } from './contractRules.js';
+import { allowanceSentence, priceSentence } from './planWording.js';
 
 interface PlanColumn {
   /** The column's header cell, as Markdown. */
@@ -8,22 +9,14 @@ interface PlanColumn {
 }
 
 /**
- * The plans in two tables of four columns, what a key may spend and what one call may ask, rather
- * than one of seven: seven columns do not fit the reference page's text column (410 px at a
+ * The plans in three narrow tables, what a key may spend, what one call may ask and what it costs,
+ * rather than one of eight: eight columns do not fit the reference page's text column (410 px at a
  * 1280 px window, 342 px on a phone) without breaking words.
  */
 const planTableColumns: readonly (readonly PlanColumn[])[] = [
   [
     { title: 'plan', cell: (plan) => plan.id },
-    {
-      title: 'calls / month',
-      cell: (plan) =>
-        plan.monthlyCalls !== null
-          ? plan.monthlyCalls.toLocaleString('en-US')
-          : plan.perKeyLimits
-            ? 'set per key'
-            : 'unlimited',
-    },
+    { title: 'allowance', cell: (plan) => allowanceSentence(plan) },
     {
       title: 'calls / second',
       cell: (plan) => (plan.requestsPerSecond !== null ? String(plan.requestsPerSecond) : 'no limit'),
@@ -43,6 +36,10 @@ const planTableColumns: readonly (readonly PlanColumn[])[] = [
         plan.perKeyLimits ? `${plan.maxLimit} (or set per key, at most ${rules.pageCeiling})` : String(plan.maxLimit),
     },
     { title: '`faith` filter', cell: (plan) => (plan.faithFilter ? 'yes' : 'no') },
+  ],
+  [
+    { title: 'plan', cell: (plan) => plan.id },
+    { title: 'price', cell: (plan) => priceSentence(plan.price) },
   ],
 ];
 

@@ -26,7 +26,13 @@ describe('the rules in the contract', () => {
       perKeyLimits: false,
       requestsPerSecond: 10,
       selfService: true,
+      allowancePeriod: 'validity',
+      price: { amount: 0, currency: 'USD', per: 'key' },
     });
+    expect(rules.plans.map((plan) => plan.allowancePeriod)).toEqual(['validity', 'month', 'month', 'month', 'month']);
+    expect(rules.planById.get('starter')?.price).toEqual({ amount: 49, currency: 'USD', per: 'month' });
+    expect(rules.planById.get('platform')?.price).toEqual({ amount: 199, currency: 'USD', per: 'month' });
+    expect(rules.planById.get('professional')?.price).toBeNull();
     expect(rules.plans.filter((plan) => plan.selfService).map((plan) => plan.id)).toEqual(['trial']);
     expect(rules.planById.get('enterprise')?.requestsPerSecond).toBeNull();
     expect(rules.pageCeiling).toBe(1000);
@@ -65,14 +71,22 @@ describe('the rules in the contract', () => {
     const changed = readContractRules(copy);
     expect(changed.planById.get('trial')?.monthlyCalls).toBe(1234);
     const page = String((describedContract(copy).info as { description?: string }).description);
-    expect(page).toContain('| trial | 1,234 | 10 | 30 days from issue |');
-    expect(page).not.toContain('| trial | 1,000 |');
+    expect(page).toContain('| trial | 1,234 calls over its 30 days | 10 | 30 days from issue |');
+    expect(page).not.toContain('| trial | 1,000 calls');
   });
 
   it('refuse a malformed rule with the path of what is wrong', () => {
     const copy = cloneContract();
     (plansOf(copy)[1] as Record<string, unknown>).filters_per_call = 'two';
     expect(() => readContractRules(copy)).toThrow(/info\.x-plans\[1\]\.filters_per_call must be a whole number/);
+    const period = cloneContract();
+    (plansOf(period)[1] as Record<string, unknown>).allowance_period = 'week';
+    expect(() => readContractRules(period)).toThrow(
+      /info\.x-plans\[1\]\.allowance_period must be one of month, validity/,
+    );
+    const price = cloneContract();
+    (plansOf(price)[1] as Record<string, unknown>).price = { amount: 49, currency: 'dollars', per: 'month' };
+    expect(() => readContractRules(price)).toThrow(/info\.x-plans\[1\]\.price\.currency must be an ISO 4217 code/);
     const unsaid = cloneContract();
     const usageGet = unsaid.paths['/v1/quotes-usage']?.get as unknown as Record<string, unknown>;
     delete usageGet['x-counted-statuses'];

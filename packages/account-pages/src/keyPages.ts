@@ -16,7 +16,7 @@ function keyFacts(key: HolderKey): Html {
 <dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedReason ? html` (${key.revokedReason})` : html``}</dd>
 <dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
-<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}; counting starts again ${key.resets}</dd>
+<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>
 </dl>`;
 }
 

@@ -33,6 +33,7 @@ const key: HolderKey = {
     remaining: 8766,
   },
   resets: '2026-12-01T00:00:00Z',
+  resetWords: 'Resets at 00:00 UTC on the 1st of each month',
   allowanceMails: true,
 };
 
@@ -65,7 +66,7 @@ describe('the pages of /account', () => {
   });
 
   it('shows the allowance used and left, and a closed key without actions', () => {
-    expect(keysPage(signed, [key], [])).toContain('1,234 used, 8,766 left of 10,000; counting starts again 2026-12-01');
+    expect(keysPage(signed, [key], [])).toContain('1,234 used, 8,766 left of 10,000, until 2026-12-01');
     const closed = keyPage(
       signed,
       { ...key, state: 'revoked', revokedReason: 'closed by its holder' },

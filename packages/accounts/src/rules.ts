@@ -1,5 +1,6 @@
 // The rules of keys, plans, filters and calendars alone: no data access, no mail (the mock bundles them).
 export * from './domain/allowancePeriod.js';
+export * from './domain/allowanceWording.js';
 export * from './domain/allowedOrigins.js';
 export * from './domain/calendarMonth.js';
 export * from './domain/callSightings.js';

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { contractOperations, countedStatuses, operationById } from '../src/contract/operations.js';
 import { planRules } from '../src/contract/plans.js';
 import { requestArb } from '../src/properties/arbitraries.js';
-import { checkAllowanceHeaders, checkPage, checkQuote, checkUsage } from '../src/properties/invariants.js';
+import {
+  allowanceMonth,
+  checkAllowanceHeaders,
+  checkPage,
+  checkQuote,
+  checkUsage,
+  validityWindowOf,
+} from '../src/properties/invariants.js';
 import { expectOutcome, type KeyState } from '../src/properties/oracle.js';
 import type { GeneratedRequest, WireParameter } from '../src/properties/requestModel.js';
 
@@ -231,14 +238,54 @@ describe('the semantic invariants catch what a schema cannot', () => {
     expect(checkAllowanceHeaders({ 'x-ratelimit-reset': reset }, null, 10, now, 200)).toEqual([]);
     expect(checkAllowanceHeaders(headers, 1000, 10, now, 429)).toEqual([expect.stringContaining('Retry-After')]);
     const usage = {
-      tier: 'trial',
+      tier: 'starter',
       calls_this_month: 10,
+      calls_in_period: 10,
       call_limit: 1000,
       calls_remaining: 990,
       usage_pct: 1,
+      period_start: '2026-11-01T00:00:00Z',
       resets_at: '2026-12-01T00:00:00Z',
     };
-    expect(checkUsage(usage, { plan: 'trial', limit: 1000, used: 10 }, now)).toEqual([]);
-    expect(checkUsage(usage, { plan: 'trial', limit: 1000, used: 11 }, now)).toHaveLength(2);
+    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 10 }, allowanceMonth(now), now)).toEqual([]);
+    expect(checkUsage(usage, { plan: 'starter', limit: 1000, used: 11 }, allowanceMonth(now), now)).toHaveLength(3);
+  });
+
+  it("a trial key's headers and usage run over its validity, across the 1st", () => {
+    const now = new Date(Date.UTC(2026, 11, 2, 0, 0, 0));
+    const trial = {
+      tier: 'trial',
+      calls_this_month: 400,
+      calls_in_period: 1000,
+      call_limit: 1000,
+      calls_remaining: 0,
+      usage_pct: 100,
+      period_start: '2026-11-29T12:00:00Z',
+      resets_at: '2026-12-29T12:00:00Z',
+    };
+    const window = validityWindowOf(trial, { plan: 'trial', validityDays: 30 });
+    if (typeof window === 'string') throw new Error(window);
+    expect(checkUsage(trial, { plan: 'trial', limit: 1000, used: 1000 }, window, now)).toEqual([]);
+    expect(
+      checkUsage({ ...trial, calls_this_month: 1001 }, { plan: 'trial', limit: 1000, used: 1000 }, window, now),
+    ).toHaveLength(1);
+    expect(
+      validityWindowOf({ ...trial, resets_at: '2027-01-01T00:00:00Z' }, { plan: 'trial', validityDays: 30 }),
+    ).toMatch(/not its 30 days/);
+    const untilEnd = (Date.UTC(2026, 11, 29, 12) - now.getTime()) / 1000;
+    const headers = {
+      'ratelimit-policy': `"validity";q=1000;w=${30 * 86400}`,
+      ratelimit: `"validity";r=0;t=${untilEnd}`,
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Date.UTC(2026, 11, 29, 12) / 1000),
+      'retry-after': String(untilEnd),
+    };
+    expect(checkAllowanceHeaders(headers, 1000, 1000, now, 429, window)).toEqual([]);
+    // A Retry-After to the 1st, as a monthly trial would give, is caught.
+    const toFirst = { ...headers, 'retry-after': String((Date.UTC(2027, 0, 1) - now.getTime()) / 1000) };
+    expect(checkAllowanceHeaders(toFirst, 1000, 1000, now, 429, window)).toEqual([
+      expect.stringContaining('Retry-After'),
+    ]);
   });
 });

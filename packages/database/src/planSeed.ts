@@ -37,8 +37,8 @@ export async function seedPlans(db: Kysely<Database>, plans: readonly PlanRules[
 }
 
 /**
- * A row of the plans table as the rules it holds. The burst limit and self service are not stored
- * (the seed leaves them open): they are the contract's for that plan, none for a plan the
+ * A row of the plans table as the rules it holds. The burst limit, self service, allowance period
+ * and price are not stored (the seed leaves them open): they are the contract's for that plan, none for a plan the
  * contract no longer lists.
  */
 export function planRulesOfRow(row: Plan): PlanRules {
@@ -52,5 +52,7 @@ export function planRulesOfRow(row: Plan): PlanRules {
     perKeyLimits: row.per_key_limits,
     requestsPerSecond: rules.planById.get(row.id)?.requestsPerSecond ?? null,
     selfService: rules.planById.get(row.id)?.selfService ?? false,
+    allowancePeriod: rules.planById.get(row.id)?.allowancePeriod ?? 'month',
+    price: rules.planById.get(row.id)?.price ?? null,
   };
 }

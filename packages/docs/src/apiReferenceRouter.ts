@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { contractPath, describedContract } from '@quotes/contract';
 import express, { type Router } from 'express';
+import { asMockReference } from './mockReference.js';
 import { referenceDocument } from './referenceDocument.js';
 import { docsPageContentSecurityPolicy, renderDocsPage } from './docsPage.js';
 import { docsAssets } from './rendererAssets.js';
@@ -11,13 +12,16 @@ import { requestOrigin, servedContract } from './servedContract.js';
  * renders), /openapi.yaml, /openapi.json, and / redirecting to /docs. None of them asks for a key, so mount it before the API's own
  * authentication and 404 handling. Unknown asset names fall through to the app's 404.
  */
-export function apiReferenceRouter(): Router {
+export function apiReferenceRouter(options: { mock?: boolean } = {}): Router {
   const router = express.Router();
   // Read once, like loadContract(): both forms describe the same contract for the process's life.
   // The page renders the JSON, whose plan table is written from the contract's `x-plans` data
   // (the contract's tests keep the YAML's prose table equal to it).
   const contract = servedContract(readFileSync(contractPath, 'utf8'), describedContract());
-  const referenceJson = JSON.stringify(referenceDocument(describedContract()));
+  // The mock's page says so and leaves out the key request, which only the real service answers.
+  const described = options.mock ? asMockReference(describedContract()) : describedContract();
+  const referenceJson = JSON.stringify(referenceDocument(described));
+  const title = `${String(described.info.title)}: API reference`;
   const contentSecurityPolicy = docsPageContentSecurityPolicy();
 
   router.get('/', (req, res) => {
@@ -33,7 +37,7 @@ export function apiReferenceRouter(): Router {
         'Cache-Control': 'no-cache',
       })
       .type('html')
-      .send(renderDocsPage({ baseUrl: req.baseUrl }));
+      .send(renderDocsPage({ baseUrl: req.baseUrl, title }));
   });
 
   router.get('/docs/reference.json', (_req, res) => {

@@ -43,11 +43,13 @@ export function docsPageContentSecurityPolicy(): string {
 export interface DocsPageOptions {
   /** Where the router is mounted ('' at the root); every URL in the page starts with it. */
   baseUrl: string;
+  /** The page's title (default the contract's title and "API reference"). */
+  title?: string;
 }
 
 /** The HTML shell of /docs: Scalar's standalone bundle, then our initializer. */
-export function renderDocsPage({ baseUrl }: DocsPageOptions): string {
-  const title = escapeHtml(`${loadContract().info.title}: API reference`);
+export function renderDocsPage({ baseUrl, title: given }: DocsPageOptions): string {
+  const title = escapeHtml(given ?? `${loadContract().info.title}: API reference`);
   const base = escapeHtml(baseUrl);
   return `<!doctype html>
 <html lang="en">

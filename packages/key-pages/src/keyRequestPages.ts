@@ -4,6 +4,8 @@ import { waitingBecause } from '@quotes/accounts/rules';
 import { type KeyRequestField, keyRequestFieldLabels } from './keyRequestInput.js';
 import type { ParameterError } from '@quotes/service-base/problems';
 import { type Html, html, textFieldHint } from '@quotes/text-rules';
+import { trialArrival } from '@quotes/accounts/rules';
+import { planHint, planLabel, planList, trialClause } from './planWords.js';
 
 /**
  * The pages of asking for a key: the form, the terms, "check your mail", the confirmation page
@@ -58,16 +60,6 @@ ${body}
 `.text;
 }
 
-const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
-
-function planLabel(id: string): string {
-  const plan = rules.planById.get(id);
-  if (!plan) return id;
-  const validity = plan.validityDays === null ? '' : `, ${plan.validityDays} days`;
-  const answer = plan.selfService ? 'mailed within minutes' : 'the operator answers within a few hours';
-  return `${id}: ${plan.perKeyLimits ? 'limits set per key' : `${count(plan.monthlyCalls)} calls a month`}${validity} (${answer})`;
-}
-
 export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use' | 'accept_terms', unknown>>;
 
 export function requestFormPage(values: FormValues = {}, errors: readonly ParameterError[] = []): string {
@@ -108,7 +100,8 @@ export function requestFormPage(values: FormValues = {}, errors: readonly Parame
   const { name, application, use } = keyRequestTextFields;
   return page(
     'Ask for an API key',
-    html`<p>We mail a link to confirm your address. Once it is confirmed, a trial key (1,000 calls over 30 days, no payment card) is mailed at once; the other plans, and any request that needs a look, are answered by the operator within a few hours. One key per application; one trial per person and per network.</p>
+    html`<p>We mail a link to confirm your address. Once it is confirmed, ${trialClause()} is sent ${trialArrival}; the other plans, and any request that needs a look, wait for the operator, who approves or rejects them by mail within a few hours. One key per application; one trial per person and per network.</p>
+${planList()}
 ${problems}
 <form method="post" action="/keys/requests">
 <label for="email">${label.email}<span class="hint" id="email-hint">Where the link and the key are sent.</span>${errorBeside('email')}</label>
@@ -117,7 +110,7 @@ ${problems}
 <input type="text" id="name" name="name" required maxlength="${name.maxCharacters}" autocomplete="name"${described('name')} value="${value('name')}">
 <label for="application">${label.application}<span class="hint" id="application-hint">The application the key is for (one key per application). ${textFieldHint(application)}</span>${errorBeside('application')}</label>
 <input type="text" id="application" name="application" required maxlength="${application.maxCharacters}"${described('application')} value="${value('application')}">
-<label for="plan">${label.plan}<span class="hint" id="plan-hint">Trial is granted at once; the others by the operator.</span>${errorBeside('plan')}</label>
+<label for="plan">${label.plan}<span class="hint" id="plan-hint">${planHint}</span>${errorBeside('plan')}</label>
 <select id="plan" name="plan"${described('plan')}>${options}</select>
 <label for="use">${label.use}<span class="hint" id="use-hint">${textFieldHint(use)}</span>${errorBeside('use')}</label>
 <textarea id="use" name="use" required maxlength="${use.maxCharacters}"${described('use')}>${value('use')}</textarea>
@@ -131,7 +124,8 @@ ${problems}
 export function termsPage(): string {
   return page(
     'Terms of use',
-    html`<p>Keys are issued on request: you ask on <a href="/keys/request">the request page</a>, confirm your address, and the key arrives by e-mail. A free trial gives 1,000 calls over 30 days, with no payment card.</p>
+    html`<p>Keys are issued on request: you ask on <a href="/keys/request">the request page</a>, confirm your address, and the key arrives by e-mail. The plans:</p>
+${planList()}
 <h2>You may</h2>
 <ul><li>Display quotes from the service in any application, including commercial ones.</li></ul>
 <h2>You may not</h2>

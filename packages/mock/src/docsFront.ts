@@ -163,7 +163,7 @@ export async function createDocsFront(options: DocsFrontOptions): Promise<Runnin
   const parity = options.serverParity !== false;
   // As on the server, every answer (the reference page's too) carries a request id.
   if (parity) app.use(requestIds);
-  app.use(apiReferenceRouter());
+  app.use(apiReferenceRouter({ mock: parity }));
   if (parity) app.use(await serverParity({ examples: options.examples, plan: options.plan }));
   app.use(forwardTo(upstream));
 

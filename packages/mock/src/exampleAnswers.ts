@@ -95,10 +95,11 @@ export function createExampleAnswers(options: ExampleAnswerOptions) {
         const calls = ledger.usedBy(call.key);
         const usage = usageSummary({
           client: mockClient,
-          planId: plan.id,
-          calls,
+          plan,
+          callsThisMonth: calls,
+          callsInPeriod: calls,
           limit: plan.monthlyCalls,
-          now: clock(),
+          period: ledger.window(clock()),
         });
         return { status: 200, body: JSON.stringify(usage), headers: {} };
       }

@@ -1,5 +1,6 @@
-import { loadContract, type PlanRules, rules } from '@quotes/contract';
+import { loadContract, type PlanRules, type QuotePage, rules } from '@quotes/contract';
 import {
+  applyPageLimits,
   checkWithoutData,
   crossOrigin,
   describeFilters,
@@ -71,6 +72,16 @@ function asksNoMatch(prefer: string | string[]): boolean {
   return typeof prefer === 'string' && /^\s*code\s*=\s*404\s*$/.test(prefer);
 }
 
+/** `Prefer: example=empty`: what the server answers a filter no quote matches. */
+function asksEmpty(prefer: string | string[]): boolean {
+  return typeof prefer === 'string' && /^\s*example\s*=\s*empty\s*$/.test(prefer);
+}
+
+/** `Prefer: code=429` alone: the allowance used up, as the server says it for the mock's plan and period. */
+function asksExhausted(prefer: string | string[]): boolean {
+  return typeof prefer === 'string' && /^\s*code\s*=\s*429\s*$/.test(prefer);
+}
+
 function send(response: Response, answer: ExampleAnswer, contentType: string): void {
   response.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
@@ -81,6 +92,18 @@ function send(response: Response, answer: ExampleAnswer, contentType: string): v
   response.setHeader('Content-Type', contentType);
   response.setHeader('Content-Length', Buffer.byteLength(answer.body));
   response.end(answer.body);
+}
+
+/** Whether the operation's calls count against the allowance (quotes-usage's do not: it is never refused for it). */
+function counts(operationId: string): boolean {
+  return (rules.countedStatuses.get(operationId) ?? []).length > 0;
+}
+
+/** quotes-filter's page with no quote, at the asked (and capped) `limit` and `offset`. */
+function emptyPage(query: Record<string, unknown>, plan: PlanRules, headers: Record<string, string>): ExampleAnswer {
+  const page = applyPageLimits(query as Parameters<typeof applyPageLimits>[0], plan.maxLimit);
+  const body: QuotePage = { quotes: [], total: 0, limit: page.limit, offset: page.offset, has_more: false };
+  return { status: 200, body: JSON.stringify(body), headers };
 }
 
 export interface ServerParityOptions {
@@ -102,7 +125,7 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
   const routing = await loadContractRouting();
   const plan = mockPlan(options.plan ?? defaultMockPlan);
   const clock = () => new Date();
-  const ledger = new CallLedger(plan.monthlyCalls, clock);
+  const ledger = new CallLedger(plan, clock);
   const answerFromExamples = options.examples === false ? undefined : createExampleAnswers({ plan, ledger, clock });
   // The contract's operations outside /v1 (the key request) have no key to check: Prism answers them.
   const outsideApi = new Set(Object.keys(loadContract().paths).filter((path) => !path.startsWith('/v1/')));
@@ -123,12 +146,21 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         next();
         return;
       }
-      if (prefer !== undefined && route.operationId === 'getRandomQuote' && asksNoMatch(prefer)) {
+      const empty = prefer !== undefined && asksEmpty(prefer);
+      if (prefer !== undefined && route.operationId === 'getRandomQuote' && (asksNoMatch(prefer) || empty)) {
         // The documented way to see no-match: the server's 404, naming the filters given, counted.
         const problem = noMatch(describeFilters(query as Parameters<typeof describeFilters>[0]));
         Object.assign(problem.headers, ledger.count(key));
         throw problem;
       }
+      if (empty && route.operationId === 'listQuotes') {
+        // The server's answer to a filter no quote matches: a 200 with an empty page, counted.
+        send(response, emptyPage(query, plan, ledger.count(key)), 'application/json');
+        return;
+      }
+      const exhausted =
+        prefer !== undefined && asksExhausted(prefer) && counts(route.operationId) ? ledger.exhausted() : undefined;
+      if (exhausted) throw exhausted;
       if (prefer !== undefined) {
         // Prism picks the answer; a status that counts is counted (a 429 keeps the example, which agrees with its text).
         const counted = rules.countedStatuses.get(route.operationId) ?? [];

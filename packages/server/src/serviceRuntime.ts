@@ -1,4 +1,5 @@
 import { MonthlyCounter } from './data/monthlyCounter.js';
+import { EarlierPeriodCalls } from './data/earlierPeriodCalls.js';
 import { CountJournal, databaseScope, deadJournals, journalDir } from './data/countJournal.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
 import { warmUpCatalog } from './data/catalogWarmUp.js';
@@ -23,6 +24,8 @@ export interface ServiceRuntime {
   readonly log: Logger;
   readonly keys: KeyCache;
   readonly counter: MonthlyCounter;
+  /** A key's calls in its allowance period's earlier months (a trial across the 1st). */
+  readonly earlierCalls: EarlierPeriodCalls;
   readonly catalog: QuoteCatalog;
   readonly notifications: DatabaseNotifications;
   readonly outage: DatabaseOutage;
@@ -202,6 +205,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     log,
     keys,
     counter,
+    earlierCalls: new EarlierPeriodCalls(counter),
     catalog,
     notifications,
     outage,

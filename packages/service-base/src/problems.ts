@@ -26,7 +26,7 @@ const problemKinds = {
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'rate-limited': { status: 429, title: 'Too many calls at once' },
-  'allowance-exhausted': { status: 429, title: 'Monthly allowance used up' },
+  'allowance-exhausted': { status: 429, title: 'Allowance used up' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
   'cross-site-request': { status: 403, title: 'Cross-site request refused' },

@@ -173,16 +173,23 @@ export async function allowanceMailsOff(db: Kysely<Database>, keyIds: readonly s
   return new Set(rows.map((row) => row.id));
 }
 
-/** Calls counted for each key in the period starting at `start` (the counter's row of that period). */
+/**
+ * Calls counted for each key over its allowance period: the counter's monthly rows from the
+ * period's first month to the last one that starts before its end (a trial's 30 days span two;
+ * a calendar month is one), as callsInPeriod adds them for one key.
+ */
 export async function callsInPeriods(
   db: Kysely<Database>,
-  periods: readonly { keyId: string; start: Date }[],
+  periods: readonly { keyId: string; start: Date; end: Date }[],
 ): Promise<Map<string, number>> {
   if (periods.length === 0) return new Map();
-  const { rows } = await sql<{ key_id: string; calls: number }>`
-    SELECT key_id, calls FROM monthly_usage
-    WHERE (key_id, month) IN (SELECT * FROM unnest(${periods.map((p) => p.keyId)}::text[], ${periods.map((p) => p.start.toISOString().slice(0, 10))}::date[]))`.execute(
-    db,
-  );
+  const { rows } = await sql<{ key_id: string; calls: string }>`
+    SELECT p.key_id, sum(u.calls)::text AS calls
+    FROM unnest(${periods.map((p) => p.keyId)}::text[], ${periods.map((p) => p.start.toISOString())}::timestamptz[],
+                ${periods.map((p) => p.end.toISOString())}::timestamptz[]) AS p(key_id, period_start, period_end)
+    JOIN monthly_usage u ON u.key_id = p.key_id
+      AND u.month >= date_trunc('month', p.period_start AT TIME ZONE 'UTC')::date
+      AND u.month < p.period_end AT TIME ZONE 'UTC'
+    GROUP BY p.key_id`.execute(db);
   return new Map(rows.map((row) => [row.key_id, Number(row.calls)]));
 }

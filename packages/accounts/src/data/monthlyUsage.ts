@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '@quotes/database';
+import { type AllowancePeriod, earlierMonthsOf } from '../domain/allowancePeriod.js';
+import { calendarMonthOf } from '../domain/calendarMonth.js';
 import { type Lane, StatementRounds } from './statementRounds.js';
 import { inTransaction } from './transaction.js';
 
@@ -40,6 +42,22 @@ export function callsInMonth(db: Kysely<Database>, keyId: string, monthKey: stri
     readersByDatabase.set(db, reader);
   }
   return reader.ask(`${keyId}|${monthKey}`, { keyId, monthKey });
+}
+
+/**
+ * The calls counted for a key in its allowance period up to `now` (allowancePeriod.ts): this
+ * month's, plus the period's earlier months' for a trial whose 30 days crossed the 1st. What the
+ * holder's page and the allowance mails measure a key's allowance against.
+ */
+export async function callsInPeriod(
+  db: Kysely<Database>,
+  keyId: string,
+  period: AllowancePeriod,
+  now: Date,
+): Promise<number> {
+  const months = [...earlierMonthsOf(period, now), calendarMonthOf(now).key];
+  const counts = await Promise.all(months.map((monthKey) => callsInMonth(db, keyId, monthKey)));
+  return counts.reduce((total, calls) => total + calls, 0);
 }
 
 /**

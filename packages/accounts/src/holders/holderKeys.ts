@@ -1,10 +1,14 @@
-import { taxonomy } from '@quotes/contract';
+import { rules, taxonomy } from '@quotes/contract';
 import type { Kysely } from 'kysely';
 import type { Database, KeyRequestKind } from '@quotes/database';
 import { findKeys } from '../data/keyOwners.js';
 import { allowanceMailsOn, setAllowanceMails } from '../data/holderNotices.js';
 import { holderRequestsOf, insertHolderRequest } from '../data/holderRequests.js';
-import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
+import { callsInPeriod } from '../data/monthlyUsage.js';
+import { allowancePeriod } from '../domain/allowancePeriod.js';
+import { resetSentence } from '../domain/allowanceWording.js';
+import { isoSeconds } from '../domain/calendarMonth.js';
+import { remainingCalls } from '../domain/plans.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
 import type { Clock } from '../domain/clock.js';
 import { rollGraceOf } from '../domain/rollGrace.js';
@@ -18,20 +22,14 @@ import type { HolderSession, HolderSettings } from './holderSignIn.js';
 /** Why a holder closes a key, as its revocation records it. */
 export const closedByHolder = 'closed by its holder';
 
-/**
- * The period a key's allowance is counted in, and when it starts again: the calendar month,
- * as showKey counts it. One function, to be swapped for the allowance's own rule when a plan's
- * period is not the calendar month (a trial's 30 days).
- */
-export function allowancePeriodOf(_key: KeyView, now: Date): { start: Date; resets: Date } {
-  const month = calendarMonthOf(now);
-  return { start: month.start, resets: month.next };
-}
-
 /** One key as its holder sees it: the key, this period's use of its allowance, and its requests. */
 export interface HolderKey extends KeyView {
+  /** The calls of the allowance's period (a calendar month, or a trial's 30 days). */
   readonly usage: UsageView;
+  /** When the period ends: the allowance resets, or a trial's ends. */
   readonly resets: string;
+  /** The plan's words for it: "Resets at 00:00 UTC on the 1st…" or "Does not reset: …". */
+  readonly resetWords: string;
   /** Whether the holder is mailed at 80% and 100% of the allowance. */
   readonly allowanceMails: boolean;
 }
@@ -71,8 +69,24 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
   }
 
   async function view(session: HolderSession, id: string): Promise<HolderKey> {
+    const now = clock();
     const [shown, mails] = await Promise.all([operatorFor(session).showKey(id), allowanceMailsOn(db, id)]);
-    return { ...shown, resets: isoSeconds(allowancePeriodOf(shown, clock()).resets), allowanceMails: mails !== false };
+    const plan = rules.planById.get(shown.plan);
+    if (!plan) throw new OperatorError(`key ${id} is on an unknown plan`, 'failed');
+    const period = allowancePeriod(
+      plan,
+      { createdAt: new Date(shown.createdAt), expiresAt: shown.expiresAt ? new Date(shown.expiresAt) : null },
+      now,
+    );
+    const calls = await callsInPeriod(db, id, period, now);
+    const usage: UsageView = { ...shown.usage, calls, remaining: remainingCalls(shown.usage.limit, calls) };
+    return {
+      ...shown,
+      usage,
+      resets: isoSeconds(period.end),
+      resetWords: resetSentence(plan),
+      allowanceMails: mails !== false,
+    };
   }
 
   return {

@@ -1,6 +1,16 @@
 import { waitingBecause } from '../domain/keyRequestDecision.js';
 import { type Html, html } from '@quotes/text-rules';
+import { rules } from '@quotes/contract';
+import { afterRequestSentence, planPriceSentence, trialArrival } from '../domain/allowanceWording.js';
 import type { MailMessage } from './mailer.js';
+
+/** What happens after a request for `planId` (its price and the operator's answer by mail). */
+function afterRequestOf(planId: string): string {
+  const plan = rules.planById.get(planId);
+  return plan
+    ? `${planPriceSentence(plan)} ${afterRequestSentence(plan)}`
+    : 'Once confirmed, the operator reviews the request and answers within a few hours.';
+}
 
 /**
  * The messages of a key request: the confirmation link, "received, waiting for the operator",
@@ -48,8 +58,8 @@ export function confirmationMessage(
     `Someone asked for a Quote Retrieval Service API key on the ${request.plan} plan, to be sent to this address. To confirm that this address is yours and that you asked, open the link below and press "Confirm" (the link works once, for ${validHours} hours):`,
     { link },
     request.plan === 'trial'
-      ? 'Once confirmed, a trial key is mailed to you within a minute when the checks pass (one trial per person and per network); otherwise the operator answers within a few hours.'
-      : 'Once confirmed, the operator reviews the request and answers within a few hours.',
+      ? `Once confirmed, a trial key is sent to you ${trialArrival} when the checks pass (one trial per person and per network); otherwise the operator answers within a few hours.`
+      : afterRequestOf(request.plan),
     'If you did not ask for a key, ignore this message: nothing happens without the confirmation.',
   ]);
 }

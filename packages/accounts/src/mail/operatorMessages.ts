@@ -1,3 +1,5 @@
+import { rules } from '@quotes/contract';
+import { allowanceSentence } from '../domain/allowanceWording.js';
 import { expiryText } from '../domain/keyExpiry.js';
 import type { Signal } from '../domain/usageSignals.js';
 import type { IssuedKey, KeyView } from '../operator/operatorApi.js';
@@ -7,10 +9,20 @@ import type { MailMessage } from './mailer.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
+/** "1,000 calls over its 30 days", "10,000 calls a month (UTC calendar months)": the plan's wording, with the key's own allowance. */
+function allowanceOf(view: KeyView): string {
+  const plan = rules.planById.get(view.plan);
+  // The key's own figure: null is no limit (an enterprise key without one of its own too).
+  if (view.monthlyCalls === null) return 'unlimited calls';
+  if (!plan) return `${count(view.monthlyCalls)} calls a month`;
+  const sentence = allowanceSentence(plan, view.monthlyCalls);
+  return plan.allowancePeriod === 'month' ? `${sentence} (UTC calendar months)` : sentence;
+}
+
 function planLines(view: KeyView): string[] {
   return [
     `  Plan:              ${view.plan}`,
-    `  Calls per month:   ${view.monthlyCalls === null ? 'unlimited' : count(view.monthlyCalls)} (UTC calendar months)`,
+    `  Allowance:         ${allowanceOf(view)}`,
     `  Filters per call:  ${view.filtersPerCall}${view.faithFilter ? ' (faith filter included)' : ' (faith filter not included)'}`,
     `  Largest page:      ${view.maxLimit} quotes`,
     `  Valid until:       ${view.expiresAt === null ? 'no expiry' : expiryText(view.expiresAt)}`,

@@ -42,7 +42,7 @@ export async function standingsOf(
   });
   const calls = await callsInPeriods(
     db,
-    capped.map((entry) => ({ keyId: entry.record.id, start: entry.period.start })),
+    capped.map((entry) => ({ keyId: entry.record.id, start: entry.period.start, end: entry.period.end })),
   );
   return capped.map(({ record, limit, period }) => {
     const used = calls.get(record.id) ?? 0;

@@ -4,7 +4,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { callsInMonth } from '../../src/data/monthlyUsage.js';
+import { callsInMonth, callsInPeriod } from '../../src/data/monthlyUsage.js';
+import { allowancePeriod } from '../../src/domain/allowancePeriod.js';
+import { rules } from '@quotes/contract';
 import { createOperatorApi } from '../../src/operator/operatorApi.js';
 
 const month = '2026-11-01';
@@ -61,5 +63,20 @@ describe('quotes-usage reads', () => {
     const after = callsInMonth(db, id, month);
     expect(await after).toBe(7);
     expect([0, 7]).toContain(await before);
+  });
+});
+
+describe("a key's calls in its allowance period", () => {
+  it("adds a trial's earlier month across the 1st; a monthly plan's month alone", async () => {
+    const operator = createOperatorApi(database, { clock: () => new Date('2026-11-29T12:00:00Z') });
+    const trial = await operator.createKey({ client: 'Period test', plan: 'trial' });
+    await setUsage(database, trial.id, 600, '2026-11');
+    await setUsage(database, trial.id, 150, '2026-12');
+    const now = new Date('2026-12-05T00:00:00Z');
+    const key = { createdAt: new Date('2026-11-29T12:00:00Z'), expiresAt: new Date('2026-12-29T12:00:00Z') };
+    const trialPeriod = allowancePeriod(rules.planById.get('trial')!, key, now);
+    expect(await callsInPeriod(database.db, trial.id, trialPeriod, now)).toBe(750);
+    const monthPeriod = allowancePeriod(rules.planById.get('starter')!, key, now);
+    expect(await callsInPeriod(database.db, trial.id, monthPeriod, now)).toBe(150);
   });
 });

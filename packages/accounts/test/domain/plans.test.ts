@@ -10,6 +10,8 @@ const plan = (id: string, overrides: Partial<PlanRules> = {}): PlanRules => ({
   perKeyLimits: false,
   validityDays: null,
   requestsPerSecond: null,
+  allowancePeriod: 'month',
+  price: null,
   ...overrides,
 });
 

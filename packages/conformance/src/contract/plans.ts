@@ -11,6 +11,10 @@ export interface PlanRules {
   readonly faithFilter: boolean;
   /** Allowance and page size may be set on each key (enterprise). */
   readonly perKey: boolean;
+  /** What the allowance covers: each calendar month, or the key's validity (the trial's days). */
+  readonly allowancePeriod: 'month' | 'validity';
+  /** Days a key stays valid from issue; null: no limit. */
+  readonly validityDays: number | null;
 }
 
 /** The oracle's plan rules, read from the contract's data (`info.x-plans`), never from its prose. */
@@ -25,6 +29,8 @@ export function planRules(document: ContractDocument = loadContract()): Readonly
         maxLimit: plan.maxLimit,
         faithFilter: plan.faithFilter,
         perKey: plan.perKeyLimits,
+        allowancePeriod: plan.allowancePeriod,
+        validityDays: plan.validityDays,
       },
     ]),
   );

@@ -82,11 +82,35 @@ export function checkPage(body: Body, page: { limit: number; offset: number }, f
   return problems;
 }
 
-/** The calendar month (UTC) around `now`, as the allowance sees it. */
-export function allowanceMonth(now: Date): { start: Date; next: Date } {
+/** The period an allowance covers, and the policy name its RateLimit fields carry. */
+export interface AllowanceWindow {
+  readonly start: Date;
+  readonly next: Date;
+  readonly policy: 'monthly' | 'validity';
+}
+
+/** The calendar month (UTC) around `now`, as a monthly allowance sees it. */
+export function allowanceMonth(now: Date): AllowanceWindow {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, next };
+  return { start, next, policy: 'monthly' };
+}
+
+/**
+ * A trial key's window, read from its quotes-usage (the suite does not know when the key was
+ * issued): from `period_start` to `resets_at`, which must be the plan's validity days apart.
+ * A string says what is wrong.
+ */
+export function validityWindowOf(
+  body: Body,
+  key: { plan: string; validityDays: number | null },
+): AllowanceWindow | string {
+  const start = Date.parse(String(body.period_start));
+  const next = Date.parse(String(body.resets_at));
+  const days = (next - start) / 86_400_000;
+  if (!Number.isFinite(days) || days !== key.validityDays)
+    return `the ${key.plan} key's period runs ${String(body.period_start)} to ${String(body.resets_at)}, not its ${String(key.validityDays)} days`;
+  return { start: new Date(start), next: new Date(next), policy: 'validity' };
 }
 
 const clockSlackSeconds = 5;
@@ -105,15 +129,16 @@ export function checkAllowanceHeaders(
   usedAfter: number,
   now: Date,
   status: number,
+  window: AllowanceWindow = allowanceMonth(now),
 ): string[] {
   const problems: string[] = [];
-  const { start, next } = allowanceMonth(now);
+  const { start, next, policy: policyName } = window;
   const reset = Math.floor(next.getTime() / 1000);
   const untilReset = (next.getTime() - now.getTime()) / 1000;
   const resetHeader = headers['x-ratelimit-reset'];
   if (resetHeader === undefined) problems.push('X-RateLimit-Reset is missing');
   else if (Number(resetHeader) !== reset)
-    problems.push(`X-RateLimit-Reset is ${resetHeader}, the next 1st 00:00 UTC is ${reset}`);
+    problems.push(`X-RateLimit-Reset is ${resetHeader}, the allowance's period ends at ${reset}`);
   const limitFields = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
   if (limit === null) {
     const invented = limitFields.filter((name) => headers[name] !== undefined);
@@ -130,13 +155,13 @@ export function checkAllowanceHeaders(
         `X-RateLimit-Remaining is ${headers['x-ratelimit-remaining']}, expected ${remaining} (${usedAfter} of ${limit} used)`,
       );
     }
-    const policy = /^"monthly";q=(\d+);w=(\d+)$/.exec(headers['ratelimit-policy'] ?? '');
+    const policy = new RegExp(`^"${policyName}";q=(\\d+);w=(\\d+)$`).exec(headers['ratelimit-policy'] ?? '');
     const monthSeconds = (next.getTime() - start.getTime()) / 1000;
     if (!policy) problems.push(`RateLimit-Policy is ${headers['ratelimit-policy']}`);
     else if (Number(policy[1]) !== limit || Number(policy[2]) !== monthSeconds) {
       problems.push(`RateLimit-Policy is ${headers['ratelimit-policy']}, expected q=${limit};w=${monthSeconds}`);
     }
-    const left = /^"monthly";r=(\d+);t=(\d+)$/.exec(headers.ratelimit ?? '');
+    const left = new RegExp(`^"${policyName}";r=(\\d+);t=(\\d+)$`).exec(headers.ratelimit ?? '');
     if (!left) problems.push(`RateLimit is ${headers.ratelimit}`);
     else if (Number(left[1]) !== remaining || !near(Number(left[2]), untilReset)) {
       problems.push(`RateLimit is ${headers.ratelimit}, expected r=${remaining};t≈${Math.round(untilReset)}`);
@@ -153,20 +178,31 @@ export function checkAllowanceHeaders(
 export function checkUsage(
   body: Body,
   expected: { plan: string; limit: number | null; used: number },
+  window: AllowanceWindow,
   now: Date,
 ): string[] {
   const problems: string[] = [];
   const { limit, used } = expected;
   if (body.tier !== expected.plan) problems.push(`tier is ${String(body.tier)}, the key's plan is ${expected.plan}`);
-  if (body.calls_this_month !== used)
-    problems.push(`calls_this_month is ${String(body.calls_this_month)}, the suite counted ${used}`);
+  if (body.calls_in_period !== used)
+    problems.push(`calls_in_period is ${String(body.calls_in_period)}, the suite counted ${used}`);
+  // A period begun this month holds only this month's calls; one begun earlier (a trial across the 1st) at least them.
+  const withinMonth = window.start.getTime() >= allowanceMonth(now).start.getTime();
+  if (
+    withinMonth
+      ? body.calls_this_month !== used
+      : typeof body.calls_this_month !== 'number' || body.calls_this_month > used
+  )
+    problems.push(`calls_this_month is ${String(body.calls_this_month)}, the suite counted ${used} in the period`);
   if (body.call_limit !== limit) problems.push(`call_limit is ${String(body.call_limit)}, expected ${limit}`);
   const remaining = limit === null ? null : Math.max(0, limit - used);
   if (body.calls_remaining !== remaining)
     problems.push(`calls_remaining is ${String(body.calls_remaining)}, expected ${remaining}`);
   const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, Math.floor((used * 100) / limit));
   if (body.usage_pct !== percent) problems.push(`usage_pct is ${String(body.usage_pct)}, expected ${percent}`);
-  const { next } = allowanceMonth(now);
+  const { next } = window;
+  if (Date.parse(String(body.period_start)) !== window.start.getTime())
+    problems.push(`period_start is ${String(body.period_start)}, expected ${window.start.toISOString()}`);
   if (Date.parse(String(body.resets_at)) !== next.getTime())
     problems.push(`resets_at is ${String(body.resets_at)}, expected ${next.toISOString()}`);
   return problems;

@@ -4,7 +4,16 @@ import { contractOperations, operationById } from '../contract/operations.js';
 import type { Exchange, ObservedClient } from '../http/observedClient.js';
 import type { Report } from '../report/report.js';
 import { requestArb } from './arbitraries.js';
-import { checkAllowanceHeaders, checkFilterValues, checkPage, checkQuote, checkUsage } from './invariants.js';
+import {
+  type AllowanceWindow,
+  allowanceMonth,
+  checkAllowanceHeaders,
+  checkFilterValues,
+  checkPage,
+  checkQuote,
+  checkUsage,
+  validityWindowOf,
+} from './invariants.js';
 import { type Expectation, expectOutcome, type KeyState, rateLimitedType } from './oracle.js';
 import {
   type CredentialKind,
@@ -22,6 +31,9 @@ export interface KeyUnderTest {
   readonly maxLimit: number;
   readonly filtersPerCall: number;
   readonly faithFilter: boolean;
+  /** What its allowance covers: each calendar month, or its validity (a trial's 30 days, learnt from quotes-usage). */
+  readonly allowancePeriod: 'month' | 'validity';
+  readonly validityDays: number | null;
 }
 
 export interface PropertyKeys {
@@ -117,23 +129,31 @@ export async function runRequestProperties(
     ...(keys.nearlyExhausted ? [keys.nearlyExhausted] : []),
     ...(keys.exhausted ? [keys.exhausted] : []),
   ];
+  // Calls in the allowance's period: the month's, or since issue for a trial key.
   const usageOf = async (key: KeyUnderTest): Promise<{ exchange: Exchange; calls: number | undefined }> => {
     const exchange = await get(operationById('getUsage').path, { 'X-API-Key': key.key });
-    const calls = asBody(exchange.json).calls_this_month;
+    const calls = asBody(exchange.json).calls_in_period;
     return { exchange, calls: exchange.response.status === 200 && typeof calls === 'number' ? calls : undefined };
   };
+  /** The validity window of each trial-like key, as quotes-usage gives it (its length checked against the plan). */
+  const validityWindows = new Map<string, AllowanceWindow>();
   for (const key of keyed) {
     const { exchange, calls } = await usageOf(key);
-    if (calls === undefined) {
+    const window = key.allowancePeriod === 'validity' ? validityWindowOf(asBody(exchange.json), key) : undefined;
+    if (calls === undefined || typeof window === 'string') {
       report.fail(
         layer,
         `usage of the ${key.plan} key`,
-        `GET quotes-usage answered ${exchange.response.status}: ${exchange.response.body.slice(0, 200)}`,
+        typeof window === 'string'
+          ? window
+          : `GET quotes-usage answered ${exchange.response.status}: ${exchange.response.body.slice(0, 200)}`,
       );
       return { runs: 0, requests, statuses, failed: true };
     }
     used.set(key.key, calls);
+    if (window) validityWindows.set(key.key, window);
   }
+  const windowOf = (key: KeyUnderTest, now: Date) => validityWindows.get(key.key) ?? allowanceMonth(now);
   const unlimited = keys.active.find((key) => key.monthlyCalls === null && key.faithFilter && key.filtersPerCall >= 5);
 
   const arbitrary = requestsFor(keys);
@@ -234,9 +254,14 @@ export async function runRequestProperties(
     const after = before + (counted ? 1 : 0);
     if (key && (counted || (status === 429 && !rateLimited))) {
       problems.push(
-        ...checkAllowanceHeaders(exchange.response.headers, key.monthlyCalls, after, now, status).map(
-          (problem) => `headers: ${problem}`,
-        ),
+        ...checkAllowanceHeaders(
+          exchange.response.headers,
+          key.monthlyCalls,
+          after,
+          now,
+          status,
+          windowOf(key, now),
+        ).map((problem) => `headers: ${problem}`),
       );
     }
     if (status === 200) {
@@ -245,7 +270,9 @@ export async function runRequestProperties(
         problems.push(...checkPage(body, expectation.page, expectation.filters));
       if (request.operationId === 'listFilterValues') problems.push(...checkFilterValues(body));
       if (request.operationId === 'getUsage' && key)
-        problems.push(...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, now));
+        problems.push(
+          ...checkUsage(body, { plan: key.plan, limit: key.monthlyCalls, used: before }, windowOf(key, now), now),
+        );
     }
     if (key) {
       const { calls } = await usageOf(key);

@@ -28,6 +28,8 @@ export function underTest(
     maxLimit: overrides.maxLimit ?? rule.maxLimit,
     filtersPerCall: rule.filtersPerCall,
     faithFilter: rule.faithFilter,
+    allowancePeriod: rule.allowancePeriod,
+    validityDays: rule.validityDays,
   };
 }
 

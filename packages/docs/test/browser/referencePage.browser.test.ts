@@ -38,7 +38,7 @@ describe.skipIf(browserSkipReason !== undefined)(
     });
 
     it('finds an operation by a word of its summary', async () => {
-      expect(await reference.search('calls this calendar month')).toContainEqual(
+      expect(await reference.search("calls in its allowance's period")).toContainEqual(
         expect.stringContaining('/v1/quotes-usage'),
       );
     });

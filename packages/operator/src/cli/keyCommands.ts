@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import type { OpenedDatabase } from '@quotes/database';
 import { visibleText } from '@quotes/text-rules';
 import { type Config, publicBaseUrl } from '@quotes/service-base';
-import { expiryText, plansWhere } from '@quotes/accounts/rules';
+import { allowanceSentence, expiryText, plansWhere } from '@quotes/accounts/rules';
 import {
   createOperatorApi,
   type IssuedKey,
@@ -18,6 +18,16 @@ import { deliveryLine, withMailer } from './cliMail.js';
 import { isoInstant, wholeNumber } from './cliOptions.js';
 import { listOutput } from './listOutput.js';
 import { textTable } from './textTable.js';
+
+/** The key's allowance in the plan's wording ("1,000 calls over its 30 days", "5,000 calls a month"). */
+function allowanceOfView(view: { plan: string; monthlyCalls: number | null }): string {
+  const plan = rules.planById.get(view.plan);
+  // The key's own figure: null is no limit (an enterprise key without one of its own too).
+  if (view.monthlyCalls === null) return 'unlimited calls a month';
+  return plan
+    ? allowanceSentence(plan, view.monthlyCalls)
+    : `${view.monthlyCalls.toLocaleString('en-US')} calls a month`;
+}
 
 const perKeyPlans = () => plansWhere((plan) => plan.perKeyLimits).replace(/^the /, '');
 
@@ -358,7 +368,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           }),
         );
         cli.out(
-          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')} calls a month, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
+          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${allowanceOfView(view)}, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
         );
       },
     );

@@ -64,7 +64,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     const key = keyIn(text);
     expect(key).toBeDefined();
     expect(text).toMatch(/Plan:\s+starter/);
-    expect(text).toMatch(/Calls per month:\s+10,000/);
+    expect(text).toMatch(/Allowance:\s+10,000 calls a month \(UTC calendar months\)/);
     expect(text).toMatch(/Filters per call:\s+2 \(faith filter not included\)/);
     expect(text).toMatch(/Largest page:\s+25 quotes/);
     expect(text).toMatch(/Valid until:\s+no expiry/);
@@ -209,7 +209,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     expect((await stat(path!)).mode & 0o777).toBe(0o600);
     const mail = await simpleParser(await readFile(path!));
     expect(mail.subject).toBe('Your Quote Retrieval Service API key (trial plan)');
-    expect(mail.text).toMatch(/Calls per month:\s+1,000/);
+    expect(mail.text).toMatch(/Allowance:\s+1,000 calls over its 30 days\n/);
     expect(mail.text).toMatch(/Valid until:\s+\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/);
     expect(keyIn(mail.text ?? '')).toBeDefined();
   });

@@ -8,7 +8,7 @@ import {
   taxonomy,
   type Usage,
 } from '@quotes/contract';
-import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+import { type AllowancePeriod, isoSeconds, type PlanRules, resetSentence } from '@quotes/accounts/rules';
 import { remainingCalls } from '@quotes/accounts/rules';
 
 /**
@@ -107,26 +107,31 @@ export function filterValuesEtag(body: Buffer | string): string {
   return `"fv-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
-/** The calling key's usage this month. */
+/** The calling key's usage over its allowance period (the month, or a trial's validity). */
 export function usageSummary(input: {
   client: string;
-  planId: string;
-  calls: number;
+  plan: PlanRules;
+  /** Calls this calendar month. */
+  callsThisMonth: number;
+  /** Calls in the period: this month's plus its earlier months' (a trial across the 1st). */
+  callsInPeriod: number;
   limit: number | null;
-  now: Date;
+  period: AllowancePeriod;
 }): Usage {
-  const { limit, calls } = input;
+  const { limit, callsInPeriod: calls } = input;
   // Rounded down, so 100 means the allowance is really used up; a zero allowance is used up from the start.
   const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, Math.floor((calls * 100) / limit));
   return {
     client: input.client,
-    tier: input.planId as Plan,
-    calls_this_month: calls,
+    tier: input.plan.id as Plan,
+    calls_this_month: input.callsThisMonth,
+    calls_in_period: calls,
     call_limit: limit,
     calls_remaining: remainingCalls(limit, calls),
     usage_pct: percent,
-    resets: 'Resets at 00:00 UTC on the 1st of each month',
-    resets_at: isoSeconds(calendarMonthOf(input.now).next),
+    resets: resetSentence(input.plan),
+    period_start: isoSeconds(input.period.start),
+    resets_at: isoSeconds(input.period.end),
   };
 }
 

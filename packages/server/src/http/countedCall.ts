@@ -1,6 +1,11 @@
 import { rules } from '@quotes/contract';
-import { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.js';
-import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+import {
+  type AllowanceWindow,
+  allowanceHeaders,
+  allowanceWindow,
+  exhaustedHeaders,
+} from '../domain/allowanceHeaders.js';
+import { allowanceUsedSentence, calendarMonthOf, type PlanRules } from '@quotes/accounts/rules';
 import { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { CallSlot } from '../data/monthlyCounter.js';
@@ -30,7 +35,13 @@ export async function countedCall<
   const { key, limits } = call.caller;
   const now = runtime.clock();
   const month = calendarMonthOf(now);
-  const limit = limits.monthlyCalls;
+  const window = allowanceWindow(key.plan, key, now);
+  // The counter counts per month; a period reaching back before this month (a trial across the
+  // 1st) has this month's cap lowered by what its earlier months spent.
+  const earlierOrRead = runtime.earlierCalls.of(key.id, window, now);
+  const earlier = typeof earlierOrRead === 'number' ? earlierOrRead : await earlierOrRead;
+  const allowance = limits.monthlyCalls;
+  const limit = allowance === null ? null : Math.max(0, allowance - earlier);
   const admitting = runtime.counter.acquire(key.id, month.key, limit);
   // The operation only reads, so it runs while a call waits for its lease, not after: the answer
   // waits for the slower of two round trips instead of their sum. Not for a key whose allowance
@@ -40,14 +51,14 @@ export async function countedCall<
       ? settled(operation())
       : undefined;
   const outcome = admitting instanceof Promise ? await admitting : admitting;
-  if (!outcome.granted) throw allowanceExhausted(limit ?? 0, now);
+  if (!outcome.granted) throw allowanceExhausted(key.plan, allowance ?? 0, window, now);
   const { slot } = outcome;
   let answer: Answer;
   try {
     answer = early ? unwrap(await early) : await operation();
   } catch (error) {
     if (error instanceof Problem && isCountedAnswer(call.operationId, error.status)) {
-      Object.assign(error.headers, allowanceHeaders({ limit, used: slot.served() }, now));
+      Object.assign(error.headers, allowanceHeaders({ limit: allowance, used: earlier + slot.served() }, window, now));
       error.counted = slot;
     } else {
       slot.release();
@@ -60,18 +71,19 @@ export async function countedCall<
   }
   return {
     ...answer,
-    headers: { ...answer.headers, ...allowanceHeaders({ limit, used: slot.served() }, now) },
+    headers: {
+      ...answer.headers,
+      ...allowanceHeaders({ limit: allowance, used: earlier + slot.served() }, window, now),
+    },
     counted: slot,
   };
 }
 
-/** The 429 of a call beyond the month's allowance, saying when it resets. */
-export function allowanceExhausted(limit: number, now: Date): Problem {
-  return new Problem(
-    'allowance-exhausted',
-    `All ${limit} calls of this month are used; the allowance resets at ${isoSeconds(calendarMonthOf(now).next)}.`,
-    { headers: exhaustedHeaders(limit, now) },
-  );
+/** The 429 of a call beyond the period's allowance, saying when the period resets or ends. */
+export function allowanceExhausted(plan: PlanRules, limit: number, window: AllowanceWindow, now: Date): Problem {
+  return new Problem('allowance-exhausted', allowanceUsedSentence(plan, limit, window), {
+    headers: exhaustedHeaders(limit, window, now),
+  });
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -10,8 +10,13 @@ export { corsExposedHeaders, crossOrigin } from './crossOrigin.js';
 export { noMatch, Problem, type ProblemBody } from '@quotes/service-base/problems';
 export type { ResolvedFilter } from '@quotes/accounts/rules';
 export { describeFilters } from '@quotes/accounts/rules';
-export { allowanceHeaders, exhaustedHeaders } from '../domain/allowanceHeaders.js';
-export { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
+export {
+  type AllowanceWindow,
+  allowanceHeaders,
+  allowanceWindow,
+  exhaustedHeaders,
+} from '../domain/allowanceHeaders.js';
+export { allowancePeriod, calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
 export { applyPageLimits, defaultLimit, pageWindow } from '@quotes/accounts/rules';
 export { filterValuesBody, filterValuesEtag, usageSummary } from '../domain/responseBodies.js';
 export { ifNoneMatchMatches } from './conditionalRequest.js';

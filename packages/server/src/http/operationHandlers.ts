@@ -1,4 +1,4 @@
-import { calendarMonthOf } from '@quotes/accounts/rules';
+import { allowancePeriod, calendarMonthOf } from '@quotes/accounts/rules';
 import { describeFilters } from '@quotes/accounts/rules';
 import { applyPageLimits } from '@quotes/accounts/rules';
 import { type JsonText, quotePageBody, usageBody, usageSummary } from '../domain/responseBodies.js';
@@ -53,8 +53,19 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
     async getUsage(call) {
       const { key, limits } = call.caller;
       const now = runtime.clock();
-      const calls = await runtime.counter.callsInMonth(key.id, calendarMonthOf(now).key);
-      const usage = usageSummary({ client: key.client, planId: key.plan.id, calls, limit: limits.monthlyCalls, now });
+      const period = allowancePeriod(key.plan, key, now);
+      const [callsThisMonth, earlier] = await Promise.all([
+        runtime.counter.callsInMonth(key.id, calendarMonthOf(now).key),
+        runtime.earlierCalls.of(key.id, period, now),
+      ]);
+      const usage = usageSummary({
+        client: key.client,
+        plan: key.plan,
+        callsThisMonth,
+        callsInPeriod: callsThisMonth + earlier,
+        limit: limits.monthlyCalls,
+        period,
+      });
       return { status: 200, body: usageBody(usage) };
     },
   };

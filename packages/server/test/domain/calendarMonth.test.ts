@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceHeaders, exhaustedHeaders } from '../../src/domain/allowanceHeaders.js';
+import { rules } from '@quotes/contract';
+import { allowanceHeaders, allowanceWindow, exhaustedHeaders } from '../../src/domain/allowanceHeaders.js';
 import { calendarMonthOf, isoSeconds, parseMonth, secondsInMonth, secondsUntilReset } from '@quotes/accounts/rules';
 import { usageSummary } from '../../src/domain/responseBodies.js';
 
@@ -58,11 +59,15 @@ describe('calendar months in UTC', () => {
   });
 });
 
+const planOf = (id: string) => rules.planById.get(id)!;
+const monthKey = { createdAt: new Date('2026-01-01T00:00:00Z'), expiresAt: null };
+
 describe('allowance headers', () => {
   const now = new Date('2026-11-23T00:00:00Z');
+  const month = allowanceWindow(planOf('starter'), monthKey, now);
 
   it('carry both the draft-11 fields and the X-RateLimit trio', () => {
-    expect(allowanceHeaders({ limit: 10000, used: 4213 }, now)).toEqual({
+    expect(allowanceHeaders({ limit: 10000, used: 4213 }, month, now)).toEqual({
       'RateLimit-Policy': '"monthly";q=10000;w=2592000',
       RateLimit: '"monthly";r=5787;t=691200',
       'X-RateLimit-Limit': '10000',
@@ -72,40 +77,59 @@ describe('allowance headers', () => {
   });
 
   it('send only the reset without a limit, inventing no number', () => {
-    expect(allowanceHeaders({ limit: null, used: 123 }, now)).toEqual({ 'X-RateLimit-Reset': '1796083200' });
+    expect(allowanceHeaders({ limit: null, used: 123 }, month, now)).toEqual({ 'X-RateLimit-Reset': '1796083200' });
   });
 
   it('add Retry-After when the allowance is used up', () => {
-    const headers = exhaustedHeaders(1000, now);
+    const headers = exhaustedHeaders(1000, month, now);
     expect(headers['Retry-After']).toBe('691200');
     expect(headers['X-RateLimit-Remaining']).toBe('0');
     expect(headers.RateLimit).toBe('"monthly";r=0;t=691200');
+  });
+
+  it("run to a trial's expiry over its 30 days, not to the 1st", () => {
+    const trial = { createdAt: new Date('2026-11-20T00:00:00Z'), expiresAt: new Date('2026-12-20T00:00:00Z') };
+    const headers = exhaustedHeaders(1000, allowanceWindow(planOf('trial'), trial, now), now);
+    expect(headers['Retry-After']).toBe(String(27 * 86400));
+    expect(headers['RateLimit-Policy']).toBe('"validity";q=1000;w=2592000');
+    expect(headers['X-RateLimit-Reset']).toBe(String(Date.parse('2026-12-20T00:00:00Z') / 1000));
   });
 });
 
 describe('usage summary', () => {
   const now = new Date('2026-11-22T00:00:00Z');
+  const summary = (planId: string, calls: number, limit: number | null) =>
+    usageSummary({
+      client: 'c',
+      plan: planOf(planId),
+      callsThisMonth: calls,
+      callsInPeriod: calls,
+      limit,
+      period: allowanceWindow(planOf(planId), monthKey, now),
+    });
 
   it('rounds the percentage down and says when the allowance resets', () => {
-    expect(usageSummary({ client: 'Lanternfish Books', planId: 'starter', calls: 4213, limit: 10000, now })).toEqual({
+    expect({ ...summary('starter', 4213, 10000), client: 'Lanternfish Books' }).toEqual({
       client: 'Lanternfish Books',
       tier: 'starter',
       calls_this_month: 4213,
+      calls_in_period: 4213,
       call_limit: 10000,
       calls_remaining: 5787,
       usage_pct: 42,
       resets: 'Resets at 00:00 UTC on the 1st of each month',
+      period_start: '2026-11-01T00:00:00Z',
       resets_at: '2026-12-01T00:00:00Z',
     });
-    expect(usageSummary({ client: 'c', planId: 'trial', calls: 999, limit: 1000, now }).usage_pct).toBe(99);
+    expect(summary('trial', 999, 1000).usage_pct).toBe(99);
   });
 
   it('has no limit, remainder or percentage on an unlimited plan', () => {
-    const summary = usageSummary({ client: 'c', planId: 'platform', calls: 5_000_000, limit: null, now });
-    expect([summary.call_limit, summary.calls_remaining, summary.usage_pct]).toEqual([null, null, 0]);
+    const unlimited = summary('platform', 5_000_000, null);
+    expect([unlimited.call_limit, unlimited.calls_remaining, unlimited.usage_pct]).toEqual([null, null, 0]);
   });
 
   it('treats a zero allowance as used up', () => {
-    expect(usageSummary({ client: 'c', planId: 'enterprise', calls: 0, limit: 0, now }).usage_pct).toBe(100);
+    expect(summary('enterprise', 0, 0).usage_pct).toBe(100);
   });
 });

@@ -128,10 +128,12 @@ describe('quotes-usage', () => {
       client: 'Lanternfish Books',
       tier: 'starter',
       calls_this_month: 3,
+      calls_in_period: 3,
       call_limit: 10000,
       calls_remaining: 9997,
       usage_pct: 0,
       resets: 'Resets at 00:00 UTC on the 1st of each month',
+      period_start: '2026-11-01T00:00:00Z',
       resets_at: '2026-12-01T00:00:00Z',
     });
     // Not counted: no allowance headers.

@@ -1,11 +1,19 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { EarlierPeriodCalls } from '../../src/data/earlierPeriodCalls.js';
+import { rules } from '@quotes/contract';
 import type { ApiCall } from '../../src/http/apiCall.js';
 import { countedCall } from '../../src/http/countedCall.js';
 import { createOperatorApi } from '@quotes/accounts';
 import type { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../../src/serviceRuntime.js';
+
+const enterpriseKey = {
+  plan: rules.planById.get('enterprise'),
+  createdAt: new Date('2026-11-01T00:00:00Z'),
+  expiresAt: null,
+};
 
 // A database of this file's own, made as the file loads.
 const database: TestDatabase = await createTestDatabase();
@@ -15,10 +23,14 @@ describe('a counted call', () => {
   it('reads while it waits for its lease, except for a key whose allowance was found used up', async () => {
     const keyId = (await createOperatorApi(database).createKey({ client: 'Counted call test', plan: 'enterprise' })).id;
     const counter = new MonthlyCounter(database.pool, { flushMs: 60_000 });
-    const runtime = { clock: () => new Date('2026-11-24T12:00:00Z'), counter } as unknown as ServiceRuntime;
+    const runtime = {
+      clock: () => new Date('2026-11-24T12:00:00Z'),
+      counter,
+      earlierCalls: new EarlierPeriodCalls(counter),
+    } as unknown as ServiceRuntime;
     const call = {
       operationId: 'getRandomQuote',
-      caller: { key: { id: keyId }, limits: { monthlyCalls: 2 } },
+      caller: { key: { id: keyId, ...enterpriseKey }, limits: { monthlyCalls: 2 } },
     } as unknown as ApiCall;
     const acquire = counter.acquire.bind(counter);
     let admitted = false;
@@ -62,10 +74,10 @@ describe('a counted call', () => {
 
   it('answers 503 when counting fails, whatever the read that ran beside it did', async () => {
     const counter = { mayGrant: () => true, acquire: () => Promise.reject(new Error('database gone')) };
-    const runtime = { clock: () => new Date(), counter } as unknown as ServiceRuntime;
+    const runtime = { clock: () => new Date(), counter, earlierCalls: { of: () => 0 } } as unknown as ServiceRuntime;
     const call = {
       operationId: 'getRandomQuote',
-      caller: { key: { id: 'k_x' }, limits: { monthlyCalls: null } },
+      caller: { key: { id: 'k_x', ...enterpriseKey }, limits: { monthlyCalls: null } },
     } as unknown as ApiCall;
     await expect(countedCall(runtime, call, () => Promise.reject(new Error('read failed too')))).rejects.toThrow(
       'database gone',

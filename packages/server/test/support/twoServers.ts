@@ -1,3 +1,4 @@
+import type { Clock } from '@quotes/accounts/rules';
 import { connectDatabase } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
@@ -12,12 +13,12 @@ export interface TwoServers {
 }
 
 /** Two servers on one fresh database with the fixture corpus, each with its own pool, caches and notification connection. */
-export async function startTwoServers(): Promise<TwoServers> {
+export async function startTwoServers(options: { clock?: Clock } = {}): Promise<TwoServers> {
   const database = await createTestDatabase();
   await loadFixtureCorpus(database);
   const secondPool = connectDatabase(database.url, { poolSize: 10 });
-  const first = await startTestServer(database);
-  const second = await startTestServer(secondPool);
+  const first = await startTestServer(database, { clock: options.clock });
+  const second = await startTestServer(secondPool, { clock: options.clock });
   return {
     database,
     first,
