@@ -4,23 +4,29 @@ import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { createKeyRequestService, createMailer, createOperatorApi, type IssuedKey } from '@quotes/accounts';
-import { silentLogger } from '@quotes/service-base';
-import type { RunningServer } from '../../src/startServer.js';
-import { newMailTo, signInLinkIn } from '../../src/testing/accountClient.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import type { IssuedKey } from '@quotes/accounts';
+import type { RunningServer } from '@quotes/server';
+import {
+  loadFixtureCorpus,
+  newMailTo,
+  type SmtpInbox,
+  signInLinkIn,
+  startServerMailingTo,
+  startSmtpInbox,
+} from '@quotes/server/testing';
+import { type ConsoleProcess, startConsoleProcess } from '../support/consoleProcess.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 // A key holder on their page as they would be: the link from the mail a real SMTP server
 // received, the chart of their calls, a roll whose old secret real /v1 calls then find refused,
-// an origin, a plan change the operator approves (through the key request service), its mail.
+// an origin, a plan change the operator approves in the console (its own process, in a second
+// browser), and the decision's mail.
 describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromium", { timeout: 120_000 }, () => {
   let database: TestDatabase;
   let inbox: SmtpInbox;
   let server: RunningServer;
+  let console_: ConsoleProcess;
   let browser: Browser;
   let page: Page;
   let issued: IssuedKey;
@@ -30,6 +36,12 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
     [database, inbox, browser] = await Promise.all([createTestDatabase(), startSmtpInbox(), launchChromium()]);
     await loadFixtureCorpus(database);
     server = await startServerMailingTo(database, inbox);
+    console_ = await startConsoleProcess({
+      DATABASE_URL: database.url,
+      SMTP_URL: inbox.url,
+      MAIL_FROM: 'Keys <keys@quotes.example.test>',
+      PUBLIC_BASE_URL: server.url,
+    });
     issued = await server.operator.createKey({ client: 'Reading nook', plan: 'starter', email: 'reader@example.com' });
     // Calls to chart: served ones, and one refused for its origin.
     for (let index = 0; index < 4; index++)
@@ -46,6 +58,7 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
 
   afterAll(async () => {
     await browser?.close();
+    await console_?.stop('SIGTERM', 10_000);
     await server?.close();
     await inbox?.close();
     await database?.drop();
@@ -110,26 +123,25 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
     await page.getByRole('button', { name: 'Send the request' }).click();
     expect(await page.locator('.notice').innerText()).toContain('Your request is with the operator');
 
-    const service = createKeyRequestService(
-      database,
-      createOperatorApi(database),
-      {
-        mailer: createMailer({
-          smtpUrl: inbox.url,
-          from: 'Keys <keys@quotes.example.test>',
-          outboxDir: '/nonexistent',
-        }),
-        publicBaseUrl: server.url,
-        bounds: { perAddressPerHour: 5, perNetworkPerHour: 10, perEmailPerHour: 3, perHour: 200, maxOpen: 100 },
-      },
-      () => new Date(),
-      silentLogger,
-    );
-    const waiting = (await service.list('pending')).find((request) => request.forKeyId === issued.id)!;
-    expect(waiting.kind).toBe('plan-change');
-    expect(waiting.plan).toBe('professional');
+    // The operator, in a browser of their own: the console's queue, the request's page, approve.
+    const operatorContext = await browser.newContext();
+    const operatorPage = await operatorContext.newPage();
+    await operatorPage.goto(console_.signInUrl);
+    const row = await database.db
+      .selectFrom('key_requests')
+      .select(['id', 'kind', 'plan_id'])
+      .where('for_key_id', '=', issued.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 'plan-change', plan_id: 'professional' });
+    await operatorPage.getByRole('link', { name: row.id }).first().click();
+    expect(await operatorPage.getByRole('heading', { level: 1 }).innerText()).toBe(`Request ${row.id}`);
+    expect(await operatorPage.locator('dl.facts').innerText()).toContain("a change of plan for the holder's key");
+    expect(await operatorPage.getByLabel('Plan').inputValue()).toBe('professional');
     const before = inbox.messages.length;
-    await service.approve(waiting.id, { send: true });
+    await operatorPage.getByRole('button', { name: 'Approve and mail the holder' }).click();
+    expect(await operatorPage.locator('.notice').first().innerText()).toContain('Approved');
+    await operatorContext.close();
     const decision = await newMailTo(inbox, before, 'reader@example.com', /is approved$/);
     expect(decision.text).toContain('now on the professional plan');
     await page.reload();
