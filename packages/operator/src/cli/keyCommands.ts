@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import type { OpenedDatabase } from '@quotes/database';
 import { visibleText } from '@quotes/text-rules';
 import { type Config, publicBaseUrl } from '@quotes/service-base';
-import { allowanceSentence, expiryText, plansWhere } from '@quotes/accounts/rules';
+import { allowanceSentence, expiryText, plansWhere, rollGraceOf, rollGraces } from '@quotes/accounts/rules';
 import {
   createOperatorApi,
   type IssuedKey,
@@ -375,19 +375,25 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
 
   keys
     .command('roll')
-    .description('Give a key a new secret (same id, plan and usage); the old secret is refused at once')
+    .description('Give a key a new secret (same id, plan and usage); the old secret is refused after the grace')
     .argument('<id>', 'key id (k_...)')
+    .addOption(
+      new Option('--grace <when>', 'when the old secret stops working (as the holder\'s page offers)')
+        .choices(rollGraces.map((grace) => grace.id))
+        .default('at-once'),
+    )
     .option('--send', "mail the new secret to the key's e-mail address")
     .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
     .option('--json', 'print {"id","key","client","plan","expires_at"} as JSON')
-    .action(async (id: string, options: { send?: boolean; json?: boolean; reason?: string }) => {
+    .action(async (id: string, options: { grace: string; send?: boolean; json?: boolean; reason?: string }) => {
       if (options.send) requirePublicBaseUrl(cli.config().PUBLIC_BASE_URL);
+      const grace = rollGraceOf(options.grace)!;
       const { issued, view } = await cli.run(async (database) => {
         const operator = createOperatorApi(database, { reason: options.reason });
         const owner = await operator.showKey(id);
         if (options.send && !owner.email)
           throw new OperatorError(`key ${id} has no e-mail address; --send needs one`, 'conflict');
-        return { issued: await operator.rollKey(id), view: owner };
+        return { issued: await operator.rollKey(id, { graceMs: grace.ms }), view: owner };
       });
       const mailed = options.send ? await sendKey(issued, view, true) : null;
       if (options.json) {
@@ -396,5 +402,6 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         return;
       }
       printIssued(issued, 'Rolled', mailed);
+      cli.out(`The old secret is refused ${grace.label}.`);
     });
 }

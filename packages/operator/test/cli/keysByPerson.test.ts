@@ -213,7 +213,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
     expectOneLineError(await admin('keys', 'change-plan', trial.id, '--plan', 'gold'), /Allowed choices|gold/, expect);
   });
 
-  it('roll gives the same key record a new secret; the old one is refused at once', async ({ expect }) => {
+  it('roll gives the same key record a new secret; the old one is refused at once, or after the grace chosen', async ({ expect }) => {
     const issued = await create('--client', 'Leaky', '--plan', 'starter', '--email', 'leaky@example.test');
     await setCallsThisMonth(issued.id, 42);
     expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
@@ -226,6 +226,12 @@ describe('keys by person', { timeout: 90_000 }, () => {
     const answer = await server.call('/v1/quotes-usage', { key: fresh.key });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ calls_this_month: 42 });
+    // With a grace, as the holder's page offers: both secrets work until it ends.
+    const graced = await admin('keys', 'roll', issued.id, '--grace', '1-hour');
+    expect(graced.code, graced.stderr).toBe(0);
+    expect(graced.stdout).toContain('The old secret is refused after 1 hour.');
+    expect((await server.call('/v1/quotes-usage', { key: fresh.key })).status).toBe(200);
+    expectOneLineError(await admin('keys', 'roll', issued.id, '--grace', '2-days'), /Allowed choices|2-days/, expect);
     await admin('keys', 'revoke', issued.id);
     expectOneLineError(await admin('keys', 'roll', issued.id), /revoked/, expect);
   });
