@@ -61,7 +61,7 @@ describe('the pages of /account', () => {
   it('puts the session CSRF token in every form of a signed-in page', () => {
     const page = keyPage(signed, key, { charts: [], refusals: [], requests: [] });
     const forms = page.match(/<form /g)!.length;
-    expect(forms).toBe(5); // sign out, roll, origins, request, close
+    expect(forms).toBe(6); // sign out, roll, origins, request, allowance mails, close
     expect(page.match(/name="_csrf" value="csrf-token-of-the-session"/g)).toHaveLength(forms);
   });
 
