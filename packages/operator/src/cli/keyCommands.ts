@@ -378,7 +378,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .description('Give a key a new secret (same id, plan and usage); the old secret is refused after the grace')
     .argument('<id>', 'key id (k_...)')
     .addOption(
-      new Option('--grace <when>', 'when the old secret stops working (as the holder\'s page offers)')
+      new Option('--grace <when>', "when the old secret stops working (as the holder's page offers)")
         .choices(rollGraces.map((grace) => grace.id))
         .default('at-once'),
     )

@@ -213,7 +213,9 @@ describe('keys by person', { timeout: 90_000 }, () => {
     expectOneLineError(await admin('keys', 'change-plan', trial.id, '--plan', 'gold'), /Allowed choices|gold/, expect);
   });
 
-  it('roll gives the same key record a new secret; the old one is refused at once, or after the grace chosen', async ({ expect }) => {
+  it('roll gives the same key record a new secret; the old one is refused at once, or after the grace chosen', async ({
+    expect,
+  }) => {
     const issued = await create('--client', 'Leaky', '--plan', 'starter', '--email', 'leaky@example.test');
     await setCallsThisMonth(issued.id, 42);
     expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
