@@ -4,11 +4,8 @@ import type { Database, KeyRequestKind } from '@quotes/database';
 import { findKeys } from '../data/keyOwners.js';
 import { allowanceMailsOn, setAllowanceMails } from '../data/holderNotices.js';
 import { holderRequestsOf, insertHolderRequest } from '../data/holderRequests.js';
-import { callsInPeriod } from '../data/monthlyUsage.js';
-import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { resetSentence } from '../domain/allowanceWording.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
-import { remainingCalls } from '../domain/plans.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
 import type { Clock } from '../domain/clock.js';
 import { rollGraceOf } from '../domain/rollGrace.js';
@@ -16,7 +13,7 @@ import { randomBase62 } from '../keys/apiKeySecret.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { requireText } from '../operator/operatorInput.js';
-import type { HistoryEntry, IssuedKey, KeyView, UsageView } from '../operator/operatorTypes.js';
+import type { HistoryEntry, IssuedKey, KeyView, PeriodUsageView } from '../operator/operatorTypes.js';
 import type { HolderSession, HolderSettings } from './holderSignIn.js';
 
 /** Why a holder closes a key, as its revocation records it. */
@@ -25,7 +22,7 @@ export const closedByHolder = 'closed by its holder';
 /** One key as its holder sees it: the key, this period's use of its allowance, and its requests. */
 export interface HolderKey extends KeyView {
   /** The calls of the allowance's period (a calendar month, or a trial's 30 days). */
-  readonly usage: UsageView;
+  readonly usage: PeriodUsageView;
   /** When the period ends: the allowance resets, or a trial's ends. */
   readonly resets: string;
   /** The plan's words for it: "Resets at 00:00 UTC on the 1st…" or "Does not reset: …". */
@@ -69,21 +66,12 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
   }
 
   async function view(session: HolderSession, id: string): Promise<HolderKey> {
-    const now = clock();
     const [shown, mails] = await Promise.all([operatorFor(session).showKey(id), allowanceMailsOn(db, id)]);
     const plan = rules.planById.get(shown.plan);
     if (!plan) throw new OperatorError(`key ${id} is on an unknown plan`, 'failed');
-    const period = allowancePeriod(
-      plan,
-      { createdAt: new Date(shown.createdAt), expiresAt: shown.expiresAt ? new Date(shown.expiresAt) : null },
-      now,
-    );
-    const calls = await callsInPeriod(db, id, period, now);
-    const usage: UsageView = { ...shown.usage, calls, remaining: remainingCalls(shown.usage.limit, calls) };
     return {
       ...shown,
-      usage,
-      resets: isoSeconds(period.end),
+      resets: shown.usage.periodEnd,
       resetWords: resetSentence(plan),
       allowanceMails: mails !== false,
     };

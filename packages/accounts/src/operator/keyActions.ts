@@ -2,7 +2,8 @@ import { rules } from '@quotes/contract';
 import { renewKey, revokeKey, rollSecret, updateActiveKey } from '../data/apiKeys.js';
 import { maxRollGraceMs } from '../domain/rollGrace.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
-import { callsInMonth, usageInMonth } from '../data/monthlyUsage.js';
+import { callsInMonth, callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
+import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
 import { revocationCategoryOf } from '../domain/holderNoticeRules.js';
 import { plansWhere } from '../domain/plans.js';
@@ -265,8 +266,12 @@ export function keyActions(
     async showKey(id) {
       const now = clock();
       const record = await existing(id);
-      const month = calendarMonthOf(now);
-      return { ...viewOf(record, now), usage: usageOf(record, month, await callsInMonth(db, id, month.key), now) };
+      const period = allowancePeriod(record.plan, record, now);
+      const usage = usageOf(record, calendarMonthOf(now), await callsInPeriod(db, id, period, now), now);
+      return {
+        ...viewOf(record, now),
+        usage: { ...usage, periodStart: isoSeconds(period.start), periodEnd: isoSeconds(period.end) },
+      };
     },
 
     async revokeKey(id, reason) {

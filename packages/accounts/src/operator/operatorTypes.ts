@@ -88,6 +88,13 @@ export interface KeyView {
   allowedOrigins: string[];
 }
 
+/** A key's use of its allowance over the period in force: `calls` and `remaining` over the whole period. */
+export interface PeriodUsageView extends UsageView {
+  readonly periodStart: string;
+  /** When the allowance resets, or a trial's ends. */
+  readonly periodEnd: string;
+}
+
 export interface UsageView {
   keyId: string;
   /** The start of the key the customer holds (`qk_` and 8 characters): how they recognise it. */
@@ -127,7 +134,8 @@ export interface OperatorApi {
    * back for the next run. Returns the alerts sent.
    */
   sendUsageAlerts(month: string | undefined, send: (alert: UsageAlert) => Promise<void>): Promise<UsageAlert[]>;
-  showKey(id: string): Promise<KeyView & { usage: UsageView }>;
+  /** The key, and its calls over the allowance period in force (a calendar month, or a trial's 30 days). */
+  showKey(id: string): Promise<KeyView & { usage: PeriodUsageView }>;
   /** Revokes a key; its holder's mail (the category, never the reason) is due in the same transaction. */
   revokeKey(id: string, reason?: string | null): Promise<KeyView>;
   renewKey(id: string, until: Date): Promise<KeyView>;

@@ -280,7 +280,7 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
       cli.out(
         [
           ...keyLines(view),
-          `usage        ${usage.calls.toLocaleString('en-US')} calls ${limit} in ${usage.month} (UTC)`,
+          `usage        ${usage.calls.toLocaleString('en-US')} calls ${limit} from ${usage.periodStart} to ${usage.periodEnd}`,
         ].join('\n'),
       );
     });

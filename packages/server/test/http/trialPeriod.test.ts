@@ -54,6 +54,14 @@ describe('a trial key across the 1st', () => {
       period_start: issuedAt,
       resets_at: expiresAt,
     });
+    // The operator's view of the key (CLI `keys show`, the console, the holder's page) says the same.
+    expect((await fixture.server.operator.showKey(trial.id)).usage).toMatchObject({
+      calls: 1000,
+      limit: 1000,
+      remaining: 0,
+      periodStart: issuedAt,
+      periodEnd: expiresAt,
+    });
 
     // Still refused later in the month (the earlier month's calls now remembered), a second before expiry.
     clock.set('2026-12-29T11:59:59Z');

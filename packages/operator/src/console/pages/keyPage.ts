@@ -8,14 +8,19 @@ import { type ActionArguments, type ActionInput, keyActions } from './keyActions
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
 import { auditTable } from './auditPage.js';
 
-function facts(key: KeyView & { usage: { calls: number; limit: number | null } }): Html {
+function facts(
+  key: KeyView & { usage: { calls: number; limit: number | null; periodStart: string; periodEnd: string } },
+): Html {
   const rows: [string, string | null][] = [
     ['prefix', `${key.prefix}...`],
     ['client', key.client],
     ['e-mail', key.email],
     ['plan', key.plan],
     ['state', key.state + (key.revokedReason ? ` (${key.revokedReason})` : '')],
-    ['this month', `${count(key.usage.calls)} of ${count(key.usage.limit)} calls`],
+    [
+      'allowance period',
+      `${count(key.usage.calls)} of ${count(key.usage.limit)} calls, ${key.usage.periodStart} to ${key.usage.periodEnd}`,
+    ],
     ['created', key.createdAt],
     ['expires', key.expiresAt ?? 'never'],
     ['revoked', key.revokedAt],
