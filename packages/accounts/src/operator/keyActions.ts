@@ -2,7 +2,7 @@ import { rules } from '@quotes/contract';
 import { renewKey, revokeKey, rollSecret, updateActiveKey } from '../data/apiKeys.js';
 import { maxRollGraceMs } from '../domain/rollGrace.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
-import { callsInMonth, callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
+import { callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
 import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
 import { revocationCategoryOf } from '../domain/holderNoticeRules.js';
