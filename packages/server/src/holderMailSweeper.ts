@@ -7,6 +7,8 @@ import { outageCause } from './databaseOutage.js';
 const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
 /** The longest close() waits for the send under way; a send cut short keeps its claim until the lease ends. */
 const closeWaitMs = 5000;
+/** How soon a call that reached 80% or 100% of an allowance has its holder's mail swept: after the counts' flush. */
+export const promptSweepMs = 1000;
 
 /**
  * Runs the holders' mail sweep every `intervalMs` (HOLDER_MAIL_SWEEP_MS; 0: never by itself), one
@@ -14,6 +16,7 @@ const closeWaitMs = 5000;
  */
 export class HolderMailSweeper {
   private timer: NodeJS.Timeout | undefined;
+  private prompt: NodeJS.Timeout | undefined;
   private running: Promise<HolderMailOutcome> | undefined;
   private closed = false;
 
@@ -28,6 +31,19 @@ export class HolderMailSweeper {
     if (this.intervalMs <= 0) return;
     this.timer = setInterval(() => void this.sweep(), this.intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * A sweep within promptSweepMs, once the counts of the call that asked are written (the counter
+   * flushes every COUNT_FLUSH_MS); calls asking meanwhile share it. Only where sweeps run at all.
+   */
+  soon(): void {
+    if (this.intervalMs <= 0 || this.closed || this.prompt !== undefined) return;
+    this.prompt = setTimeout(() => {
+      this.prompt = undefined;
+      void this.sweep();
+    }, promptSweepMs);
+    this.prompt.unref();
   }
 
   /** Sweeps now, or joins the sweep under way. */
@@ -56,6 +72,7 @@ export class HolderMailSweeper {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.prompt);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.running,

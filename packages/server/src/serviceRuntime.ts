@@ -1,3 +1,4 @@
+import { AllowanceCrossings } from './domain/allowanceCrossings.js';
 import { MonthlyCounter } from './data/monthlyCounter.js';
 import { EarlierPeriodCalls } from './data/earlierPeriodCalls.js';
 import { CountJournal, databaseScope, deadJournals, journalDir } from './data/countJournal.js';
@@ -26,6 +27,8 @@ export interface ServiceRuntime {
   readonly counter: MonthlyCounter;
   /** A key's calls in its allowance period's earlier months (a trial across the 1st). */
   readonly earlierCalls: EarlierPeriodCalls;
+  /** Calls that take a key's allowance to 80% or 100%: the holder mail is swept soon after. */
+  readonly crossings: AllowanceCrossings;
   readonly catalog: QuoteCatalog;
   readonly notifications: DatabaseNotifications;
   readonly outage: DatabaseOutage;
@@ -206,6 +209,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     keys,
     counter,
     earlierCalls: new EarlierPeriodCalls(counter),
+    crossings: new AllowanceCrossings(),
     catalog,
     notifications,
     outage,

@@ -285,6 +285,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       log,
     );
     holderMail.start();
+    runtime.crossings.listen(() => holderMail.soon());
     let closing: Promise<void> | undefined;
     return {
       url: urlOf(address),

@@ -69,11 +69,13 @@ export async function countedCall<
     slot.release();
     return answer;
   }
+  const used = earlier + slot.served();
+  runtime.crossings.counted(used, allowance);
   return {
     ...answer,
     headers: {
       ...answer.headers,
-      ...allowanceHeaders({ limit: allowance, used: earlier + slot.served() }, window, now),
+      ...allowanceHeaders({ limit: allowance, used }, window, now),
     },
     counted: slot,
   };

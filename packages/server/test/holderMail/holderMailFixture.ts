@@ -19,6 +19,7 @@ export function mailingServer(
   smtpUrl: string,
   logger?: Logger,
   deadlineMs = 5000,
+  sweepMs = 0,
 ): Promise<RunningServer> {
   return startServer({
     database,
@@ -26,7 +27,7 @@ export function mailingServer(
     port: 0,
     clock: clock.clock,
     shutdownGraceMs: 2000,
-    holderMailSweepMs: 0,
+    holderMailSweepMs: sweepMs,
     keyRequests: {
       mailer: createMailer({
         smtpUrl,
