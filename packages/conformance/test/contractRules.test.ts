@@ -67,6 +67,6 @@ describe('a plan allowance changed in the contract alone', () => {
 
   it('is in the reference page plan table', () => {
     const description = String((describedContract(changed).info as { description?: string }).description);
-    expect(description).toContain(`| trial | ${changedAllowance} | 10 | 30 days from issue |`);
+    expect(description).toContain(`| trial | ${changedAllowance} calls over its 30 days | 10 | 30 days from issue |`);
   });
 });
