@@ -31,6 +31,8 @@ const key: HolderKey = {
     calls: 1234,
     limit: 10_000,
     remaining: 8766,
+    periodStart: '2026-11-01T00:00:00Z',
+    periodEnd: '2026-12-01T00:00:00Z',
   },
   resets: '2026-12-01T00:00:00Z',
   resetWords: 'Resets at 00:00 UTC on the 1st of each month',
