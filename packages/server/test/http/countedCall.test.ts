@@ -1,3 +1,4 @@
+import { AllowanceCrossings } from '../../src/domain/allowanceCrossings.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
@@ -27,6 +28,7 @@ describe('a counted call', () => {
       clock: () => new Date('2026-11-24T12:00:00Z'),
       counter,
       earlierCalls: new EarlierPeriodCalls(counter),
+      crossings: new AllowanceCrossings(),
     } as unknown as ServiceRuntime;
     const call = {
       operationId: 'getRandomQuote',
@@ -74,7 +76,12 @@ describe('a counted call', () => {
 
   it('answers 503 when counting fails, whatever the read that ran beside it did', async () => {
     const counter = { mayGrant: () => true, acquire: () => Promise.reject(new Error('database gone')) };
-    const runtime = { clock: () => new Date(), counter, earlierCalls: { of: () => 0 } } as unknown as ServiceRuntime;
+    const runtime = {
+      clock: () => new Date(),
+      counter,
+      earlierCalls: { of: () => 0 },
+      crossings: new AllowanceCrossings(),
+    } as unknown as ServiceRuntime;
     const call = {
       operationId: 'getRandomQuote',
       caller: { key: { id: 'k_x', ...enterpriseKey }, limits: { monthlyCalls: null } },
