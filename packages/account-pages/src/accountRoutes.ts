@@ -103,20 +103,23 @@ export function accountRouter(options: AccountRouterOptions): Router {
     response.send(accountStyles);
   });
 
+  /** A signed-out form without its CSRF token: 403, and what to open again (`page` or `link`). */
+  const refuseForeignForm = (response: Response, openAgain: 'page' | 'link') =>
+    send(
+      response,
+      403,
+      refusedPage(
+        'Refused',
+        `This form did not come from this page (its CSRF token is missing or wrong). Open the ${openAgain} again.`,
+        'signed-out',
+      ),
+    );
+
   const parse = express.urlencoded({ extended: false, limit: maxFormBytes, parameterLimit: 20 });
 
   router.post('/sign-in-link', parse, async (request, response, next) => {
     try {
-      if (!formTokenMatches(request))
-        return send(
-          response,
-          403,
-          refusedPage(
-            'Refused',
-            'This form did not come from this page (its CSRF token is missing or wrong). Open the page again.',
-            'signed-out',
-          ),
-        );
+      if (!formTokenMatches(request)) return refuseForeignForm(response, 'page');
       const email = field(request.body, 'email');
       const address = clientAddress(request);
       if (address === '') return send(response, 400, refusedPage('Refused', 'The connection closed.', 'signed-out'));
@@ -165,16 +168,7 @@ export function accountRouter(options: AccountRouterOptions): Router {
 
   router.post('/sign-in', parse, async (request, response, next) => {
     try {
-      if (!formTokenMatches(request))
-        return send(
-          response,
-          403,
-          refusedPage(
-            'Refused',
-            'This form did not come from this page (its CSRF token is missing or wrong). Open the link again.',
-            'signed-out',
-          ),
-        );
+      if (!formTokenMatches(request)) return refuseForeignForm(response, 'link');
       const token = tokenOf(field(request.body, 'token'));
       const signedIn = token === '' ? undefined : await signIn.signIn(token);
       if (!signedIn) return send(response, 404, linkInvalidPage());
