@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 /** The single-URL scenarios' ids (scenarios.ts) and the mixed one's, in the order they run. */
 export const scenarioIds = ['mixed', 'random', 'random-filtered', 'filter-3', 'filter-deep', 'categories', 'usage'];
 
+/** The steps of a corpus size's run, in the order they run (main.ts); each one's peak RSS is reported. */
+export const phaseIds = ['cold', 'throughput', 'routes', 'bystander', 'counted', 'reload'] as const;
+export type PhaseId = (typeof phaseIds)[number];
+
 export interface BenchOptions {
   sizes: number[];
   /** Seconds of measured load per run; a scenario has `rounds` of them per target. */
@@ -19,6 +23,8 @@ export interface BenchOptions {
   scenarios: Set<string>;
   /** The scenarios measured over every route (one key, history off, through HAProxy). */
   routeScenarios: Set<string>;
+  /** The steps run (all by default); a run of some writes results the READMEs do not quote. */
+  phases: Set<PhaseId>;
   serverNodeOptions: string[];
   out: string;
 }
@@ -67,6 +73,7 @@ function parseCommandLine(args: string[], defaultOut: string) {
         'counted-calls': { type: 'string', default: '45000' },
         scenarios: { type: 'string', default: scenarioIds.join(',') },
         'route-scenarios': { type: 'string', default: 'random,categories' },
+        phases: { type: 'string', default: phaseIds.join(',') },
         'server-node-options': { type: 'string', default: '' },
         out: { type: 'string', default: defaultOut },
       },
@@ -95,6 +102,7 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
       values['route-scenarios'],
       scenarioIds.filter((id) => id !== 'mixed'),
     ),
+    phases: ids('phases', values.phases, phaseIds) as Set<PhaseId>,
     // More, for a look inside (`--cpu-prof --cpu-prof-dir=DIR` profiles every server process the bench starts).
     serverNodeOptions: (values['server-node-options'] ?? '').split(/\s+/).filter((option) => option !== ''),
     out: values.out ?? defaultOut,

@@ -33,6 +33,8 @@ export interface LoadResult {
   requests: number;
   /** Connection errors, timeouts and unexpected statuses together: any of them spoils the run. */
   errors: number;
+  /** Answers 429 (reports before it lack it). */
+  refused?: number;
   /** The load generator's own CPU over the measured run, µs (reports before it lack it). */
   loadGeneratorCpuMicros?: number;
   /** Seconds from the measured run's start to its last answer. */
@@ -99,6 +101,7 @@ export async function runLoad(options: LoadOptions, window?: MeasuredWindow): Pr
     latencyP99Ms: result.latencyP99Ms,
     requests: result.requests,
     errors: result.errors + result.timeouts + (options.notFoundExpected ? result.serverErrors : result.non2xx),
+    refused: result.refused,
     loadGeneratorCpuMicros: result.loadGeneratorCpuMicros,
     seconds: result.seconds,
   };

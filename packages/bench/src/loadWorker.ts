@@ -37,6 +37,8 @@ export interface LoadWorkerResult {
   timeouts: number;
   non2xx: number;
   serverErrors: number;
+  /** Answers 429: calls refused for the key's rate, calls at once or allowance. */
+  refused: number;
   /** The load generator's own CPU (user + system, this process) over the measured run, µs. */
   loadGeneratorCpuMicros: number;
   /** Seconds from the measured run's start to its last answer. */
@@ -109,9 +111,11 @@ async function main(): Promise<void> {
   let lastAnswer = started;
   // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
   const latencies: number[] = [];
+  let refused = 0;
   const run = load(config, config.paths, { amount: config.amount, seconds: config.durationSeconds });
-  run.on('response', (_client, _statusCode, _bytes, responseTimeMs) => {
+  run.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
     latencies.push(responseTimeMs);
+    if (statusCode === 429) refused++;
     lastAnswer = performance.now();
   });
   const result = await run;
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     serverErrors: result['5xx'],
+    refused,
     loadGeneratorCpuMicros: cpu.user + cpu.system,
     seconds,
   };

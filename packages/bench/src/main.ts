@@ -8,7 +8,7 @@ import { startScript } from '@quotes/cluster';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { createKey, createKeys, freshDatabase, settleWrites, trafficKeys } from './benchDatabase.js';
-import { OptionError, parseBenchOptions } from './benchOptions.js';
+import { OptionError, type PhaseId, parseBenchOptions, phaseIds } from './benchOptions.js';
 import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
 import { measureHistoryMemory } from './historyMemory.js';
@@ -16,7 +16,7 @@ import { measureIndex } from './indexMicro.js';
 import { sampleLatenciesApart } from './latencyRun.js';
 import { runLoad } from './loadRun.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
-import { peakRssBytes } from './peakRss.js';
+import { peakRssBytes, resetPeakRss } from './peakRss.js';
 import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
 import { quoteResults } from './readmeQuotes.js';
 import { measureRoutes } from './routeRun.js';
@@ -34,6 +34,10 @@ function readOptions() {
     if (resolve(options.out) === committedResults && options.rounds < committedRounds)
       throw new OptionError(
         `--rounds ${options.rounds} writes results the READMEs quote, which take at least ${committedRounds}; give --out another folder`,
+      );
+    if (resolve(options.out) === committedResults && options.phases.size < phaseIds.length)
+      throw new OptionError(
+        '--phases writes results the READMEs quote, which take every phase; give --out another folder',
       );
     return options;
   } catch (error) {
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
     rounds,
     measurements: [],
     peakRss: {},
+    phaseRss: [],
     cold: [],
     bystander: [],
     counting: [],
@@ -199,20 +204,36 @@ async function main(): Promise<void> {
         await cold(base, 'after start', coldAfterStart, clients);
         await cold(base, 'the same calls again', coldAfterStart, clients);
       };
-      for (const clients of coldClients.slice(0, -1)) {
-        const fresh = await startServerProcess(env);
-        try {
-          await afterStart(fresh.base, clients);
-        } finally {
-          await fresh.process.stop();
+      if (options.phases.has('cold'))
+        for (const clients of coldClients.slice(0, -1)) {
+          const fresh = await startServerProcess(env);
+          try {
+            await afterStart(fresh.base, clients);
+          } finally {
+            await fresh.process.stop();
+          }
         }
-      }
       const server = await startServerProcess(env);
       let meter: CostMeter | undefined;
+      // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
+      const phasePeaks: Array<{ phase: PhaseId | 'start'; bytes: number | null }> = [
+        { phase: 'start', bytes: await peakRssBytes(server.process.pid) },
+      ];
+      const phase = async (id: PhaseId, run: () => Promise<void>) => {
+        if (!options.phases.has(id)) return;
+        await resetPeakRss(server.process.pid);
+        try {
+          await run();
+        } finally {
+          const bytes = await peakRssBytes(server.process.pid);
+          phasePeaks.push({ phase: id, bytes });
+          log(`  ${id}: peak RSS ${bytes === null ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MB`}`);
+        }
+      };
       try {
         const costs = await CostMeter.open(databaseUrl);
         meter = costs;
-        await afterStart(server.base, coldClients[coldClients.length - 1] ?? 1);
+        await phase('cold', () => afterStart(server.base, coldClients[coldClients.length - 1] ?? 1));
         const floorBase = `http://127.0.0.1:${floorPort}`;
         const scenarioRun = (scenario: Scenario, paths: string[], withMock: boolean) =>
           measureScenario({
@@ -229,123 +250,133 @@ async function main(): Promise<void> {
             log,
           });
 
-        // 3. Mixed traffic: every run after a warm-up on the same traffic, so each round meets it
-        // alike (the cost of meeting a combination first is the cold figures').
-        if (options.scenarios.has('mixed')) {
-          const mixed = mixedScenario(traffic.distinct.length, traffic.sequence.length);
-          report.measurements.push(await scenarioRun(mixed, traffic.sequence, false));
-        }
+        await phase('throughput', async () => {
+          // 3. Mixed traffic: every run after a warm-up on the same traffic, so each round meets it
+          // alike (the cost of meeting a combination first is the cold figures').
+          if (options.scenarios.has('mixed')) {
+            const mixed = mixedScenario(traffic.distinct.length, traffic.sequence.length);
+            report.measurements.push(await scenarioRun(mixed, traffic.sequence, false));
+          }
 
-        // 4. One URL per scenario, against the same-bytes floor and the mock.
-        for (const scenario of all.filter((one) => options.scenarios.has(one.id)))
-          report.measurements.push(await scenarioRun(scenario, [scenario.path], true));
-
-        // 4b. quotes-random and quotes-categories over other routes: one key, the history off,
-        // through HAProxy; with their costs per call.
-        const routed = await measureRoutes({
-          corpusSize: size,
-          scenarios: all.filter((scenario) => options.routeScenarios.has(scenario.id)),
-          startServer: (more) => startServerProcess({ ...env, ...more }),
-          floor: { base: floorBase, pid: floor.pid },
-          keys: platformKeys,
-          rounds,
-          meter: costs,
-          load,
-          log,
+          // 4. One URL per scenario, against the same-bytes floor and the mock.
+          for (const scenario of all.filter((one) => options.scenarios.has(one.id)))
+            report.measurements.push(await scenarioRun(scenario, [scenario.path], true));
         });
-        report.routes?.push(...routed.routes);
-        for (const note of routed.notes) if (!report.routeNotes?.includes(note)) report.routeNotes?.push(note);
-
-        // 5. Bystander: one key's quotes-random alone, then beside another key flooding
-        // never-seen combinations.
-        const bystanderRun = () =>
-          runLoad({
-            origin: server.base,
-            paths: ['/v1/quotes-random'],
-            headers: platform,
-            connections: bystanderConnections,
-            durationSeconds,
-            warmupSeconds: 0,
+        await phase('routes', async () => {
+          // 4b. quotes-random and quotes-categories over other routes: one key, the history off,
+          // through HAProxy; with their costs per call.
+          const routed = await measureRoutes({
+            corpusSize: size,
+            scenarios: all.filter((scenario) => options.routeScenarios.has(scenario.id)),
+            startServer: (more) => startServerProcess({ ...env, ...more }),
+            floor: { base: floorBase, pid: floor.pid },
+            keys: platformKeys,
+            rounds,
+            meter: costs,
+            load,
+            log,
           });
-        const alone = await bystanderRun();
-        const [beside, flooding] = await Promise.all([
-          bystanderRun(),
-          runLoad({
-            origin: server.base,
-            paths: flood,
-            headers: { 'X-API-Key': floodKey },
-            connections: floodConnections,
-            durationSeconds,
-            warmupSeconds: 0,
-            notFoundExpected: true,
-          }),
-        ]);
-        log(
-          `  bystander p99 ${alone.latencyP99Ms} ms alone, ${beside.latencyP99Ms} ms beside a flood of ${Math.round(flooding.requestsPerSecond)} never-seen calls/s`,
-        );
-        report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
-
-        // 6. Counting on the path: a capped (professional) key, run by amount so it stays within
-        // its allowance; then the floor sent the same calls, for the row beside the others.
-        const professionalKey = await createKey(adminCli, databaseUrl, 'professional', countedCalls + 5000);
-        const scenario = all[0] as Scenario;
-        const countedRun = (origin: string) => () =>
-          runLoad({
-            origin,
-            paths: [scenario.path],
-            headers: { 'X-API-Key': professionalKey },
-            connections,
-            durationSeconds,
-            warmupSeconds: 0,
-            amount: countedCalls,
-          });
-        const { result: counted, costs: countedCosts } = await costs.measure(
-          { servers: [server.process.pid] },
-          countedRun(server.base),
-        );
-        report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
-        log(
-          `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
-        );
-        const usage = (await (
-          await fetch(`${server.base}/v1/quotes-usage`, { headers: { 'X-API-Key': professionalKey } })
-        ).json()) as { calls_this_month?: number; calls?: number };
-        log(`  professional key's usage after ${counted.requests} calls: ${JSON.stringify(usage)}`);
-        report.counting.push({
-          corpusSize: size,
-          sent: countedCalls,
-          errors: counted.errors,
-          usageSays: usage.calls_this_month ?? null,
+          report.routes?.push(...routed.routes);
+          for (const note of routed.notes) if (!report.routeNotes?.includes(note)) report.routeNotes?.push(note);
         });
-        const floorCounted = await costs.measure({ servers: [floor.pid] }, countedRun(floorBase));
-        const floorRun = { ...floorCounted.result, costs: floorCounted.costs };
-        report.measurements.push({
-          corpusSize: size,
-          keyPlan: 'professional',
-          scenario,
-          server: counted,
-          floor: floorCounted.result,
-          // One round: the allowance holds one counted run.
-          rounds: [{ server: { ...counted, costs: countedCosts }, floorRequestsPerSecond: floorRun.requestsPerSecond }],
-          floorRuns: [floorRun],
-        });
-
-        // 7. Cold, right after a corpus reload (another seed, same size): never-seen
-        // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
-        // One reload per client count, so each meets a corpus none of its calls has seen.
-        for (const [index, clients] of coldClients.entries()) {
-          const reloadBegan = Date.now();
-          await runNodeScript(
-            adminCli,
-            ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1 + index), '--yes'],
-            env,
+        await phase('bystander', async () => {
+          // 5. Bystander: one key's quotes-random alone, then beside another key flooding
+          // never-seen combinations.
+          const bystanderRun = () =>
+            runLoad({
+              origin: server.base,
+              paths: ['/v1/quotes-random'],
+              headers: platform,
+              connections: bystanderConnections,
+              durationSeconds,
+              warmupSeconds: 0,
+            });
+          const alone = await bystanderRun();
+          const [beside, flooding] = await Promise.all([
+            bystanderRun(),
+            runLoad({
+              origin: server.base,
+              paths: flood,
+              headers: { 'X-API-Key': floodKey },
+              connections: floodConnections,
+              durationSeconds,
+              warmupSeconds: 0,
+              notFoundExpected: true,
+            }),
+          ]);
+          log(
+            `  bystander p99 ${alone.latencyP99Ms} ms alone, ${beside.latencyP99Ms} ms beside a flood of ${Math.round(flooding.requestsPerSecond)} never-seen calls/s`,
           );
-          log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
-          await cold(server.base, 'after reload', coldAfterReload, clients);
-        }
+          report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
+        });
+        await phase('counted', async () => {
+          // 6. Counting on the path: a capped (professional) key, run by amount so it stays within
+          // its allowance; then the floor sent the same calls, for the row beside the others.
+          const professionalKey = await createKey(adminCli, databaseUrl, 'professional', countedCalls + 5000);
+          const scenario = all[0] as Scenario;
+          const countedRun = (origin: string) => () =>
+            runLoad({
+              origin,
+              paths: [scenario.path],
+              headers: { 'X-API-Key': professionalKey },
+              connections,
+              durationSeconds,
+              warmupSeconds: 0,
+              amount: countedCalls,
+            });
+          const { result: counted, costs: countedCosts } = await costs.measure(
+            { servers: [server.process.pid] },
+            countedRun(server.base),
+          );
+          report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
+          log(
+            `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
+          );
+          const usage = (await (
+            await fetch(`${server.base}/v1/quotes-usage`, { headers: { 'X-API-Key': professionalKey } })
+          ).json()) as { calls_this_month?: number; calls?: number };
+          log(`  professional key's usage after ${counted.requests} calls: ${JSON.stringify(usage)}`);
+          report.counting.push({
+            corpusSize: size,
+            sent: countedCalls,
+            errors: counted.errors,
+            usageSays: usage.calls_this_month ?? null,
+          });
+          const floorCounted = await costs.measure({ servers: [floor.pid] }, countedRun(floorBase));
+          const floorRun = { ...floorCounted.result, costs: floorCounted.costs };
+          report.measurements.push({
+            corpusSize: size,
+            keyPlan: 'professional',
+            scenario,
+            server: counted,
+            floor: floorCounted.result,
+            // One round: the allowance holds one counted run.
+            rounds: [
+              { server: { ...counted, costs: countedCosts }, floorRequestsPerSecond: floorRun.requestsPerSecond },
+            ],
+            floorRuns: [floorRun],
+          });
+        });
+        await phase('reload', async () => {
+          // 7. Cold, right after a corpus reload (another seed, same size): never-seen
+          // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
+          // One reload per client count, so each meets a corpus none of its calls has seen.
+          for (const [index, clients] of coldClients.entries()) {
+            const reloadBegan = Date.now();
+            await runNodeScript(
+              adminCli,
+              ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1 + index), '--yes'],
+              env,
+            );
+            log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
+            await cold(server.base, 'after reload', coldAfterReload, clients);
+          }
+        });
       } finally {
-        // Read before stopping: the high-water mark goes with the process.
-        report.peakRss[size] = await peakRssBytes(server.process.pid);
+        // The whole run's peak is the highest phase's (each phase set the mark back as it began).
+        report.phaseRss?.push(...phasePeaks.map((peak) => ({ corpusSize: size, ...peak })));
+        const known = phasePeaks.flatMap((peak) => (peak.bytes === null ? [] : [peak.bytes]));
+        report.peakRss[size] = known.length > 0 ? Math.max(...known) : null;
         await meter?.close();
         await server.process.stop();
         await floor.stop();

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { OptionError, parseBenchOptions, scenarioIds } from '../src/benchOptions.js';
+import { OptionError, parseBenchOptions, phaseIds, scenarioIds } from '../src/benchOptions.js';
 
 const parse = (...args: string[]) => parseBenchOptions(args, '/results');
 
@@ -16,8 +16,16 @@ describe('the bench options', () => {
       connections: 64,
       scenarios: new Set(scenarioIds),
       routeScenarios: new Set(['random', 'categories']),
+      phases: new Set(phaseIds),
       out: '/results',
     });
+  });
+
+  it('take some phases for a look at one, and refuse an unknown one', () => {
+    expect(parse('--phases', 'bystander,cold').phases).toEqual(new Set(['bystander', 'cold']));
+    expect(() => parse('--phases', 'flood')).toThrow(
+      /^--phases takes ids among cold, throughput, routes, bystander, counted, reload; got "flood"$/,
+    );
   });
 
   it('take a few scenarios for a short check', () => {
