@@ -10,6 +10,7 @@ import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from '@quotes/accounts/rules';
 import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyDemand } from './fairness/keyDemand.js';
+import { ColdWork, type ColdWorkOptions } from './fairness/coldWork.js';
 import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from '@quotes/service-base';
@@ -34,6 +35,8 @@ export interface ServiceRuntime {
   readonly outage: DatabaseOutage;
   /** Each key's burst limit (shared by the live servers) and calls at once, in this process. */
   readonly fairness: KeyFairness;
+  /** Each key's calls on filter combinations new to this server: their share of it while others are served. */
+  readonly coldWork: ColdWork;
   /** Each key's calls per hour and outcome, counted in memory and flushed periodically; none with USAGE_HISTORY=off. */
   readonly history: UsageHistory | undefined;
   /** The client's address: the socket's, or X-Forwarded-For's behind a proxy TRUST_PROXY names. */
@@ -54,6 +57,8 @@ export interface RuntimeOptions {
   heldQuoteBytes?: number;
   /** One key's calls at once per process (see KeyFairness); its defaults when unset. */
   fairness?: FairnessOptions;
+  /** One key's cold calls' share of the server (see ColdWork); its defaults when unset. */
+  coldWork?: ColdWorkOptions;
   random?: () => number;
   /** How long a cached key is trusted at most (default 15 s). */
   keyCacheTtlMs?: number;
@@ -214,6 +219,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     notifications,
     outage,
     fairness: new KeyFairness({ ...options.fairness, share: (keyId, rate) => demand.offer(keyId, rate) }),
+    coldWork: new ColdWork(options.coldWork),
     presence,
     history,
     clientAddress: clientAddressReader(options.trustProxy),

@@ -15,6 +15,7 @@ import {
   readCorpusState,
 } from './quoteQueries.js';
 import { HeldQuotes, HeldQuotesChanged } from './heldQuotes.js';
+import { collectReleased } from './releasedMemory.js';
 import { QuoteTexts } from './quoteTexts.js';
 import { RandomPicks } from './randomPicks.js';
 import type { RankSet } from './rankSet.js';
@@ -77,6 +78,8 @@ export class QuoteCatalog {
   private readonly matchSets: LRUCache<string, RankSet>;
   /** Combinations asked once (their keys only): the second ask builds and caches the set. */
   private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
+  /** The corpus version of the match sets last asked for (isNew's). */
+  private keptVersion: number | undefined;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
   private readonly random: () => number;
   private readonly texts: QuoteTexts;
@@ -192,6 +195,15 @@ export class QuoteCatalog {
   /** Bytes of every quote's JSON held for the corpus served (0 when it does not fit the bound). */
   get heldQuoteBytes(): number {
     return this.held?.byteLength ?? 0;
+  }
+
+  /**
+   * Whether the filter's match set would be built from the index rather than found kept: a
+   * combination this server has not kept, or any before the corpus is known.
+   */
+  isNew(filter: ResolvedFilter): boolean {
+    if (isUnfiltered(filter)) return false;
+    return this.keptVersion === undefined || !this.matchSets.has(`${this.keptVersion}|${matchSetKey(filter)}`);
   }
 
   /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
@@ -322,9 +334,10 @@ export class QuoteCatalog {
     }
     // At most one version's quotes are held: the served one's go before the next one's are read
     // (its picks read PostgreSQL until the swap), so a reload does not hold two corpora at once.
-    if (table === 'quotes_next') {
-      this.held?.release();
+    if (table === 'quotes_next' && this.held) {
+      this.held.release();
       this.held = undefined;
+      collectReleased();
     }
     const held = await this.holdQuotes(table, state);
     if (held) this.heldByIndex.set(index, held);
@@ -348,6 +361,7 @@ export class QuoteCatalog {
    */
   private async withMatches<T>(filter: ResolvedFilter, state: CorpusState, read: (matches: RankSet) => T): Promise<T> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
+    this.keptVersion = state.version;
     const cached = this.matchSets.get(cacheKey);
     if (cached) {
       this.matchSetCounts.hits++;

@@ -32,6 +32,9 @@ export class KeyFairness {
   private readonly now: () => number;
   private readonly share: (keyId: string, requestsPerSecond: number) => number;
   private sweptAt: number;
+  /** The latest call's key, and the latest call of any other key: whether a key is served alone. */
+  private latest = { keyId: '', at: Number.NEGATIVE_INFINITY };
+  private previous = { keyId: '', at: Number.NEGATIVE_INFINITY };
 
   constructor(options: FairnessOptions = {}) {
     this.maxInFlight = options.maxInFlight ?? 8;
@@ -46,6 +49,7 @@ export class KeyFairness {
   async run<T>(keyId: string, requestsPerSecond: number | null, work: () => Promise<T>): Promise<T> {
     const now = this.now();
     this.sweep(now);
+    this.noteCall(keyId, now);
     if (requestsPerSecond !== null) {
       const share = this.share(keyId, requestsPerSecond);
       const capacity = Math.max(1, share);
@@ -83,6 +87,21 @@ export class KeyFairness {
     }
   }
 
+  /** Whether a call of a key other than this one arrived within the last second. */
+  othersServed(keyId: string): boolean {
+    const other = this.latest.keyId !== keyId ? this.latest : this.previous;
+    return other.keyId !== '' && this.now() - other.at < 1000;
+  }
+
+  private noteCall(keyId: string, now: number): void {
+    if (this.latest.keyId === keyId) {
+      this.latest.at = now;
+      return;
+    }
+    this.previous = this.latest;
+    this.latest = { keyId, at: now };
+  }
+
   /** Keys tracked now (for tests and the sweep's bound). */
   get trackedKeys(): number {
     return new Set([...this.buckets.keys(), ...this.gates.keys()]).size;
@@ -97,6 +116,7 @@ export class KeyFairness {
   }
 }
 
-function rateLimited(detail: string, retryAfterSeconds: number): Problem {
+/** The 429 `rate-limited` of the contract's step 5, with Retry-After in whole seconds. */
+export function rateLimited(detail: string, retryAfterSeconds: number): Problem {
   return new Problem('rate-limited', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 }

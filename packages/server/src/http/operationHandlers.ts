@@ -26,14 +26,14 @@ export type OperationHandlers = { readonly [Op in OperationId]: OperationHandler
 export function createOperationHandlers(runtime: ServiceRuntime): OperationHandlers {
   return {
     async getRandomQuote(call) {
-      const quote = await runtime.catalog.randomQuote(call.filter);
+      const quote = await inItsTurn(runtime, call, () => runtime.catalog.randomQuote(call.filter));
       if (!quote) throw noMatch(describeFilters(call.query));
       return { status: 200, body: quote.body, ranks: [quote.rank] };
     },
 
     async listQuotes(call) {
       const page = applyPageLimits(call.query, call.caller.limits.maxLimit);
-      const result = await runtime.catalog.page(call.filter, page);
+      const result = await inItsTurn(runtime, call, () => runtime.catalog.page(call.filter, page));
       const body = quotePageBody(result.items, {
         total: result.total,
         limit: page.limit,
@@ -69,6 +69,13 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
       return { status: 200, body: usageBody(usage) };
     },
   };
+}
+
+/** A read whose filter combination is new to this server runs as its key's cold work (see ColdWork). */
+function inItsTurn<T>(runtime: ServiceRuntime, call: ApiCall, read: () => Promise<T>): Promise<T> {
+  if (!runtime.catalog.isNew(call.filter)) return read();
+  const keyId = call.caller.key.id;
+  return runtime.coldWork.run(keyId, runtime.fairness.othersServed(keyId), read);
 }
 
 /** The handler of the call's operation (the one place the operation's type is joined to its handler). */

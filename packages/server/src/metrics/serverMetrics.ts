@@ -126,6 +126,18 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
       },
     });
   }
+  countedOnScrape(
+    registry,
+    'quotes_cold_work_waits_total',
+    "Calls on a filter combination new to this server that waited for their key's turn (another keeps others served).",
+    () => runtime.coldWork.waited,
+  );
+  countedOnScrape(
+    registry,
+    'quotes_cold_work_refusals_total',
+    'Such calls answered 429 rate-limited: their turn did not come within 3 s.',
+    () => runtime.coldWork.refused,
+  );
   gaugedOnScrape(registry, 'quotes_key_cache_entries', 'Keys cached in this process.', () => runtime.keys.size);
   gaugedOnScrape(
     registry,
