@@ -1,8 +1,12 @@
 import type pg from 'pg';
 import { type CorpusTable, quoteJsonChunk, writeEnds } from './quoteQueries.js';
 
-/** Ranks per statement and per Buffer: about 1.5 MB of JSON at 356 bytes a quote, so the text each statement brings into the heap stays small. */
-const defaultChunkRanks = 4096;
+/**
+ * Ranks per statement and per Buffer: about 45 KB of JSON at 356 bytes a quote, so the text each
+ * statement brings into the heap is an ordinary young-generation string, gone at the next
+ * scavenge; a larger one lands in V8's large-object space, where it stays until a full collection.
+ */
+const defaultChunkRanks = 128;
 
 /** The corpus changed while its quotes were being read. */
 export class HeldQuotesChanged extends Error {}
