@@ -2,10 +2,10 @@ import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { rateLimited } from './keyFairness.js';
 
 export interface ColdWorkOptions {
-  /** Share of the server's time one key's cold work may take while other keys are served (default 0.1). */
-  readonly share?: number;
-  /** Milliseconds of cold work a key may take at once beyond its share (default 20). */
-  readonly burstMs?: number;
+  /** Cold calls a second one key may start while other keys are served (default 100). */
+  readonly perSecond?: number;
+  /** Cold calls one key may start at once beyond that rate (default 20). */
+  readonly burst?: number;
   /** How long a cold call waits for its turn at most (default 3000 ms). */
   readonly maxWaitMs?: number;
   /** Milliseconds now, fractional (default performance.now). */
@@ -15,23 +15,23 @@ export interface ColdWorkOptions {
 interface Lane {
   running: number;
   readonly queue: Array<() => void>;
-  /** Milliseconds of cold work the key may start now (negative: owed). */
+  /** Cold calls the key may start now. */
   tokens: number;
   at: number;
 }
 
 /**
- * Cold work: a call whose filter combination this server has not computed (its match set built
- * from the index, its quotes read from PostgreSQL). While other keys' calls arrive, one key's cold
- * calls run one at a time, each after the I/O already waiting (other keys' cheap calls go first),
- * and take at most `share` of the server's time over a second plus `burstMs`: the key that sends
- * them waits for them, not everyone else. A key served alone is not held back. Time is charged as
- * measured, start to end of the cold work.
+ * Cold work: a call whose filter combination this server has not kept (its match set built from
+ * the index, its quotes read from PostgreSQL). While other keys' calls arrive, one key's cold calls
+ * run one at a time, each after the I/O already waiting (other keys' cheap calls go first), and
+ * start at most `perSecond` a second after a burst of `burst`: the key that sends them waits for
+ * them, not everyone else. A key served alone is not held back. Calls are counted, not timed: a
+ * call's time on a busy server is mostly other calls', and would hold back the wrong key.
  */
 export class ColdWork {
   private readonly lanes = new Map<string, Lane>();
-  private readonly share: number;
-  private readonly burstMs: number;
+  private readonly perSecond: number;
+  private readonly burst: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
   private sweptAt: number;
@@ -40,8 +40,8 @@ export class ColdWork {
   refused = 0;
 
   constructor(options: ColdWorkOptions = {}) {
-    this.share = options.share ?? 0.1;
-    this.burstMs = options.burstMs ?? 20;
+    this.perSecond = options.perSecond ?? 100;
+    this.burst = options.burst ?? 20;
     this.maxWaitMs = options.maxWaitMs ?? 3000;
     this.now = options.now ?? (() => performance.now());
     this.sweptAt = this.now();
@@ -53,12 +53,9 @@ export class ColdWork {
     const lane = this.lane(keyId);
     if (contended) await this.turn(lane);
     else lane.running++;
-    const started = this.now();
     try {
       return await work();
     } finally {
-      this.refill(lane);
-      lane.tokens -= this.now() - started;
       this.release(lane);
     }
   }
@@ -71,13 +68,13 @@ export class ColdWork {
   private lane(keyId: string): Lane {
     let lane = this.lanes.get(keyId);
     if (!lane) {
-      lane = { running: 0, queue: [], tokens: this.burstMs, at: this.now() };
+      lane = { running: 0, queue: [], tokens: this.burst, at: this.now() };
       this.lanes.set(keyId, lane);
     }
     return lane;
   }
 
-  /** Waits until the key runs no other cold work and its share has paid for what it took. */
+  /** Waits until the key runs no other cold work and its rate allows one more. */
   private async turn(lane: Lane): Promise<void> {
     const deadline = this.now() + this.maxWaitMs;
     if (lane.running > 0) {
@@ -89,12 +86,14 @@ export class ColdWork {
     }
     try {
       this.refill(lane);
-      if (lane.tokens < 0) {
-        const waitMs = -lane.tokens / this.share;
+      if (lane.tokens < 1) {
+        const waitMs = ((1 - lane.tokens) / this.perSecond) * 1000;
         if (this.now() + waitMs > deadline) throw this.refusal(waitMs);
         this.waited++;
         await new Promise((resolve) => setTimeout(resolve, Math.ceil(waitMs)));
+        this.refill(lane);
       }
+      lane.tokens -= 1;
       // What already arrived (other keys' calls among it) runs before this call's work.
       await yieldToIo();
     } catch (error) {
@@ -132,25 +131,25 @@ export class ColdWork {
     this.refused++;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     return rateLimited(
-      `This key's filter combinations new to the server are over their share of it (${Math.round(this.share * 100)}% while other keys are served); retry in ${seconds} s.`,
+      `This key's calls on filter combinations new to the server are over ${this.perSecond} a second while other keys are served; retry in ${seconds} s.`,
       seconds,
     );
   }
 
-  /** Forgets idle keys whose share has paid for what they took, at most once a second. */
+  /** Forgets idle keys whose rate is whole again, at most once a second. */
   private sweep(): void {
     const now = this.now();
     if (now - this.sweptAt < 1000) return;
     this.sweptAt = now;
     for (const [keyId, lane] of this.lanes) {
       this.refill(lane);
-      if (lane.running === 0 && lane.tokens >= this.burstMs) this.lanes.delete(keyId);
+      if (lane.running === 0 && lane.tokens >= this.burst) this.lanes.delete(keyId);
     }
   }
 
   private refill(lane: Lane): void {
     const now = this.now();
-    lane.tokens = Math.min(this.burstMs, lane.tokens + (now - lane.at) * this.share);
+    lane.tokens = Math.min(this.burst, lane.tokens + ((now - lane.at) / 1000) * this.perSecond);
     lane.at = now;
   }
 }

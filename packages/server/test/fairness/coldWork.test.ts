@@ -41,7 +41,7 @@ describe('cold work: one key waits for its own new combinations while others are
   });
 
   it('runs one key’s calls one at a time, in arrival order, while other keys are served; other keys are not held by it', async () => {
-    const cold = new ColdWork({ burstMs: 1e9 });
+    const cold = new ColdWork({ burst: 1e9 });
     const tally = { running: 0, most: 0, order: [] as string[] };
     const calls = ['a', 'b', 'c'].map((name) => heldWork(tally, name));
     const answers = calls.map((call) => cold.run('flood', true, call.work));
@@ -65,39 +65,30 @@ describe('cold work: one key waits for its own new combinations while others are
     expect(cold.waited).toBe(2);
   });
 
-  it('holds a key past its share until the share has paid for the time it took', async () => {
-    // The clock says each call took 40 ms; with a share of 1 (a millisecond per millisecond) and
-    // no burst, the next call waits 40 ms of real time before it starts.
-    let offset = 0;
-    const cold = new ColdWork({ share: 1, burstMs: 0, now: () => performance.now() + offset });
-    const took40 = async () => {
-      offset += 40;
-      return performance.now();
-    };
-    await cold.run('flood', true, took40);
+  it('holds a key past its rate until the rate allows one more call', async () => {
+    // 20 a second after a burst of one: the second call waits 50 ms.
+    const cold = new ColdWork({ perSecond: 20, burst: 1 });
+    const startedAt = async () => performance.now();
+    await cold.run('flood', true, startedAt);
     const asked = performance.now();
-    const startedAt = await cold.run('flood', true, took40);
-    expect(startedAt - asked).toBeGreaterThanOrEqual(35);
+    expect((await cold.run('flood', true, startedAt)) - asked).toBeGreaterThanOrEqual(40);
     expect(cold.waited).toBe(1);
     // Alone, the same key is not held.
     const askedAlone = performance.now();
-    const startedAlone = await cold.run('flood', false, took40);
-    expect(startedAlone - askedAlone).toBeLessThan(35);
+    expect((await cold.run('flood', false, startedAt)) - askedAlone).toBeLessThan(40);
+    expect(cold.waited).toBe(1);
   });
 
   it('answers 429 rate-limited with Retry-After when the turn would come after the deadline', async () => {
-    let offset = 0;
-    const cold = new ColdWork({ share: 0.1, burstMs: 0, maxWaitMs: 100, now: () => performance.now() + offset });
-    await cold.run('flood', true, async () => {
-      offset += 450;
-    });
+    const cold = new ColdWork({ perSecond: 0.2, burst: 1, maxWaitMs: 100 });
+    await cold.run('flood', true, async () => 'ran');
     const thrown = await cold.run('flood', true, async () => 'ran').catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(Problem);
     const problem = thrown as Problem;
     expect([problem.status, problem.kind, problem.headers['Retry-After']]).toEqual([429, 'rate-limited', '5']);
     expect(cold.refused).toBe(1);
     // A call queued behind a running one is refused at its deadline too, and the queue moves on.
-    const slow = new ColdWork({ maxWaitMs: 50, burstMs: 1e9 });
+    const slow = new ColdWork({ maxWaitMs: 50, burst: 1e9 });
     const held = heldWork({ running: 0, most: 0, order: [] }, 'held');
     const first = slow.run('flood', true, held.work);
     await held.began;
@@ -110,11 +101,8 @@ describe('cold work: one key waits for its own new combinations while others are
 
   it('forgets keys that are idle and paid up, so memory follows the keys with cold work', async () => {
     let now = 0;
-    const cold = new ColdWork({ share: 0.1, burstMs: 20, now: () => now });
-    for (let key = 0; key < 100; key++)
-      await cold.run(`k${key}`, true, async () => {
-        now += 1;
-      });
+    const cold = new ColdWork({ perSecond: 100, burst: 20, now: () => now });
+    for (let key = 0; key < 100; key++) await cold.run(`k${key}`, true, async () => undefined);
     expect(cold.trackedKeys).toBe(100);
     now += 10_000;
     await cold.run('last', false, async () => undefined);
