@@ -34,10 +34,18 @@ export function clientAddressReader(
   trustedProxies: readonly string[] | undefined,
 ): (request: IncomingMessage) => string {
   const trust = proxyAddr.compile(trustedProxies ? [...trustedProxies] : []);
+  // A connection's own address never changes: read once per socket, not on every call it carries.
+  const socketAddresses = new WeakMap<object, string>();
   return (request) => {
-    // The socket's address first, then X-Forwarded-For from its right end (the nearest hop).
+    const { socket } = request;
+    let client = socketAddresses.get(socket);
+    if (client === undefined) {
+      client = addressOf(socket.remoteAddress) ?? '';
+      if (client !== '') socketAddresses.set(socket, client);
+    }
+    if (client === '' || !trust(client, 0)) return client;
+    // A trusted proxy's socket: X-Forwarded-For from its right end (the nearest hop).
     const hops = proxyAddr.all(request);
-    let client = addressOf(hops[0]) ?? '';
     for (let hop = 1; hop < hops.length; hop++) {
       if (client === '' || !trust(client, hop - 1)) break;
       const next = addressOf(hops[hop]);
