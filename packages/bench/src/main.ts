@@ -156,7 +156,11 @@ async function main(): Promise<void> {
       const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
       // Each list is asked of a server that has not seen it: a fresh process, or a reloaded corpus.
       const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
-      const coldAfterReload = neverSeenCombinations(seed + 2, coldCalls);
+      // One list per client count after the reload, none of them in another.
+      const reloadLists = neverSeenCombinations(seed + 2, coldCalls * coldClients.length);
+      const coldAfterReload = coldClients.map((_, index) =>
+        reloadLists.slice(index * coldCalls, (index + 1) * coldCalls),
+      );
       const flood = neverSeenCombinations(seed + 3, 5000);
 
       // 1. Capture: what the server answers each URL with, from a server that is then stopped,
@@ -359,18 +363,18 @@ async function main(): Promise<void> {
         });
         await phase('reload', async () => {
           // 7. Cold, right after a corpus reload (another seed, same size): never-seen
-          // combinations sent as soon as the reload has committed; the index is rebuilt meanwhile.
-          // One reload per client count, so each meets a corpus none of its calls has seen.
-          for (const [index, clients] of coldClients.entries()) {
-            const reloadBegan = Date.now();
-            await runNodeScript(
-              adminCli,
-              ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1 + index), '--yes'],
-              env,
-            );
-            log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
-            await cold(server.base, 'after reload', coldAfterReload, clients);
-          }
+          // combinations sent as soon as the reload has committed. One reload, then each client
+          // count in turn with a list of its own, so each meets combinations and quotes the new
+          // corpus has not served.
+          const reloadBegan = Date.now();
+          await runNodeScript(
+            adminCli,
+            ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes'],
+            env,
+          );
+          log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
+          for (const [index, clients] of coldClients.entries())
+            await cold(server.base, 'after reload', coldAfterReload[index] ?? [], clients);
         });
       } finally {
         // The whole run's peak is the highest phase's (each phase set the mark back as it began).
