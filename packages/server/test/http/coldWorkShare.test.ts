@@ -5,6 +5,7 @@ import { createOperatorApi } from '@quotes/accounts';
 import { type RunningServer, startServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import { callServer } from '../../src/testing/testServer.js';
+import { scrape } from '../support/metricsScrape.js';
 
 let database: TestDatabase;
 let server: RunningServer;
@@ -20,9 +21,7 @@ afterAll(async () => {
 });
 
 async function metric(name: string): Promise<number> {
-  const text = await (await fetch(server.metricsUrl ?? '')).text();
-  const line = text.split('\n').find((one) => one.startsWith(`${name} `));
-  return Number(line?.slice(name.length + 1));
+  return Number((await scrape(server.metricsUrl ?? '')).samples.get(name));
 }
 
 /** Filter combinations no call has asked this server for: mood and era pairs, pages and random picks. */

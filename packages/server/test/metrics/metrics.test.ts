@@ -5,6 +5,7 @@ import { createOperatorApi } from '@quotes/accounts';
 import { type RunningServer, startServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
 import { callServer } from '../../src/testing/testServer.js';
+import { scrape } from '../support/metricsScrape.js';
 
 let database: TestDatabase;
 let server: RunningServer;
@@ -18,19 +19,6 @@ afterAll(async () => {
   await server?.close();
   await database?.drop();
 });
-
-/** The scrape as Prometheus reads it: each sample line's series (name and labels) and value. */
-async function scrape(url: string): Promise<{ contentType: string | null; samples: Map<string, number> }> {
-  const response = await fetch(url);
-  expect(response.status).toBe(200);
-  const samples = new Map<string, number>();
-  for (const line of (await response.text()).split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const cut = line.lastIndexOf(' ');
-    samples.set(line.slice(0, cut), Number(line.slice(cut + 1)));
-  }
-  return { contentType: response.headers.get('content-type'), samples };
-}
 
 describe('the metrics port', () => {
   it('is a port of its own, on loopback, and answers only GET /metrics', async () => {
