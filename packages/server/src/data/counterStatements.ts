@@ -43,7 +43,8 @@ export const leaseStatement = `
   returned AS (
     DELETE FROM allowance_leases a USING sized
     WHERE a.server_id = $7 AND a.key_id = sized.key_id AND a.month = sized.month AND sized.kept + sized.granted = 0)
-  SELECT key_id, month::text AS month, kept + granted AS reserved, granted, cap - calls - others - kept - granted AS remaining
+  SELECT key_id, month::text AS month, kept + granted AS reserved, granted, cap - calls - others - kept - granted AS remaining,
+    others
   FROM sized`;
 
 // The journal's generations up to this one are in monthly_usage (written in the round's transaction).

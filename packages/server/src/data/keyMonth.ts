@@ -36,6 +36,8 @@ export interface LeaseRow {
   reserved: number;
   granted: number;
   remaining: number;
+  /** Places of the allowance in other live servers' leases. */
+  others: number;
 }
 
 /** One key's month on this server: what it answered and has not written, and its lease. */
@@ -93,7 +95,7 @@ export class KeyMonth implements CallSlot {
 
 /** What a round asks the counter's rounds: a timed flush, places for waiting calls, or a count to read. */
 export type RoundItem = { kind: 'flush' } | { kind: 'lease'; entry: KeyMonth } | { kind: 'read'; entry: KeyMonth };
-export type RoundAnswer = 'granted' | 'refused' | 'again' | number;
+export type RoundAnswer = 'granted' | 'refused' | 'again' | 'elsewhere' | number;
 
 /** What one round sent for one key's month, to apply or undo once its outcome is known. */
 export interface Sent {

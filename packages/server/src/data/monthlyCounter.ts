@@ -50,6 +50,13 @@ const unlimited = 2_147_483_647;
 export const leaseExpiryMs = 15_000;
 /** How long a lease is used after the round renewing it was sent, and calls are answered from memory once rounds fail. */
 export const leaseTrustMs = leaseExpiryMs / 3;
+/**
+ * A call finding what is left of its allowance only in other servers' leases waits this many flush
+ * intervals at most for them to be given back (an idle lease goes back within two), then is refused.
+ */
+export const elsewhereWaitFlushes = 5;
+/** How often such a call asks again, at most. */
+const elsewherePollMs = 100;
 /** A key's month idle this long, with nothing to write or hold, is forgotten. */
 const forgetAfterMs = 60_000;
 
@@ -178,10 +185,17 @@ export class MonthlyCounter {
 
   private async waitForLease(entry: KeyMonth): Promise<CounterOutcome> {
     this.roundStats.waitedCalls++;
+    const deadline = performance.now() + elsewhereWaitFlushes * this.flushMs;
     for (;;) {
       const answer = await this.rounds.ask(`lease|${entry.keyId}|${entry.monthKey}`, { kind: 'lease', entry });
       if (answer === 'granted') return entry.granted;
       if (answer === 'refused') return { granted: false };
+      if (answer === 'elsewhere') {
+        // What is left is in other servers' leases: an idle one gives its places back at its next
+        // timed flushes, a busy one spends them. Past the deadline the call is refused.
+        if (performance.now() >= deadline) return { granted: false };
+        await new Promise((resolve) => setTimeout(resolve, Math.min(this.flushMs, elsewherePollMs)));
+      }
     }
   }
 
@@ -312,7 +326,7 @@ export class MonthlyCounter {
     if (generation > 0) this.journal?.written(generation);
     for (const { entry, served } of sent) entry.sending -= served;
     this.roundStats.flushedCalls += sent.reduce((total, { served }) => total + served, 0);
-    const remaining = new Map<KeyMonth, number>();
+    const remaining = new Map<KeyMonth, { left: number; others: number }>();
     for (const row of [...flushed, ...read]) {
       const entry = this.entries.get(`${row.key_id}|${row.month}`);
       if (entry) entry.flushedCalls = row.calls;
@@ -323,20 +337,27 @@ export class MonthlyCounter {
       entry.reserved = row.reserved;
       entry.trustedUntil = started + this.trustMs;
       this.roundStats.leasedCalls += row.granted;
-      remaining.set(entry, row.remaining);
+      remaining.set(entry, { left: row.remaining, others: row.others });
     }
     return this.answers(remaining, waiting);
   }
 
-  /** Each waiting call takes a free place in arrival order; without one it waits again, unless nothing remains. */
+  /**
+   * Each waiting call takes a free place in arrival order; without one it waits again: for the
+   * next round while places remain, for other servers' leases while only they hold places, and
+   * not at all once nothing remains.
+   */
   private answers(
-    remaining: Map<KeyMonth, number>,
+    remaining: Map<KeyMonth, { left: number; others: number }>,
     waiting: Map<KeyMonth, number>,
   ): RoundAnswers<RoundItem, RoundAnswer> {
     const now = performance.now();
+    const heldElsewhere = new Set<KeyMonth>();
     for (const entry of waiting.keys()) {
-      const left = remaining.get(entry);
-      entry.exhaustedUnder = left !== undefined && left <= 0 ? entry.limit : null;
+      const lease = remaining.get(entry);
+      const gone = lease !== undefined && lease.left <= 0;
+      entry.exhaustedUnder = gone && lease.others <= 0 ? entry.limit : null;
+      if (gone && lease.others > 0) heldElsewhere.add(entry);
     }
     return ({ item }) => {
       if (item.kind === 'flush') return 'granted';
@@ -348,6 +369,7 @@ export class MonthlyCounter {
       }
       const doubt = this.doubtful.find(({ sent }) => sent.some((one) => one.entry === entry));
       if (doubt) throw doubt.failure;
+      if (heldElsewhere.has(entry)) return 'elsewhere';
       return entry.exhaustedUnder === entry.limit ? 'refused' : 'again';
     };
   }
