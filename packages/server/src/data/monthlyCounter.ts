@@ -52,7 +52,8 @@ export const leaseExpiryMs = 15_000;
 export const leaseTrustMs = leaseExpiryMs / 3;
 /**
  * A call finding what is left of its allowance only in other servers' leases waits this many flush
- * intervals at most for them to be given back (an idle lease goes back within two), then is refused.
+ * intervals (and a lease's trust) at most for them to be given back or spent and written (an idle
+ * lease goes back within two), then is refused.
  */
 export const elsewhereWaitFlushes = 5;
 /** How often such a call asks again, at most. */
@@ -185,7 +186,8 @@ export class MonthlyCounter {
 
   private async waitForLease(entry: KeyMonth): Promise<CounterOutcome> {
     this.roundStats.waitedCalls++;
-    const deadline = performance.now() + elsewhereWaitFlushes * this.flushMs;
+    // Never longer than a lease is trusted: a server silent for longer may be dead, its lease not yet expired.
+    const deadline = performance.now() + Math.min(elsewhereWaitFlushes * this.flushMs, this.trustMs);
     for (;;) {
       const answer = await this.rounds.ask(`lease|${entry.keyId}|${entry.monthKey}`, { kind: 'lease', entry });
       if (answer === 'granted') return entry.granted;
