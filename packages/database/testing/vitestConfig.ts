@@ -13,5 +13,8 @@ export const databaseTestConfig = defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     fileParallelism: true,
+    // Vitest's default is one worker per core less one: a single worker on two cores. Files
+    // mostly wait on PostgreSQL, servers and timers, so two share two cores well.
+    maxWorkers: 2,
   },
 });
