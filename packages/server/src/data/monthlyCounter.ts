@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { leaseChange } from '../domain/leaseSizing.js';
 import type { CountJournal, DeadJournal } from './countJournal.js';
@@ -193,10 +194,8 @@ export class MonthlyCounter {
       if (answer === 'granted') return entry.granted;
       if (answer === 'refused') return { granted: false };
       if (answer === 'elsewhere') {
-        // What is left is in other servers' leases: an idle one gives its places back at its next
-        // timed flushes, a busy one spends them. Past the deadline the call is refused.
         if (performance.now() >= deadline) return { granted: false };
-        await new Promise((resolve) => setTimeout(resolve, Math.min(this.flushMs, elsewherePollMs)));
+        await sleep(Math.min(this.flushMs, elsewherePollMs));
       }
     }
   }

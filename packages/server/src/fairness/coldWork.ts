@@ -1,4 +1,4 @@
-import { setImmediate as yieldToIo } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToIo } from 'node:timers/promises';
 import { rateLimited } from './keyFairness.js';
 
 export interface ColdWorkOptions {
@@ -90,7 +90,7 @@ export class ColdWork {
         const waitMs = ((1 - lane.tokens) / this.perSecond) * 1000;
         if (this.now() + waitMs > deadline) throw this.refusal(waitMs);
         this.waited++;
-        await new Promise((resolve) => setTimeout(resolve, Math.ceil(waitMs)));
+        await sleep(Math.ceil(waitMs));
         this.refill(lane);
       }
       lane.tokens -= 1;
