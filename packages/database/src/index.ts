@@ -18,4 +18,5 @@ export {
 } from './notificationChannels.js';
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
 export { planRulesOfRow, seedPlans } from './planSeed.js';
+export { serverConnections } from './serverConnections.js';
 export type * from './schema.js';

@@ -1,47 +1,41 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { PlanRules } from '@quotes/contract';
 import { inject } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../src/database.js';
 import { migrateToLatest } from '../src/migrator.js';
+import { serverConnections } from '../src/serverConnections.js';
+import { adminQuery, withDatabaseName } from './adminQuery.js';
 
 export interface TestDatabase extends DatabaseHandle {
   /** Closes the pool and drops the database. */
   drop(): Promise<void>;
 }
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function adminQuery(sqlText: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await client.connect();
-  try {
-    await client.query(sqlText);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
- * A fresh, migrated database on the run's real PostgreSQL, private to the caller; `plans` seeds
- * other plans than the contract's (for tests of a changed contract).
+ * A fresh, migrated database on the run's real PostgreSQL, private to the caller: a copy of the
+ * run's template, or migrated anew when `plans` seeds other plans than the contract's (for tests
+ * of a changed contract). It connects as a server does (generic plans); the servers' statement
+ * deadlines are left to the tests that start a server with its configuration.
  */
 export async function createTestDatabase(
   options: { poolSize?: number; plans?: readonly PlanRules[] } = {},
 ): Promise<TestDatabase> {
+  const adminUrl = inject('adminDatabaseUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const handle = connectDatabase(withDatabase(inject('adminDatabaseUrl'), name), { poolSize: options.poolSize ?? 10 });
-  await migrateToLatest(handle.db, { plans: options.plans });
+  await adminQuery(
+    adminUrl,
+    options.plans ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`,
+  );
+  const handle = connectDatabase(withDatabaseName(adminUrl, name), {
+    ...serverConnections({}),
+    poolSize: options.poolSize ?? 10,
+  });
+  if (options.plans) await migrateToLatest(handle.db, { plans: options.plans });
   return {
     ...handle,
     async drop() {
       await handle.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

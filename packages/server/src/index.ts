@@ -5,7 +5,7 @@
 export { connectDatabase, type DatabaseHandle } from '@quotes/database';
 export { type EmbeddedDatabase, startEmbeddedPostgres } from '@quotes/database';
 export { migrateToLatest, migrationStatus } from '@quotes/database';
-export { type OpenedDatabase, openDatabase } from '@quotes/database';
+export { type OpenedDatabase, openDatabase, serverConnections } from '@quotes/database';
 export { freePort } from '@quotes/database';
 export {
   type CorpusLoadReport,

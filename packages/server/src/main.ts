@@ -1,9 +1,9 @@
 import { ConfigError, logFormat, parseConfig } from '@quotes/service-base';
 import { ensureDefaultCorpus } from '@quotes/corpus';
 import { migrateToLatest } from '@quotes/database';
-import { openDatabase } from '@quotes/database';
 import { announceKeys, createDemoKey } from '@quotes/accounts';
 import { createLogger } from '@quotes/service-base';
+import { openServiceDatabase } from './serviceDatabase.js';
 import { type RunningServer, startServer } from './startServer.js';
 
 async function main(): Promise<void> {
@@ -12,16 +12,7 @@ async function main(): Promise<void> {
     level: config.LOG_LEVEL,
     pretty: logFormat(config, process.stdout.isTTY === true) === 'pretty',
   });
-  const database = await openDatabase(config, {
-    onLog: (line) => log.debug({ postgres: line }),
-    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    genericPlans: true,
-    // A handful of calls at once use two each (the count and the read beside it).
-    keptConnections: 8,
-    // Idle connections fail whenever the database restarts; requests report outages themselves.
-    onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),
-  });
+  const database = await openServiceDatabase(config, log);
   let server: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
 

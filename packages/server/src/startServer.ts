@@ -6,7 +6,7 @@ import { type Config, historyRetentionOf, keyRequestBounds, parseConfig, publicB
 import type { HistoryRetention } from '@quotes/accounts';
 import type { DatabaseHandle } from '@quotes/database';
 import { migrateToLatest } from '@quotes/database';
-import { openDatabase } from '@quotes/database';
+import { openServiceDatabase } from './serviceDatabase.js';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
@@ -166,11 +166,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let database = options.database;
   if (!database) {
     if (!options.config) throw new Error('startServer needs a database or a config');
-    ownedDatabase = await openDatabase(options.config, {
-      onLog: (line) => log.debug({ postgres: line }),
-      acquireTimeoutMs: options.config.DATABASE_ACQUIRE_TIMEOUT_MS,
-      statementTimeoutMs: options.config.DATABASE_STATEMENT_TIMEOUT_MS,
-    });
+    ownedDatabase = await openServiceDatabase(options.config, log);
     database = ownedDatabase;
     await migrateToLatest(database.db);
   }

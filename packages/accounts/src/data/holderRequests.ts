@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, KeyRequestKind } from '@quotes/database';
 
 /** A holder's request about a key they hold (a plan change, a renewal): in the operator's queue, pending at once. */
@@ -19,7 +19,9 @@ export const holderRequestWaits = "asked by the key's holder from their page: th
 
 /**
  * Records the request, or returns false when one for the same key is already waiting (the
- * partial unique index on pending requests decides between two at once).
+ * partial unique index on pending requests decides between two at once). The index's predicate
+ * is written as a literal: under the servers' generic plans a parameter cannot be matched to it
+ * (PostgreSQL 42P10).
  */
 export async function insertHolderRequest(
   db: Kysely<Database>,
@@ -47,7 +49,7 @@ export async function insertHolderRequest(
       created_at: now,
       confirmed_at: now,
     })
-    .onConflict((conflict) => conflict.column('for_key_id').where('status', '=', 'pending').doNothing())
+    .onConflict((conflict) => conflict.column('for_key_id').where('status', '=', sql.lit('pending')).doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;

@@ -11,6 +11,7 @@ import {
   type OpenedDatabase,
   type OperatorApi,
   openDatabase,
+  serverConnections,
   parseConfig,
   type RunningServer,
   setUsage,
@@ -81,7 +82,14 @@ async function embeddedDatabase(log: (line: string) => void): Promise<PreparedDa
   const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
   let owner: OpenedDatabase | undefined = await openDatabase(config, { poolSize: 1 });
   if (owner.kind !== 'embedded') throw new Error(`expected to start a fresh embedded cluster, got a ${owner.kind} one`);
-  const handle = await openDatabase(config, { poolSize: 10 });
+  // The server's handle connects as every server does (generic plans, its deadlines).
+  const handle = await openDatabase(config, {
+    ...serverConnections({
+      acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    }),
+    poolSize: 10,
+  });
   log(`database: fresh embedded PostgreSQL in ${dataDir} (port ${config.EMBEDDED_PG_PORT})`);
   return {
     handle,
@@ -112,7 +120,7 @@ async function externalDatabase(databaseUrl: string, log: (line: string) => void
   relayed.hostname = '127.0.0.1';
   relayed.port = String(relay.port);
   relayed.pathname = `/${name}`;
-  const handle = connectDatabase(relayed.toString(), { poolSize: 10 });
+  const handle = connectDatabase(relayed.toString(), { ...serverConnections({}), poolSize: 10 });
   log(`database: fresh database ${name} on DATABASE_URL's server, through a relay on port ${relay.port}`);
   return {
     handle,

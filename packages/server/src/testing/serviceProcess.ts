@@ -7,11 +7,32 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
 
-const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** The servers' DATA_DIR (their journals of counted calls), one per test worker: never the checkout's. */
 const dataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
 
-/** The server as `npm start` runs it: its own process, its own environment, its stdout and stderr kept. */
+/**
+ * The command line of the package's `start` script (what `npm start` runs once the build is up to
+ * date), read from package.json so a test cannot drift from it: its environment assignments, and
+ * node's arguments with the built entry point.
+ */
+export function startCommand(): { env: Record<string, string>; args: string[] } {
+  const script = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  if (words.shift() !== 'node') throw new Error(`the start script does not run node: ${script}`);
+  return { env, args: words.map((word) => (word.startsWith('-') ? word : join(packageRoot, word))) };
+}
+
+/**
+ * The server as `npm start` runs it (the built dist/main.js with the start script's flags): its
+ * own process, its own environment, its stdout and stderr kept.
+ */
 export interface ServiceProcess {
   readonly url: string;
   readonly child: ChildProcess;
@@ -24,9 +45,12 @@ export interface ServiceProcess {
 
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, {
+    cwd: packageRoot,
     env: {
       ...process.env,
+      ...start.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
