@@ -68,8 +68,10 @@ describe('npm run bench, tiny', () => {
     expect(report.bystander[0]?.alone.latencyP99Ms).toBeGreaterThan(0);
     expect(report.counting).toEqual([{ corpusSize: 3000, sent: 300, errors: 0, usageSays: 300 }]);
     expect(report.peakRss[3000]).toBeGreaterThan(0);
-    // The routes: HAProxy's rows where haproxy is installed (CI installs it), else a note saying why not.
+    // The routes: HAProxy's rows where haproxy is installed, else a note saying why not. Named
+    // by HAPROXY_PATH (as CI does), haproxy must run: a broken path fails here, never a skip.
     const haproxy = findDebianTool(haproxyTool);
+    if (process.env[haproxyTool.variable]) expect(haproxy).toEqual({ path: process.env[haproxyTool.variable] });
     const direct = [routes.direct, routes.oneKey, routes.historyOff];
     expect(report.routes?.map((route) => route.route)).toEqual(
       'path' in haproxy ? [...direct, routes.balanced(1), routes.balanced(2), routes.balanced(3)] : direct,

@@ -27,7 +27,7 @@ const started: ChildProcess[] = [];
 let service: ThrowawayServer | undefined;
 let server: RunningServer | undefined;
 /** The installed quotes-mock, once its test started it. */
-let mockUrl: string | undefined;
+let mockStarted: Promise<string> | undefined;
 
 /** Runs a command in the project; resolves with its output and exit code, whatever the code. */
 async function inProject(
@@ -85,6 +85,35 @@ afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
 });
 
+/** The installed quotes-mock, started once for every test that calls it, whichever runs first. */
+function installedMock(): Promise<string> {
+  mockStarted ??= (async () => {
+    const mock = spawn(bin('quotes-mock'), ['--port', '0'], {
+      cwd: project,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(mock);
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`quotes-mock did not start: ${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /on (http:\/\/\S+) \(reference page/.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      mock.stdout!.on('data', read);
+      mock.stderr!.on('data', read);
+      mock.once('exit', (code) => reject(new Error(`quotes-mock exited ${code}: ${output}`)));
+    });
+    return url;
+  })();
+  return mockStarted;
+}
+
 describe('installed from the tarballs into a fresh project', () => {
   it('resolves nothing from above the project: no node_modules in any folder around it', () => {
     const around: string[] = [];
@@ -118,28 +147,7 @@ describe('installed from the tarballs into a fresh project', () => {
   });
 
   it('quotes-mock serves the contract and the reference page, and the client calls it', async () => {
-    const mock = spawn(bin('quotes-mock'), ['--port', '0'], {
-      cwd: project,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    started.push(mock);
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`quotes-mock did not start: ${output}`)), 60_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /on (http:\/\/\S+) \(reference page/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      };
-      mock.stdout!.on('data', read);
-      mock.stderr!.on('data', read);
-      mock.once('exit', (code) => reject(new Error(`quotes-mock exited ${code}: ${output}`)));
-    });
-    mockUrl = url;
+    const url = await installedMock();
     const docs = await fetch(`${url}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('/docs/assets/scalar-standalone.js');
@@ -163,7 +171,7 @@ describe('installed from the tarballs into a fresh project', () => {
   });
 
   it("the reference page's JavaScript samples typecheck against the installed client and run against the installed mock", async () => {
-    expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+    const mockUrl = await installedMock();
     const document = (await (await fetch(`${mockUrl}/docs/reference.json`)).json()) as {
       paths: Record<
         string,
@@ -186,7 +194,7 @@ describe('installed from the tarballs into a fresh project', () => {
       const sample = samples.find((candidate) => candidate.label === '@quotes/client');
       expect(sample, operationId).toBeDefined();
       // As the page does: the sample calls the server that served it.
-      await writeFile(join(project, `sample-${operationId}.ts`), sample!.source.replaceAll(sampleOrigin!, mockUrl!));
+      await writeFile(join(project, `sample-${operationId}.ts`), sample!.source.replaceAll(sampleOrigin!, mockUrl));
     }
     const typecheck = await inProject(bin('tsc'), ['-p', '.']);
     expect(`${typecheck.stdout}${typecheck.stderr}`).toBe('');
@@ -203,8 +211,8 @@ describe('installed from the tarballs into a fresh project', () => {
   });
 
   it('quotes-conformance --target mock passes the installed quotes-mock, listing what only a server can show as skipped', async () => {
-    expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
-    const result = await inProject(bin('quotes-conformance'), ['--base-url', mockUrl!, '--target', 'mock']);
+    const mockUrl = await installedMock();
+    const result = await inProject(bin('quotes-conformance'), ['--base-url', mockUrl, '--target', 'mock']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/\n\d+ passed, 0 failed\n?$/);
     expect(result.stdout).toContain(
@@ -258,7 +266,7 @@ describe('installed from the tarballs into a fresh project', () => {
         context.skip(browserSkipReason);
         return;
       }
-      expect(mockUrl, 'the quotes-mock test runs first').toBeDefined();
+      const mockUrl = await installedMock();
       const page = await servePage(join(project, 'node_modules/@quotes/client/dist'));
       const browser = await launchChromium();
       try {
@@ -281,7 +289,7 @@ describe('installed from the tarballs into a fresh project', () => {
             [baseUrl, apiKey],
           );
 
-        const fromMock = await call(mockUrl!, 'any-key-for-the-mock');
+        const fromMock = await call(mockUrl, 'any-key-for-the-mock');
         // Every key on the mock is on its default plan, professional.
         expect(fromMock).toMatchObject({ ok: true, status: 200, allowanceLimit: 50000 });
         expect(fromMock.remaining).toEqual(expect.any(Number));

@@ -41,7 +41,9 @@ describe('every quote held', () => {
   it('holds nothing when the JSON does not fit the bound, by the first chunk or by the whole', async () => {
     const { version, size } = await readCorpusState(database.pool);
     const total = (await storedQuotes()).reduce((sum, json) => sum + Buffer.byteLength(json), 0);
-    expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total, 16)).toBeDefined();
+    // The bound is on the JSON; each quote's end offset (4 bytes) is held beside it.
+    const exactly = await HeldQuotes.load(database.pool, 'quotes', version, size, total, 16);
+    expect(exactly?.byteLength).toBe(total + 4 * size);
     expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total - 1, 16)).toBeUndefined();
     expect(await HeldQuotes.load(database.pool, 'quotes', version, size, total / 2, 16)).toBeUndefined();
     expect(await HeldQuotes.load(database.pool, 'quotes', version, size, 0)).toBeUndefined();

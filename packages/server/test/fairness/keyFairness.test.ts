@@ -27,7 +27,9 @@ describe('key fairness (step 5)', () => {
 
   it('sets no burst limit where the plan has none', async () => {
     const fairness = new KeyFairness({ now: () => 0 });
-    for (let call = 0; call < 1000; call++) await fairness.run('a', null, work);
+    const answers = [];
+    for (let call = 0; call < 1000; call++) answers.push(await fairness.run('a', null, work));
+    expect(answers).toEqual(Array.from({ length: 1000 }, () => 'done'));
   });
 
   it('bounds the calls of one key at once; beyond the queue, rate-limited with Retry-After 1', async () => {

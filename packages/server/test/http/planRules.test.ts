@@ -77,6 +77,12 @@ describe('the faith filter', () => {
       const answer = await fixture.server.call('/v1/quotes-filter?faith=buddhist&limit=50', { key: keys[plan] });
       expect(answer.status).toBe(200);
       const page = answer.body as { total: number };
+      const stored = await fixture.database.db
+        .selectFrom('quotes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('faith_tradition', '=', 'Buddhist')
+        .executeTakeFirstOrThrow();
+      expect(page.total).toBe(Number(stored.n));
       expect(page.total).toBeGreaterThan(0);
     });
   }
