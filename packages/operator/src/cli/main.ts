@@ -57,7 +57,7 @@ if (!['keys', 'usage', 'db', 'notify', 'requests', 'audit', 'console'].includes(
   );
 }
 
-/** The exit status of each kind of refusal (OPERATOR.md lists them); a bad flag is `invalid` too. */
+/** The exit status of each kind of refusal (the README's "Exit status" lists them); a bad flag is `invalid` too. */
 const exitCodes: Record<OperatorErrorCode, number> = {
   failed: 1,
   invalid: 2,
