@@ -1,6 +1,7 @@
 // The package's public entry: what the other packages of the service use.
 export * from './apiResponse.js';
 export * from './clientAddress.js';
+export * from './cliIo.js';
 export * from './commanderErrors.js';
 export * from './config.js';
 export * from './log.js';

@@ -25,6 +25,7 @@ import { counted } from './terminalText.js';
 
 import { importReportLines, loadReportLines, statsLines } from './corpusReports.js';
 import { progressDisplay } from './loadProgress.js';
+import { type CorpusCliIo, processStreams } from './corpusCliIo.js';
 
 export { importReportLines, statsLines } from './corpusReports.js';
 const number = (value: number) => value.toLocaleString('en-US');
@@ -58,7 +59,11 @@ async function withCorpusDatabase<T>(
 }
 
 /** Categories the import touched; a 43-line list of zeros would hide the few that matter. */
-async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<void> {
+async function writeJsonl(
+  rows: Iterable<CorpusRow>,
+  output: Writable | NodeJS.WritableStream,
+  end: boolean,
+): Promise<void> {
   async function* lines() {
     let chunk = '';
     for (const row of rows) {
@@ -70,7 +75,7 @@ async function writeJsonl(rows: Iterable<CorpusRow>, output: Writable): Promise<
     }
     if (chunk) yield chunk;
   }
-  await pipeline(Readable.from(lines()), output, { end: output !== process.stdout });
+  await pipeline(Readable.from(lines()), output, { end });
 }
 
 /** The size and seed `corpus generate` uses when not given (the server's CORPUS_SIZE and CORPUS_SEED). */
@@ -86,9 +91,9 @@ const confirmationWaitMs = 5 * 60_000;
  * A replace removing most of the corpus goes ahead only when the operator says so: typed on a
  * terminal, or --yes. Without a terminal and without --yes it is refused, with nothing changed.
  */
-async function confirmRemoval(impact: ImportImpact, hint?: string): Promise<void> {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) throw removalRefused(impact, hint);
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+async function confirmRemoval(io: CorpusCliIo, impact: ImportImpact, hint?: string): Promise<void> {
+  if (!io.stdin.isTTY || !io.stderr.isTTY) throw removalRefused(impact, hint);
+  const prompt = createInterface({ input: io.stdin, output: io.stderr });
   const timeout = AbortSignal.timeout(confirmationWaitMs);
   try {
     const answer = await prompt.question(`${removalSummary(impact)}.\nType "replace" to go on: `, {
@@ -115,7 +120,9 @@ export function registerCorpusCommands(
   openDatabase: () => Promise<OpenedDatabase>,
   defaults: () => CorpusDefaults,
   recordLoad: LoadRecorder = () => undefined,
+  io: CorpusCliIo = processStreams,
 ): void {
+  const print = (text: string) => io.stdout.write(`${text}\n`);
   const corpus = program.command('corpus').description('Generate, import and inspect the quote corpus');
 
   corpus
@@ -135,8 +142,9 @@ export function registerCorpusCommands(
       const seed = options.seed ?? fallback!.seed;
       if (options.output !== undefined) {
         try {
-          const output = options.output === '-' ? process.stdout : createWriteStream(options.output);
-          await writeJsonl(generateCorpus({ size, seed }), output);
+          const toStdout = options.output === '-';
+          const output = toStdout ? io.stdout : createWriteStream(options.output);
+          await writeJsonl(generateCorpus({ size, seed }), output, !toStdout);
         } catch (error) {
           throw asCorpusError(error, 'corpus generate --output');
         }
@@ -150,9 +158,9 @@ export function registerCorpusCommands(
           for (const row of generateCorpus({ size, seed })) ids.add(quoteId(row.text, row.author));
           const impact = await importImpact(database, ids, 'replace');
           if (needsConfirmation(impact))
-            await confirmRemoval(impact, 'pass --yes to replace it with the generated corpus');
+            await confirmRemoval(io, impact, 'pass --yes to replace it with the generated corpus');
         }
-        const display = progressDisplay('generate');
+        const display = progressDisplay('generate', io);
         let report: CorpusLoadReport;
         try {
           report = await replaceCorpus(
@@ -173,9 +181,7 @@ export function registerCorpusCommands(
         } finally {
           display.stop();
         }
-        console.log(
-          [`Generated and loaded ${number(size)} quotes (seed ${seed})`, ...loadReportLines(report)].join('\n'),
-        );
+        print([`Generated and loaded ${number(size)} quotes (seed ${seed})`, ...loadReportLines(report)].join('\n'));
       });
     });
 
@@ -235,9 +241,9 @@ export function registerCorpusCommands(
         const read = async (database: OpenedDatabase | null, dryRun: boolean, label: string) => {
           // The check before a replace reports nothing off a terminal: its outcome is one line.
           const display =
-            label === 'checking' && !process.stdout.isTTY
+            label === 'checking' && !io.stdout.isTTY
               ? { update: () => undefined, stop: () => undefined }
-              : progressDisplay(label);
+              : progressDisplay(label, io);
           try {
             return await importCorpusFile(database, file, {
               ...importOptions,
@@ -268,13 +274,13 @@ export function registerCorpusCommands(
               const preview = await read(null, true, options.dryRun ? 'dry run' : 'checking');
               impact = await importImpact(database, preview.quoteIds ?? new Set(), options.mode);
               if (options.dryRun) {
-                console.log(visibleLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
+                print(visibleLines([...importReportLines(preview), ...impactLines(impact, true)].join('\n')));
                 return;
               }
-              if (needsConfirmation(impact) && !options.yes) await confirmRemoval(impact);
+              if (needsConfirmation(impact) && !options.yes) await confirmRemoval(io, impact);
             }
             const report = await read(database, false, 'import');
-            console.log(visibleLines(importReportLines(report).join('\n')));
+            print(visibleLines(importReportLines(report).join('\n')));
           },
         );
       },
@@ -288,7 +294,7 @@ export function registerCorpusCommands(
       await withCorpusDatabase(openDatabase, 'corpus stats', async (database) => {
         const stats = await corpusStats(database);
         // File names and tags come from outside: escaped on the way to the terminal (see visibleText in @quotes/text-rules).
-        console.log(visibleLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
+        print(visibleLines(options.json ? JSON.stringify(stats, null, 2) : statsLines(stats).join('\n')));
       });
     });
 }

@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { LoadPhase } from '../loadCorpus.js';
+import type { CorpusCliIo } from './corpusCliIo.js';
 
 const _number = (value: number) => value.toLocaleString('en-US');
 
@@ -28,12 +29,12 @@ const percentOf = (done: number, total: number) =>
  * A bar on a terminal; elsewhere (CI, logs, pipes) plain lines: one as each phase starts, and for
  * a streaming phase one every few seconds and its final count. Both go to stderr: stdout is the report.
  */
-export function progressDisplay(label: string): ProgressDisplay {
-  if (process.stdout.isTTY) {
+export function progressDisplay(label: string, io: CorpusCliIo): ProgressDisplay {
+  if (io.stdout.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
         format: `${label} [{bar}] {percentage}% | {phase} {detail}`,
-        stream: process.stderr,
+        stream: io.stderr as NodeJS.WritableStream & NodeJS.WriteStream,
         hideCursor: true,
         clearOnComplete: true,
       },
@@ -58,7 +59,7 @@ export function progressDisplay(label: string): ProgressDisplay {
   let written: string | undefined;
   let writtenAt = 0;
   const write = (line: string) => {
-    process.stderr.write(`${label}: ${line}\n`);
+    io.stderr.write(`${label}: ${line}\n`);
     written = line;
     writtenAt = Date.now();
   };

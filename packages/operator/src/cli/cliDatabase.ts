@@ -4,43 +4,52 @@ import { type OpenedDatabase, openDatabase, withDatabase } from '@quotes/databas
 
 /**
  * The database the CLI works on: the server's (DATABASE_URL, or the embedded cluster under
- * .data/, joined when a server is running and started here otherwise). The CLI needs a couple
- * of connections only.
+ * .data/, joined when a server is running and started here otherwise).
  */
-export function cliConfig(): Config {
-  return parseConfig();
+export function cliConfig(env: NodeJS.ProcessEnv): Config {
+  return parseConfig(env);
 }
 
-const openDatabases = new Set<OpenedDatabase>();
+/** The databases one CLI has open, so an interrupted command stops an embedded cluster it started. */
+export interface CliDatabases {
+  /** Opened as is (the `db` commands, which migrate or report). */
+  open(config: Config): Promise<OpenedDatabase>;
+  /** For commands that read or write keys, usage or quotes: migrations are applied first, as the server does. */
+  openMigrated(config: Config): Promise<OpenedDatabase>;
+  closeAll(): Promise<void>;
+}
 
-export async function openCliDatabase(config: Config): Promise<OpenedDatabase> {
-  const database = await openDatabase(config, { poolSize: 2 });
-  openDatabases.add(database);
+export function cliDatabases(): CliDatabases {
+  const openDatabases = new Set<OpenedDatabase>();
+  // The CLI needs a couple of connections only.
+  const open = async (config: Config): Promise<OpenedDatabase> => {
+    const database = await openDatabase(config, { poolSize: 2 });
+    openDatabases.add(database);
+    return {
+      ...database,
+      async close() {
+        openDatabases.delete(database);
+        await database.close();
+      },
+    };
+  };
   return {
-    ...database,
-    async close() {
-      openDatabases.delete(database);
-      await database.close();
+    open,
+    async openMigrated(config) {
+      const database = await open(config);
+      try {
+        await migrateToLatest(database.db);
+      } catch (error) {
+        await database.close().catch(() => undefined);
+        throw error;
+      }
+      return database;
+    },
+    async closeAll() {
+      await Promise.all([...openDatabases].map((database) => database.close().catch(() => undefined)));
+      openDatabases.clear();
     },
   };
-}
-
-/** On Ctrl-C: stop an embedded cluster this command started rather than leave it running. */
-export async function closeOpenDatabases(): Promise<void> {
-  await Promise.all([...openDatabases].map((database) => database.close().catch(() => undefined)));
-  openDatabases.clear();
-}
-
-/** For commands that read or write keys, usage or quotes: migrations are applied first, as the server does. */
-export async function openMigratedDatabase(config: Config): Promise<OpenedDatabase> {
-  const database = await openCliDatabase(config);
-  try {
-    await migrateToLatest(database.db);
-  } catch (error) {
-    await database.close().catch(() => undefined);
-    throw error;
-  }
-  return database;
 }
 
 export { withDatabase };

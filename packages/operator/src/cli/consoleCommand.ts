@@ -73,7 +73,7 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
             operatorEmail: config.OPERATOR_EMAIL,
           },
           // The service's line rule: no key, token or address reaches the operator's terminal log.
-          log: (line) => process.stderr.write(`${redactSecrets(line)}\n`),
+          log: (line) => cli.err(redactSecrets(line)),
         }).catch((error: NodeJS.ErrnoException) => {
           if (error instanceof OperatorError) throw error;
           throw new OperatorError(
@@ -85,7 +85,7 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
           `Quotes console at ${running.url}\nSign in (the link works once, within ${signInLinkLifetimeMs / 60_000} minutes): ${running.signInUrl}\nAnother link, later: quotes-admin console link${options.port === 4100 ? '' : ` --port ${options.port}`}`,
         );
         const signal = await stopped;
-        process.stderr.write(`quotes-admin: console stopped (${signal})\n`);
+        cli.err(`quotes-admin: console stopped (${signal})`);
         await running.close();
       } finally {
         mailer.close();

@@ -43,6 +43,10 @@ export interface CliContext {
   open: () => Promise<OpenedDatabase>;
   run: <T>(work: (database: OpenedDatabase) => Promise<T>) => Promise<T>;
   out: (text: string) => void;
+  /** Text written as it is, no line added (CSV). */
+  write: (text: string) => void;
+  /** A line to stderr (what a running command reports beside its output). */
+  err: (text: string) => void;
 }
 
 const show = (value: string | number | null) => (value === null ? '-' : visibleText(String(value)));

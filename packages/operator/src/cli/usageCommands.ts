@@ -80,7 +80,7 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
     }
     if (options.csv) {
       // Written by the one CSV writer: a client named "=HYPERLINK(...)" stays text in a spreadsheet.
-      process.stdout.write(
+      cli.write(
         csvTable(
           ['month', 'key_id', 'key_prefix', 'client', 'email', 'plan', 'state', 'calls', 'allowance', 'percent_used'],
           views.map((view) => [
@@ -133,7 +133,7 @@ export function registerUsageCommands(program: Command, cli: CliContext): void {
           createOperatorApi(database).usageHistory(id, { from: options.from, to: options.to, by: options.by }),
         );
         if (options.csv)
-          process.stdout.write(
+          cli.write(
             csvTable(
               ['start', 'outcome', 'calls'],
               rows.map((row) => [row.start, row.outcome, row.calls]),

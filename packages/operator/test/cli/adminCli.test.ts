@@ -13,10 +13,9 @@ afterAll(async () => {
   await cli?.remove();
 });
 
-/** The CLI as an operator runs it: its own process, the database named by DATABASE_URL. */
+/** The CLI as an operator runs it, the database named by DATABASE_URL (in this process; see the last block for its own). */
 const admin = (...args: string[]) => cli.run({ DATABASE_URL: database.url }, ...args);
 
-// Each command is its own process: slow when the whole suite shares two cores.
 describe.concurrent('quotes-admin keys', { timeout: 90_000 }, () => {
   it('creates a key, shows it once, and manages it to the end', async ({ expect }) => {
     const created = await admin(
@@ -194,7 +193,6 @@ describe.concurrent('quotes-admin usage and db', { timeout: 90_000 }, () => {
   });
 });
 
-// Each case is its own process; they run side by side.
 describe.concurrent('bad input: one line naming the problem, non-zero exit, no stack trace', () => {
   it.for<[string[], RegExp]>([
     [
@@ -233,5 +231,34 @@ describe.concurrent('bad input: one line naming the problem, non-zero exit, no s
 
   it('names a bad environment variable', async ({ expect }) => {
     expectOneLineError(await cli.run({ DATABASE_URL: 'mysql://nope' }, 'keys', 'list'), /DATABASE_URL/, expect);
+  });
+});
+
+// What only a process shows: its exit status, and stdout holding the answer alone.
+describe.concurrent('quotes-admin as a process of its own', { timeout: 90_000 }, () => {
+  const inProcess = (...args: string[]) => cli.runProcess({ DATABASE_URL: database.url }, ...args);
+
+  it('prints the new key alone on stdout and exits 0', async ({ expect }) => {
+    const run = await inProcess(...keysCreate('Process Ltd', 'starter'), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ key: expect.stringMatching(/^qk_/), plan: 'starter' });
+  });
+
+  it.for<[string[], number, RegExp]>([
+    [keysCreate('X', 'gold'), 2, /--plan must be one of/],
+    [['keys', 'show', 'k_doesnotexist'], 3, /no key with id "k_doesnotexist"/],
+    [['keys', 'frobnicate'], 2, /unknown command 'frobnicate'/],
+  ])('%j: its exit status and one line', async ([args, code, pattern], { expect }) => {
+    const run = await inProcess(...args);
+    expectOneLineError(run, pattern, expect);
+    expect(run.code).toBe(code);
+    expect(run.stdout).toBe('');
+  });
+
+  it('names a bad environment variable and exits 1', async ({ expect }) => {
+    const run = await cli.runProcess({ DATABASE_URL: 'mysql://nope' }, 'keys', 'list');
+    expectOneLineError(run, /DATABASE_URL/, expect);
+    expect(run.code).toBe(1);
   });
 });

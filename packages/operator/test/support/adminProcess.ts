@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type ExpectStatic, expect as globalExpect } from 'vitest';
+import { createAdminCli } from '../../src/cli/adminCli.js';
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The bin's entry point once built. */
+export const builtCli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 export interface Run {
   code: number;
@@ -14,48 +14,63 @@ export interface Run {
 }
 
 export interface AdminCli {
-  /** The bundled CLI, for runs that need more than run() (a terminal). */
+  /** The bundled CLI, for runs that need more than a function (a terminal, a signal). */
   readonly entry: string;
-  /** The CLI as an operator runs it: its own process, with this environment added to the test's. */
+  /**
+   * The CLI as a function (createAdminCli), on this environment added to the test's, with its
+   * output captured: what `quotes-admin` runs, without a process's start-up.
+   */
   run(env: Record<string, string>, ...args: string[]): Promise<Run>;
+  /** The same command line in a process of its own: its exit status and streams as a shell sees them. */
+  runProcess(env: Record<string, string>, ...args: string[]): Promise<Run>;
   remove(): Promise<void>;
 }
 
+/** The environment every run gets besides the test's own: the server's address as `npm start` has it. */
+const baseEnv = (env: Record<string, string>) => ({ ...process.env, PORT: '3000', HOST: '127.0.0.1', ...env });
+
+/** A stream that keeps what is written to it, as text. */
+function captured(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Runs the CLI in this process, with a closed, non-terminal stdin as a pipeline gives it. */
+export async function runInProcess(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const stdout = captured();
+  const stderr = captured();
+  const stdin = Readable.from([]);
+  const code = await createAdminCli({ env: baseEnv(env), stdout: stdout.stream, stderr: stderr.stream, stdin }).run(
+    args,
+  );
+  // PassThrough delivers what was written on the next tick.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
 /**
- * The CLI from the current sources, compiled once: through a TypeScript loader every spawn
- * costs seconds of module loading, as plain JavaScript a fraction of one. Bundled inside the
- * package so its dependencies resolve from node_modules as they do for dist/.
+ * The CLI as a function for most runs, and as the built dist/cli/main.js (what `npx quotes-admin`
+ * runs once its build is up to date; `npm test` builds first) for the runs that need a process.
  */
 export async function buildAdminCli(): Promise<AdminCli> {
-  const cacheDir = join(packageRoot, 'node_modules', '.cache');
-  await mkdir(cacheDir, { recursive: true });
-  const bundleDir = await mkdtemp(join(cacheDir, 'quotes-admin-test-'));
-  const entry = join(bundleDir, 'main.mjs');
-  await build({
-    entryPoints: [join(packageRoot, 'src/cli/main.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'silent',
-  });
   return {
-    entry,
-    run: (env, ...args) =>
+    entry: builtCli,
+    run: runInProcess,
+    runProcess: (env, ...args) =>
       new Promise((resolve) => {
         execFile(
           process.execPath,
-          [entry, ...args],
-          { env: { ...process.env, PORT: '3000', HOST: '127.0.0.1', ...env }, timeout: 60_000 },
+          [builtCli, ...args],
+          { env: baseEnv(env), timeout: 60_000 },
           (error, stdout, stderr) => {
             const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
             resolve({ code, stdout, stderr });
           },
         );
       }),
-    remove: () => rm(bundleDir, { recursive: true, force: true }),
+    remove: async () => undefined,
   };
 }
 

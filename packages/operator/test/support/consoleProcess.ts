@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
+import { builtCli } from './adminProcess.js';
 
-const cliMain = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-
-/** `quotes-admin console` as the operator starts it: its own process, the sign-in URL read from its stdout. */
+/** `quotes-admin console` as the operator starts it: its own process from the build, the sign-in URL read from its stdout. */
 export interface ConsoleProcess {
   readonly url: string;
   readonly signInUrl: string;
@@ -22,7 +20,7 @@ export async function startConsoleProcess(
   args: readonly string[] = [],
 ): Promise<ConsoleProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', cliMain, 'console', '--port', String(port), ...args], {
+  const child = spawn(process.execPath, [builtCli, 'console', '--port', String(port), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
