@@ -78,6 +78,14 @@ module.exports = {
       from: { path: '/generated/' },
       to: { path: '^(packages|openapi)/', pathNot: '/generated/' },
     },
+    {
+      name: 'batching-beside-the-database',
+      comment:
+        "the request path's reads batch with @quotes/database's StatementRounds and take only the rules of @quotes/accounts: no call leaves the server for accounts and comes back",
+      severity: 'error',
+      from: { path: '^packages/server/src/data/' },
+      to: { path: '^packages/accounts/', pathNot: '^packages/accounts/(dist|src)/(rules|domain/)' },
+    },
     ...packageRules,
     // The request path: http -> fairness, metrics, keys -> data -> domain.
     ...layers('server', {

@@ -7,7 +7,6 @@ export {
 export * from './data/keyOwners.js';
 export * from './data/monthlyUsage.js';
 export * from './data/operatorAudit.js';
-export * from './data/statementRounds.js';
 export * from './data/usageHistoryQueries.js';
 export * from './demoKey.js';
 export * from './keyRequests/keyRequestService.js';

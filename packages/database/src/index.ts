@@ -19,4 +19,5 @@ export {
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
 export { planRulesOfRow, seedPlans } from './planSeed.js';
 export { serverConnections } from './serverConnections.js';
+export { type Lane, type RoundAnswers, type RoundOptions, StatementRounds } from './statementRounds.js';
 export type * from './schema.js';

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '@quotes/database';
 import { type AllowancePeriod, earlierMonthsOf } from '../domain/allowancePeriod.js';
 import { calendarMonthOf } from '../domain/calendarMonth.js';
-import { type Lane, StatementRounds } from './statementRounds.js';
+import { type Lane, StatementRounds } from '@quotes/database';
 import { inTransaction } from './transaction.js';
 
 /** Reads and operator writes of the monthly counters; the request path counts through monthlyCounter.ts. */

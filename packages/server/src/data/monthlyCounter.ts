@@ -21,7 +21,7 @@ import { inOwnTransaction } from './counterTransaction.js';
 import { recoverJournals } from './journalRecovery.js';
 
 export type { CallSlot, CounterOutcome } from './keyMonth.js';
-import { type Lane, type RoundAnswers, StatementRounds } from '@quotes/accounts';
+import { type Lane, type RoundAnswers, StatementRounds } from '@quotes/database';
 
 export interface CounterOptions {
   /** How often counts are written and leases renewed (COUNT_FLUSH_MS, default 200). */

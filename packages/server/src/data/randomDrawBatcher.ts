@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { quotesByRank } from './quoteQueries.js';
-import { StatementRounds } from '@quotes/accounts';
+import { StatementRounds } from '@quotes/database';
 
 interface Draw {
   readonly rank: number;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { type ApiKeyRecord, findKeysByHashes } from '@quotes/accounts';
-import { type Lane, StatementRounds } from '@quotes/accounts';
+import { type Lane, StatementRounds } from '@quotes/database';
 import type { Database } from '@quotes/database';
 import { hashApiKey } from '@quotes/accounts';
 
