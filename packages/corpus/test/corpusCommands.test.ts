@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { Command, CommanderError } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerCorpusCommands } from '../src/cli/corpusCommands.js';
@@ -17,11 +18,20 @@ afterEach(() => vi.restoreAllMocks());
 /** What the last run wrote to stderr (the progress lines; stdout is not a terminal here). */
 let stderr: string[] = [];
 
+/** A stream that keeps what is written to it. */
+function kept(into: string[]): PassThrough {
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => into.push(chunk.toString('utf8')));
+  return stream;
+}
+
 /** Runs `quotes-admin ARGS` against the test database and returns what it printed on stdout. */
 async function run(...args: string[]): Promise<string> {
   const program = new Command('quotes-admin')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  const printed: string[] = [];
+  stderr = [];
   registerCorpusCommands(
     program,
     async () => {
@@ -29,18 +39,13 @@ async function run(...args: string[]): Promise<string> {
       return { ...database, kind: 'external', close: async () => undefined } as OpenedDatabase;
     },
     () => ({ size: 1200, seed: 77 }),
+    undefined,
+    { stdout: kept(printed), stderr: kept(stderr), stdin: Readable.from([]) },
   );
-  const printed: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    printed.push(String(line));
-  });
-  stderr = [];
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr.push(String(chunk));
-    return true;
-  });
   await program.parseAsync(['node', 'quotes-admin', ...args]);
-  return printed.join('\n');
+  // What was written reaches the streams' readers on the next tick.
+  await new Promise((resolve) => setImmediate(resolve));
+  return printed.join('').replace(/\n$/, '');
 }
 
 describe('quotes-admin corpus', () => {
