@@ -59,17 +59,29 @@ module.exports = {
     },
     {
       name: 'no-reach-into-another-package',
-      comment: "another package is imported by its name and its public entry (its built exports), never by a path into its folders",
+      comment:
+        "another package is imported by its name and its public entry (its exports: built ones, or a test kit's testing/), never by a path into its folders",
       severity: 'error',
       from: { path: '^(packages/[^/]+|openapi)/' },
-      to: { path: '^(packages/[^/]+|openapi)/(src|test|testing|scripts|bin)/', pathNot: '^$1/' },
+      to: {
+        path: '^(packages/[^/]+|openapi)/(src|test|testing|scripts|bin)/',
+        pathNot: '^$1/',
+        dependencyTypes: ['local'],
+      },
     },
     {
       name: 'tests-are-not-imported',
-      comment: 'test code (and the server’s test kit) is never imported by what a package ships',
+      comment: 'test code and test kits (testing/) are never imported by what a package ships',
       severity: 'error',
-      from: { path: '^(packages/[^/]+|openapi)/src/', pathNot: '^packages/server/src/testing/' },
-      to: { path: '(^(packages/[^/]+|openapi)/test/)|(^packages/server/(src|dist)/testing/)' },
+      from: { path: '^(packages/[^/]+|openapi)/src/' },
+      to: { path: '^(packages/[^/]+|openapi)/(test|testing)/' },
+    },
+    {
+      name: 'test-kits-are-not-built',
+      comment: "no test kit ships in a package's dist: testing/ is read as TypeScript by the tests that import it",
+      severity: 'error',
+      from: {},
+      to: { path: '/dist/(testing|[a-z]+/testing)[/.]' },
     },
     {
       name: 'generated-is-a-leaf',
@@ -94,6 +106,16 @@ module.exports = {
       keys: ['http', 'fairness', 'metrics'],
       fairness: ['http', 'metrics'],
     }),
+    // The server's data layer by concern: the quote catalog, the counting of calls and the usage history stand apart.
+    ...['catalog', 'counting', 'history'].map((concern) => ({
+      name: `server-data-${concern}-apart`,
+      severity: 'error',
+      from: { path: `^packages/server/src/data/${concern}/` },
+      to: {
+        path: '^packages/server/src/data/(catalog|counting|history)/',
+        pathNot: `^packages/server/src/data/${concern}/`,
+      },
+    })),
     // Keys and their holders: the holders' actions, key requests and operator actions -> mail -> data -> domain.
     ...layers('accounts', {
       domain: ['data', 'keys', 'mail', 'operator', 'keyRequests', 'holders'],

@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const clusterMain = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// What `npm run cluster` runs once built (`npm test` builds before it tests).
+const clusterMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-/** `npm run cluster`'s program from source, with `env` added; its exit code and stderr. */
+/** `npm run cluster`'s program, with `env` added; its exit code and stderr. */
 async function cluster(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', clusterMain, ...args], {
+    const { stderr } = await promisify(execFile)(process.execPath, [clusterMain, ...args], {
       env: { ...process.env, ...env },
       timeout: 20_000,
     });

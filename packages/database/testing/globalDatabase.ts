@@ -8,14 +8,7 @@ import { startEmbeddedPostgres } from '../src/embeddedPostgres.js';
 import { freePort } from '../src/freePort.js';
 import { migrateToLatest } from '../src/migrator.js';
 import { adminQuery, withDatabaseName } from './adminQuery.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    adminDatabaseUrl: string;
-    /** A database migrated once for the run, which each test file's database is copied from. */
-    templateDatabase: string;
-  }
-}
+import type {} from './providedContext.js';
 
 /** Migrates a new database once; test files copy it (CREATE DATABASE ... TEMPLATE) in milliseconds. */
 async function createTemplate(adminUrl: string): Promise<string> {

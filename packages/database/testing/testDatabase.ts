@@ -5,6 +5,7 @@ import { connectDatabase, type DatabaseHandle } from '../src/database.js';
 import { migrateToLatest } from '../src/migrator.js';
 import { serverConnections } from '../src/serverConnections.js';
 import { adminQuery, withDatabaseName } from './adminQuery.js';
+import type {} from './providedContext.js';
 
 export interface TestDatabase extends DatabaseHandle {
   /** Closes the pool and drops the database. */

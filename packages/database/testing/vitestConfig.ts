@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 export const databaseTestConfig = defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: [fileURLToPath(new URL('./globalDatabase.js', import.meta.url))],
+    globalSetup: [fileURLToPath(new URL('./globalDatabase.ts', import.meta.url))],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     fileParallelism: true,

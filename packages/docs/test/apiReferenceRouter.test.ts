@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { contractPath, describedContract, loadContract } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Listening } from '../src/testing/index.js';
+import type { Listening } from '../testing/index.js';
 import { startReferenceApp } from './support/referenceApp.js';
 
 const scalarDist = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser');

@@ -24,7 +24,7 @@ export {
   OperatorError,
   type UsageView,
 } from '@quotes/accounts';
-export { setUsage } from '@quotes/accounts/testing';
+export { setUsage } from '@quotes/accounts/usage-override';
 export { type Config, ConfigError, createLogger, type Logger, parseConfig } from '@quotes/service-base';
 export { type ProblemBody, problemTypeUri } from '@quotes/service-base';
 export { type RunningServer, type StartServerOptions, startServer } from './startServer.js';

@@ -1,10 +1,10 @@
 import { AllowanceCrossings } from './domain/allowanceCrossings.js';
-import { MonthlyCounter } from './data/monthlyCounter.js';
-import { EarlierPeriodCalls } from './data/earlierPeriodCalls.js';
-import { CountJournal, databaseScope, deadJournals, journalDir } from './data/countJournal.js';
+import { MonthlyCounter } from './data/counting/monthlyCounter.js';
+import { EarlierPeriodCalls } from './data/counting/earlierPeriodCalls.js';
+import { CountJournal, databaseScope, deadJournals, journalDir } from './data/counting/countJournal.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
-import { warmUpCatalog } from './data/catalogWarmUp.js';
-import { QuoteCatalog } from './data/quoteCatalog.js';
+import { warmUpCatalog } from './data/catalog/catalogWarmUp.js';
+import { QuoteCatalog } from './data/catalog/quoteCatalog.js';
 import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
 import type { Clock } from '@quotes/accounts/rules';
@@ -15,7 +15,7 @@ import { ServerPresence } from './fairness/serverPresence.js';
 import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from '@quotes/service-base';
 import type { IncomingMessage } from 'node:http';
-import { UsageHistory } from './data/usageHistory.js';
+import { UsageHistory } from './data/history/usageHistory.js';
 import { foldAndPruneHistory, type HistoryRetention } from '@quotes/accounts';
 import type { Logger } from '@quotes/service-base';
 

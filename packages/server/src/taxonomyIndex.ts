@@ -1,3 +1,3 @@
 // The taxonomy index alone, for the benchmarks' measurement of it against a Roaring library.
-export type { RankSet } from './data/rankSet.js';
-export { TaxonomyIndex, tagCodeLayout } from './data/taxonomyIndex.js';
+export type { RankSet } from './data/catalog/rankSet.js';
+export { TaxonomyIndex, tagCodeLayout } from './data/catalog/taxonomyIndex.js';

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@quotes/service-base';
 import { startServer } from '../src/index.js';
+import { startCommand } from '../testing/serviceProcess.js';
 import { createTestDatabase } from '@quotes/database/testing';
 
 describe('startServer from a configuration', () => {
@@ -30,10 +30,18 @@ describe('startServer from a configuration', () => {
     try {
       await once(blocker, 'listening');
       const port = (blocker.address() as AddressInfo).port;
-      // The real entry point, as npm start runs it: its exit code and stderr are the contract here.
-      const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', main], {
-        env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'silent', CORPUS_SIZE: '0' },
+      // The built entry point with the start script's flags, as npm start runs it: its exit code
+      // and stderr are the contract here.
+      const start = startCommand();
+      const child = spawn(process.execPath, start.args, {
+        env: {
+          ...process.env,
+          ...start.env,
+          DATABASE_URL: database.url,
+          PORT: String(port),
+          LOG_LEVEL: 'silent',
+          CORPUS_SIZE: '0',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';

@@ -1,4 +1,4 @@
-import { setUsage } from '../../src/testing.js';
+import { setUsage } from '../../src/usageOverride.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

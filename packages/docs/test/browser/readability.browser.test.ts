@@ -13,7 +13,7 @@ import {
   readingViewports,
   unreachableResponseTabs,
   wordsBrokenInTables,
-} from '../../src/testing/index.js';
+} from '../../testing/index.js';
 import { startReferenceApp } from '../support/referenceApp.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));

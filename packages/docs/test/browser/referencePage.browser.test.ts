@@ -8,7 +8,7 @@ import {
   type OpenedReferencePage,
   openReferencePage,
   type ReferencePage,
-} from '../../src/testing/index.js';
+} from '../../testing/index.js';
 import { startReferenceApp } from '../support/referenceApp.js';
 
 describe.skipIf(browserSkipReason !== undefined)(

@@ -1,6 +1,6 @@
 import express from 'express';
 import { apiReferenceRouter } from '../../src/index.js';
-import { type Listening, listen } from '../../src/testing/index.js';
+import { type Listening, listen } from '../../testing/index.js';
 
 /**
  * An app with only the reference router, mounted at `mountPath`, and a 404 fallback like the

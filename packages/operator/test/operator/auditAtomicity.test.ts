@@ -1,4 +1,4 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

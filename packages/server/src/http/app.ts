@@ -9,7 +9,7 @@ import { applyPageLimits } from '@quotes/accounts/rules';
 import type { Operations } from './operations.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import { unknownKeyBucket } from '@quotes/accounts';
-import { servedOutcome } from '../data/usageHistory.js';
+import { servedOutcome } from '../data/history/usageHistory.js';
 import { type ApiCall, parseCall } from './apiCall.js';
 import { sendApiResponse } from '@quotes/service-base';
 import type { ContractRouting } from './contractRouting.js';

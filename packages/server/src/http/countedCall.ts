@@ -8,7 +8,7 @@ import {
 import { allowanceUsedSentence, calendarMonthOf, type PlanRules } from '@quotes/accounts/rules';
 import { Problem } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../serviceRuntime.js';
-import type { CallSlot } from '../data/monthlyCounter.js';
+import type { CallSlot } from '../data/counting/monthlyCounter.js';
 import type { ApiCall } from './apiCall.js';
 
 /** Whether an answer at `status` keeps the call counted (the contract's `x-counted-statuses`). */

@@ -1,10 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
-import { AccountClient } from '../../src/testing/accountClient.js';
-import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { capturedLogger, manualClock } from '../../src/testing/testServer.js';
+import { AccountClient } from '../../testing/accountClient.js';
+import { startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { capturedLogger, manualClock } from '../../testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
 const log = capturedLogger();

@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { trialRequestsFrom } from '@quotes/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
-import { AccountClient, csrfIn } from '../../src/testing/accountClient.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { AccountClient, csrfIn } from '../../testing/accountClient.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { manualClock } from '../../testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
 const hourMs = 3_600_000;

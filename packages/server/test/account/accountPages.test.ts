@@ -9,11 +9,11 @@ import {
 } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
 import type { RunningServer } from '../../src/startServer.js';
-import { AccountClient, csrfIn, newMailTo, signInLinkIn } from '../../src/testing/accountClient.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { AccountClient, csrfIn, newMailTo, signInLinkIn } from '../../testing/accountClient.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { post, requestBody, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { manualClock } from '../../testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
 

@@ -1,9 +1,9 @@
 import { createOperatorApi } from '@quotes/accounts';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountClient, csrfIn } from '../../src/testing/accountClient.js';
-import { type ServiceProcess, startServiceProcess } from '../../src/testing/serviceProcess.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { AccountClient, csrfIn } from '../../testing/accountClient.js';
+import { type ServiceProcess, startServiceProcess } from '../../testing/serviceProcess.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 
 // A holder's requests on the service as `npm start` runs it: its own process from the build, the
 // start script's flags, the database opened as main.ts opens it (generic plans). The answers and

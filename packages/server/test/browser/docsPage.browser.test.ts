@@ -8,7 +8,7 @@ import {
 } from '@quotes/docs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase } from '@quotes/database/testing';
 
 /** The real server on a fresh database with the fixture corpus, and a key as `npm start` makes one. */

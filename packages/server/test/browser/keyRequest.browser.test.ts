@@ -5,9 +5,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { confirmationLinkIn, keyIn, mailTo, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { confirmationLinkIn, keyIn, mailTo, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 

@@ -1,9 +1,9 @@
 import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { type PacedCall, pacedCalls } from '../../src/testing/pacedCalls.js';
-import { startTestServer, type TestServer } from '../../src/testing/testServer.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { type PacedCall, pacedCalls } from '../../testing/pacedCalls.js';
+import { startTestServer, type TestServer } from '../../testing/testServer.js';
 
 // Three servers on one database, each with its own pool and notification connection: a key's
 // burst limit holds across them, each enforcing its share among the servers the key's calls reach.

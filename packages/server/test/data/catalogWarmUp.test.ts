@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { warmUpCatalog, warmUpReads } from '../../src/data/catalogWarmUp.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { warmUpCatalog, warmUpReads } from '../../src/data/catalog/catalogWarmUp.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 

@@ -5,7 +5,7 @@ import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/ac
 import { systemClock } from '@quotes/accounts/rules';
 import { silentLogger } from '@quotes/service-base';
 import { createServiceRuntime, type ServiceRuntime } from '../../src/serviceRuntime.js';
-import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 let runtime: ServiceRuntime;

@@ -3,7 +3,7 @@ import { connectDatabase, type DatabaseHandle } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { type CounterOptions, MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { type CounterOptions, MonthlyCounter } from '../../src/data/counting/monthlyCounter.js';
 
 export const month = '2026-11-01';
 

@@ -1,10 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HeldQuotes } from '../../src/data/heldQuotes.js';
-import { readCorpusState } from '../../src/data/quoteQueries.js';
+import { HeldQuotes } from '../../src/data/catalog/heldQuotes.js';
+import { readCorpusState } from '../../src/data/catalog/quoteQueries.js';
 import { type RawFilters, resolveFilters } from '@quotes/accounts/rules';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
-import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 

@@ -1,6 +1,6 @@
 import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
-import { IdPositions } from '../../src/data/idPositions.js';
+import { IdPositions } from '../../src/data/catalog/idPositions.js';
 
 describe('id positions', () => {
   it('answers exactly what a Map would, through any mix of sets and deletes, growth included', () => {

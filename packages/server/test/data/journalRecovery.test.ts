@@ -3,8 +3,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callsInMonth } from '@quotes/accounts';
-import { CountJournal, deadJournals } from '../../src/data/countJournal.js';
-import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { CountJournal, deadJournals } from '../../src/data/counting/countJournal.js';
+import { MonthlyCounter } from '../../src/data/counting/monthlyCounter.js';
 
 import { counterFixture, month, servedCall } from './counterFixture.js';
 

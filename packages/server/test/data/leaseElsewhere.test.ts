@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { elsewhereWaitFlushes } from '../../src/data/monthlyCounter.js';
+import { elsewhereWaitFlushes } from '../../src/data/counting/monthlyCounter.js';
 import { counterFixture, month, servedCall } from './counterFixture.js';
 
 // A 429 says the allowance is used up: a call whose allowance is left only in another server's

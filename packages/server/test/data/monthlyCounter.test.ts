@@ -1,7 +1,7 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { describe, expect, it } from 'vitest';
 import { callsInMonth } from '@quotes/accounts';
-import { type CounterOutcome, MonthlyCounter } from '../../src/data/monthlyCounter.js';
+import { type CounterOutcome, MonthlyCounter } from '../../src/data/counting/monthlyCounter.js';
 
 import { counterFixture, countingPool, month, servedCall } from './counterFixture.js';
 

@@ -3,9 +3,9 @@ import { corpusListenerName, corpusNextChannel, corpusPreparedChannel } from '@q
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusAnnouncement } from '../../src/data/databaseNotifications.js';
-import { QuoteCatalog } from '../../src/data/quoteCatalog.js';
+import { QuoteCatalog } from '../../src/data/catalog/quoteCatalog.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
-import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 

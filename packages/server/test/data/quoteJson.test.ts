@@ -2,8 +2,8 @@ import { lengthOfText } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusRow } from '@quotes/corpus';
 import { quoteJsonKeys, quoteSummaryJsonKeys } from '../../src/domain/responseBodies.js';
-import { jsonAt, quotesInDrawOrder, readCorpusState, summariesByRank } from '../../src/data/quoteQueries.js';
-import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { jsonAt, quotesInDrawOrder, readCorpusState, summariesByRank } from '../../src/data/catalog/quoteQueries.js';
+import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;

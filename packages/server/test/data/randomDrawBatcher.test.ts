@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCorpusState } from '../../src/data/quoteQueries.js';
-import { RandomDrawBatcher } from '../../src/data/randomDrawBatcher.js';
+import { readCorpusState } from '../../src/data/catalog/quoteQueries.js';
+import { RandomDrawBatcher } from '../../src/data/catalog/randomDrawBatcher.js';
 import { recordingPool } from '../support/catalogFixture.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { quoteFields } from '../../src/testing/contractValidation.js';
+import { quoteFields } from '../../testing/contractValidation.js';
 
 let database: TestDatabase;
 

@@ -1,12 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonAt, quotesInDrawOrder, readCorpusState } from '../../src/data/quoteQueries.js';
-import { type RandomPick, RandomPicks } from '../../src/data/randomPicks.js';
+import { jsonAt, quotesInDrawOrder, readCorpusState } from '../../src/data/catalog/quoteQueries.js';
+import { type RandomPick, RandomPicks } from '../../src/data/catalog/randomPicks.js';
 import { resolveFilters } from '@quotes/accounts/rules';
-import { quoteFields } from '../../src/testing/contractValidation.js';
+import { quoteFields } from '../../testing/contractValidation.js';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 let storedAt: Map<number, string>;

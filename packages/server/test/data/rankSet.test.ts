@@ -1,6 +1,6 @@
 import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
-import { directoryLength, popcount32, type RankSet, rankSetOf } from '../../src/data/rankSet.js';
+import { directoryLength, popcount32, type RankSet, rankSetOf } from '../../src/data/catalog/rankSet.js';
 
 function wordsOf(members: readonly number[], bound: number): Uint32Array {
   const words = new Uint32Array(Math.ceil(bound / 32));

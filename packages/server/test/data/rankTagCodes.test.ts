@@ -1,9 +1,9 @@
 import { taxonomy } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computedTagCode, rankTagCodes, readCorpusState } from '../../src/data/quoteQueries.js';
-import { layoutDescription, TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
+import { computedTagCode, rankTagCodes, readCorpusState } from '../../src/data/catalog/quoteQueries.js';
+import { layoutDescription, TaxonomyIndex, tagCodeLayout } from '../../src/data/catalog/taxonomyIndex.js';
 import { resolveFilters } from '@quotes/accounts/rules';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;

@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import { seededRandom } from '@quotes/corpus';
 import { describe, expect, it } from 'vitest';
-import { TaxonomyIndex, tagCodeLayout } from '../../src/data/taxonomyIndex.js';
+import { TaxonomyIndex, tagCodeLayout } from '../../src/data/catalog/taxonomyIndex.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
 
 interface Tags {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TextSlabs } from '../../src/data/textSlabs.js';
+import { TextSlabs } from '../../src/data/catalog/textSlabs.js';
 
 const text = (id: number, length = 100) => `«${id}» ${'é☃x'.repeat(length)}`.slice(0, length);
 

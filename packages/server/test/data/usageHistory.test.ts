@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { UsageHistory } from '../../src/data/usageHistory.js';
+import { UsageHistory } from '../../src/data/history/usageHistory.js';
 import { coverageInMonth, foldAndPruneHistory, historyOf } from '@quotes/accounts';
 
 let database: TestDatabase;

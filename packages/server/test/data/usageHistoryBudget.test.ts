@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { entryBytes, UsageHistory } from '../../src/data/usageHistory.js';
+import { entryBytes, UsageHistory } from '../../src/data/history/usageHistory.js';
 import { coverageInMonth, historyOf } from '@quotes/accounts';
 
 let database: TestDatabase;

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { defaultHistoryBytes, UsageHistory } from '../../src/data/usageHistory.js';
+import { defaultHistoryBytes, UsageHistory } from '../../src/data/history/usageHistory.js';
 import { coverageInMonth, historyOf } from '@quotes/accounts';
 
 // 10,000 distinct keys, each a few random calls, within one flush interval: what the recorder

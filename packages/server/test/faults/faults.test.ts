@@ -2,16 +2,16 @@ import { Agent } from 'node:http';
 import { rules } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusListenerName, type DatabaseHandle } from '@quotes/database';
-import { leaseTrustMs } from '../../src/data/monthlyCounter.js';
+import { leaseTrustMs } from '../../src/data/counting/monthlyCounter.js';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
-import { OwnCluster } from '../../src/testing/ownCluster.js';
+import { OwnCluster } from '../../testing/ownCluster.js';
 import {
   freezeCluster,
   get,
   type RawAnswer,
   type ServiceProcess,
   startServiceProcess,
-} from '../../src/testing/serviceProcess.js';
+} from '../../testing/serviceProcess.js';
 
 // Bounds under test, set small so the suite is quick; the README gives the defaults and the figures.
 const statementTimeoutMs = 1000;

@@ -2,11 +2,11 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowanceMailsOn, createMailer, setAllowanceMails, sweepHolderMail } from '@quotes/accounts';
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import type { TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { capturedLogger, manualClock } from '../../src/testing/testServer.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { capturedLogger, manualClock } from '../../testing/testServer.js';
 import {
   callsWith,
   holderMailDatabase,

@@ -4,9 +4,9 @@ import type { ParsedMail } from 'mailparser';
 import { createMailer } from '@quotes/accounts';
 import type { Logger } from '@quotes/service-base';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import type { SmtpInbox } from '../../src/testing/smtpInbox.js';
-import type { ManualClock } from '../../src/testing/testServer.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import type { SmtpInbox } from '../../testing/smtpInbox.js';
+import type { ManualClock } from '../../testing/testServer.js';
 import { type RunningServer, startServer } from '../../src/startServer.js';
 
 export const operatorEmail = 'operator@quotes.example';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '@quotes/database/testing';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { manualClock } from '../../testing/testServer.js';
 import { holderMailDatabase, mailingServer, mailsTo } from './holderMailFixture.js';
 
 // A mail server that accepts the connection and never answers (a stalled relay) must neither hold

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import type { TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { manualClock } from '../../testing/testServer.js';
 import { holderMailDatabase, mailingServer, mailsTo } from './holderMailFixture.js';
 
 // A trial's allowance covers its 30 days, not the calendar month: its holder's 80% and 100%

@@ -1,7 +1,7 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { manualClock, problemType } from '../../src/testing/testServer.js';
+import { manualClock, problemType } from '../../testing/testServer.js';
 
 const clock = manualClock('2026-11-23T00:00:00Z');
 let fixture: HttpFixture;

@@ -1,7 +1,7 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
-import { capturedLogger, manualClock, problemType } from '../../src/testing/testServer.js';
+import { capturedLogger, manualClock, problemType } from '../../testing/testServer.js';
 
 const clock = manualClock('2026-11-10T12:00:00Z');
 const log = capturedLogger();

@@ -1,10 +1,10 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { taxonomy } from '@quotes/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureRows, loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { manualClock } from '../../testing/testServer.js';
 
 const clock = manualClock('2026-11-23T00:00:00Z');
 let fixture: HttpFixture;

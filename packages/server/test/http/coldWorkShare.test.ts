@@ -3,8 +3,8 @@ import { taxonomy } from '@quotes/contract';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { createOperatorApi } from '@quotes/accounts';
 import { type RunningServer, startServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { callServer } from '../../src/testing/testServer.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { callServer } from '../../testing/testServer.js';
 import { scrape } from '../support/metricsScrape.js';
 
 let database: TestDatabase;

@@ -1,8 +1,8 @@
 import { AllowanceCrossings } from '../../src/domain/allowanceCrossings.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MonthlyCounter } from '../../src/data/monthlyCounter.js';
-import { EarlierPeriodCalls } from '../../src/data/earlierPeriodCalls.js';
+import { MonthlyCounter } from '../../src/data/counting/monthlyCounter.js';
+import { EarlierPeriodCalls } from '../../src/data/counting/earlierPeriodCalls.js';
 import { rules } from '@quotes/contract';
 import type { ApiCall } from '../../src/http/apiCall.js';
 import { countedCall } from '../../src/http/countedCall.js';

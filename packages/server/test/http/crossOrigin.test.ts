@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corsAllowedHeaders, corsExposedHeaders } from '../../src/http/crossOrigin.js';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { problemType } from '../../src/testing/testServer.js';
+import { problemType } from '../../testing/testServer.js';
 
 let fixture: HttpFixture;
 let allowed: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, corpusListenerName, type DatabaseHandle } from '@quotes/database';
 import { createOperatorApi } from '@quotes/accounts';
-import { OwnCluster } from '../../src/testing/ownCluster.js';
-import { problemType, startTestServer, type TestServer } from '../../src/testing/testServer.js';
+import { OwnCluster } from '../../testing/ownCluster.js';
+import { problemType, startTestServer, type TestServer } from '../../testing/testServer.js';
 
 let own: OwnCluster;
 let database: DatabaseHandle;

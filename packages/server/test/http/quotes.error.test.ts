@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
-import { problemType } from '../../src/testing/testServer.js';
+import { problemType } from '../../testing/testServer.js';
 
 let fixture: HttpFixture, key: string;
 beforeAll(async () => ({ fixture, key } = await httpFixtureWithKey('platform')));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
-import { quoteFields } from '../../src/testing/contractValidation.js';
+import { quoteFields } from '../../testing/contractValidation.js';
 
 let fixture: HttpFixture;
 let key: string;

@@ -1,7 +1,7 @@
 import { rules } from '@quotes/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { problemType } from '../../src/testing/testServer.js';
+import { problemType } from '../../testing/testServer.js';
 
 let fixture: HttpFixture;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixtureWithKey } from '../support/httpFixture.js';
-import { problemType } from '../../src/testing/testServer.js';
+import { problemType } from '../../testing/testServer.js';
 
 let fixture: HttpFixture;
 let key: string;

@@ -1,7 +1,7 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, httpFixture } from '../support/httpFixture.js';
-import { manualClock, problemType } from '../../src/testing/testServer.js';
+import { manualClock, problemType } from '../../testing/testServer.js';
 
 // A trial's allowance is 1,000 calls over its 30 days, not per calendar month: these keys are
 // issued on the 29th, so their 30 days cross the 1st.

@@ -1,6 +1,6 @@
-import { setUsage } from '@quotes/accounts/testing';
+import { setUsage } from '@quotes/accounts/usage-override';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, problemType } from '../../src/testing/testServer.js';
+import { manualClock, problemType } from '../../testing/testServer.js';
 import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // Both servers apply a trial's period: each caps the key's month at what its earlier month left,

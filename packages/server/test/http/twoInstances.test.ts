@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, untilStatus } from '../../src/testing/testServer.js';
+import { type TestServer, untilStatus } from '../../testing/testServer.js';
 import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // Two servers on one database, each with its own pool, caches and notification connection:

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { createOperatorApi } from '@quotes/accounts';
-import { entryBytes } from '../../src/data/historyHoldings.js';
+import { entryBytes } from '../../src/data/history/historyHoldings.js';
 import { startServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
 // A real server whose usage history has a budget of 4 KB: its keys' calls keep reaching it, so it
 // flushes early again and again while calls arrive; each key's `served` history must still equal

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../src/testing/testServer.js';
+import type { TestServer } from '../../testing/testServer.js';
 import { startTwoServers, type TwoServers } from '../support/twoServers.js';
 
 // quotes-usage answers with the calls every server has written (each every COUNT_FLUSH_MS) and

@@ -2,8 +2,8 @@ import { createTestDatabase, type TestDatabase } from '@quotes/database/testing'
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
-import { confirmationLinkIn, post, startServerMailingTo, tokenOfLink } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { confirmationLinkIn, post, startServerMailingTo, tokenOfLink } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 
 /** Every address a message went to, lower case. */
 export const recipientsOf = (mail: ParsedMail): string[] =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmationLinkIn, mailTo, post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { confirmationLinkIn, mailTo, post, requestBody } from '../../testing/keyRequestClient.js';
 import { pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Anyone can ask for a key for any address. Until the address is confirmed, what it receives

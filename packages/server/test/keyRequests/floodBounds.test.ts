@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { type PostAnswer, post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { manualClock } from '../../src/testing/testServer.js';
+import { type PostAnswer, post, requestBody, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { manualClock } from '../../testing/testServer.js';
 import { recipientsOf } from './confirmationLinks.js';
 
 // A flood of key requests from 1, 10 and 50 networks (/24s, four addresses each, twelve posts

@@ -10,8 +10,8 @@ import {
   requestBody,
   startServerMailingTo,
   tokenOfLink,
-} from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+} from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 import { pressConfirm } from './confirmationLinks.js';
 
 // The request form as a person meets it in a browser, over real HTTP on a real server and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PostAnswer, post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { type PostAnswer, post, requestBody } from '../../testing/keyRequestClient.js';
 import { recipientsOf, keyRequestService } from './confirmationLinks.js';
 
 // A robot that fills the hidden field must not learn it was caught: its posts are answered as

@@ -7,8 +7,8 @@ import { silentLogger } from '@quotes/service-base';
 import { createMailer, type Mailer } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
 import type { RunningServer } from '../../src/startServer.js';
-import { post, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
+import { post, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 import { confirmationTokens, pressConfirm } from './confirmationLinks.js';
 
 // Random forms and JSON at the door and random presses of the confirmation page, on a real

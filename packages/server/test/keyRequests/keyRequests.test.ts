@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import {
   confirmationLinkIn,
   keyIn,
@@ -10,9 +10,9 @@ import {
   requestBody,
   tokenOfLink,
   startServerMailingTo,
-} from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { capturedLogger, manualClock } from '../../src/testing/testServer.js';
+} from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { capturedLogger, manualClock } from '../../testing/testServer.js';
 
 // The whole flow on a real server, a real PostgreSQL and a real SMTP server: each test sends
 // from its own 127.x address (its own client and network) so the hourly bounds of one do not

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
-import { post, requestBody, startServerMailingTo } from '../../src/testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../src/testing/smtpInbox.js';
-import { capturedLogger } from '../../src/testing/testServer.js';
+import { post, requestBody, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { capturedLogger } from '../../testing/testServer.js';
 import { confirmationTokens, pressConfirm } from './confirmationLinks.js';
 
 // What the door takes and how it refuses the rest, on a real server and PostgreSQL: forms with

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, requestBody } from '../../src/testing/keyRequestClient.js';
+import { post, requestBody } from '../../testing/keyRequestClient.js';
 import { confirmationTokens, pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Trials asked for from several networks by people who also ask from other networks, every

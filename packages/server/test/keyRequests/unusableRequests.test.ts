@@ -4,7 +4,7 @@ import { createKeyRequestService, tokenHash } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
 import { createMailer } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
-import { mailTo } from '../../src/testing/keyRequestClient.js';
+import { mailTo } from '../../testing/keyRequestClient.js';
 import { pressConfirm, keyRequestService } from './confirmationLinks.js';
 
 // Requests kept before the form refused what the operator's tools refuse (a right-to-left

@@ -1,8 +1,8 @@
 import { connectDatabase } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { manualClock, startTestServer, type TestServer, untilStatus } from '../../src/testing/testServer.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { manualClock, startTestServer, type TestServer, untilStatus } from '../../testing/testServer.js';
 
 const hourMs = 3_600_000;
 

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyRateWindowMs } from '../../src/http/slowClients.js';
 import { displayPrefix, generateApiKey, randomBase62 } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { requestBody } from '../../src/testing/keyRequestClient.js';
-import { type ServiceProcess, startServiceProcess } from '../../src/testing/serviceProcess.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { requestBody } from '../../testing/keyRequestClient.js';
+import { type ServiceProcess, startServiceProcess } from '../../testing/serviceProcess.js';
 
 /**
  * Every hostile input we could think of, sent to the server as `npm start` runs it, then all it

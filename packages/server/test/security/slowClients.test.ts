@@ -8,8 +8,8 @@ import {
   slowClientCheckMs,
 } from '../../src/http/slowClients.js';
 import { type RunningServer, startServer } from '../../src/startServer.js';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { get } from '../../src/testing/serviceProcess.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { get } from '../../testing/serviceProcess.js';
 
 /** The stated bounds (slowClients.ts): the deadline, the check that finds it, and one check for a late timer. */
 const bodyCutBoundMs = bodyRateWindowMs + 2 * slowClientCheckMs;

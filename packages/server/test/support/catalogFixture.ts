@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { QuoteCatalog, type QuoteCatalogOptions } from '../../src/data/quoteCatalog.js';
+import { QuoteCatalog, type QuoteCatalogOptions } from '../../src/data/catalog/quoteCatalog.js';
 
 /** The real pool, each statement written down and, with `delayMs`, sent that much later. */
 export function recordingPool(pool: pg.Pool, delayMs = 0): { pool: pg.Pool; statements: string[] } {

@@ -1,8 +1,8 @@
 import type { Clock } from '@quotes/accounts/rules';
 import type { Logger } from '@quotes/service-base';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { startTestServer, type TestServer } from '../../src/testing/testServer.js';
+import { startTestServer, type TestServer } from '../../testing/testServer.js';
 
 export interface HttpFixture {
   database: TestDatabase;

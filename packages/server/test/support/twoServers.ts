@@ -1,8 +1,8 @@
 import type { Clock } from '@quotes/accounts/rules';
 import { connectDatabase } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { loadFixtureCorpus } from '../../src/testing/fixtureCorpus.js';
-import { startTestServer, type TestServer } from '../../src/testing/testServer.js';
+import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { startTestServer, type TestServer } from '../../testing/testServer.js';
 
 export interface TwoServers {
   readonly database: TestDatabase;

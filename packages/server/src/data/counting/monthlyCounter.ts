@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { leaseChange } from '../domain/leaseSizing.js';
+import { leaseChange } from '../../domain/leaseSizing.js';
 import type { CountJournal, DeadJournal } from './countJournal.js';
 import { flushStatement, journalStatement, leaseStatement, readStatement } from './counterStatements.js';
 import {

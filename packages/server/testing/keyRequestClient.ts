@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { DatabaseHandle } from '@quotes/database';
 import type { ParsedMail } from 'mailparser';
 import { createMailer } from '@quotes/accounts';
-import { type RunningServer, type StartServerOptions, startServer } from '../startServer.js';
+import { type RunningServer, type StartServerOptions, startServer } from '../src/startServer.js';
 import type { SmtpInbox } from './smtpInbox.js';
 
 /** A real server whose key-request mail goes to a real SMTP server. */

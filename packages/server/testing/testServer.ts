@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '@quotes/database';
 import type { Clock } from '@quotes/accounts/rules';
 import { createLogger, type Logger } from '@quotes/service-base';
 import type { CreateKeyInput, IssuedKey } from '@quotes/accounts';
-import { type RunningServer, startServer } from '../startServer.js';
+import { type RunningServer, startServer } from '../src/startServer.js';
 import { type ApiAnswer, expectConformsToContract, expectProblemBody, operationIdFor } from './contractValidation.js';
 
 /** A clock tests move by hand (month ends, expiries). */

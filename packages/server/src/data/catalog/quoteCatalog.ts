@@ -4,8 +4,8 @@ import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
 import { type PageRequest, pageWindow } from '@quotes/accounts/rules';
-import { filterValuesBody, filterValuesEtag, type JsonText, storedQuote } from '../domain/responseBodies.js';
-import type { CorpusAnnouncement } from './databaseNotifications.js';
+import { filterValuesBody, filterValuesEtag, type JsonText, storedQuote } from '../../domain/responseBodies.js';
+import type { CorpusAnnouncement } from '../databaseNotifications.js';
 import {
   type CorpusState,
   type CorpusTable,

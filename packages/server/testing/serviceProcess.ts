@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 /** The servers' DATA_DIR (their journals of counted calls), one per test worker: never the checkout's. */
 const dataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
 

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { loadContract } from '@quotes/contract';
 import type { Locator, Page } from 'playwright-core';
 import { placeOf } from './referencePage.js';
@@ -58,7 +59,7 @@ async function overlappingTextIn(box: Locator): Promise<string[]> {
     const walker = document.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = (node.textContent as string).trim();
-      const owner = node.parentElement.getBoundingClientRect();
+      const owner = (node.parentElement as Element).getBoundingClientRect();
       if (text === '' || owner.width <= 1 || owner.height <= 1) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
@@ -98,7 +99,10 @@ export function overlappingTextInAuthentication(page: Page): Promise<string[]> {
 export async function prefilledKeyField(page: Page): Promise<string[]> {
   const field = authenticationBox(page).getByRole('textbox', { name: 'Value' });
   await field.waitFor();
-  const [placeholder, value] = await field.evaluate((input) => [input.getAttribute('placeholder'), input.value]);
+  const [placeholder, value] = await field.evaluate((input) => [
+    input.getAttribute('placeholder'),
+    (input as HTMLInputElement).value,
+  ]);
   const problems: string[] = [];
   if (placeholder) problems.push(`the key field has the placeholder "${placeholder}"`);
   if (value) problems.push(`the key field holds "${value}"`);
@@ -180,11 +184,11 @@ async function seenAtRest(tab: Locator): Promise<string> {
   // scrolls (content above moves them), and selecting a tab changes the height of the example
   // below it, which moves the tabs of the page's last operation when the page is at its end.
   await tab.evaluate(async (element) => {
-    const window = element.ownerDocument.defaultView;
+    const window = element.ownerDocument.defaultView as Window;
     const pause = () => new Promise((resolve) => window.setTimeout(resolve, 100));
     // At rest: the same place after 100 ms twice in a row (at most 6 s).
     for (let rounds = 0, steady = 0, last = Number.NaN; rounds < 60 && steady < 2; rounds++) {
-      element.parentElement.scrollIntoView({ block: 'center', inline: 'nearest' });
+      (element.parentElement as Element).scrollIntoView({ block: 'center', inline: 'nearest' });
       await pause();
       const top = element.getBoundingClientRect().top;
       steady = top === last ? steady + 1 : 0;
@@ -193,15 +197,15 @@ async function seenAtRest(tab: Locator): Promise<string> {
   });
   return tab.evaluate((element) => {
     const document = element.ownerDocument;
-    const window = document.defaultView;
-    const describe = (hit: typeof element) =>
+    const window = document.defaultView as Window;
+    const describe = (hit: Element | null) =>
       hit
         ? `${hit.tagName.toLowerCase()}${hit.getAttribute('class') ? `.${hit.getAttribute('class')}` : ''}`
         : 'nothing';
     const walker = document.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
     let labels = 0;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const owner = node.parentElement.getBoundingClientRect();
+      const owner = (node.parentElement as Element).getBoundingClientRect();
       if ((node.textContent as string).trim() === '' || owner.width <= 1 || owner.height <= 1) continue;
       labels++;
       const range = document.createRange();

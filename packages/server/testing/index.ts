@@ -1,4 +1,4 @@
-// Test support for the packages whose tests start the service (operator tools, cluster): not part of the service.
+// Test support for the tests that start the service (this package's, the operator's, the cluster's): never built into dist/, read by Vitest as TypeScript.
 export * from './contractValidation.js';
 export * from './fixtureCorpus.js';
 export * from './keyRequestClient.js';
