@@ -14,6 +14,7 @@ import {
 } from '@quotes/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planRules } from '../src/contract/plans.js';
+import { testConfig } from '@quotes/server/testing';
 
 /**
  * The contract's plan data drives every consumer: a copy of the contract whose only change is
@@ -35,7 +36,7 @@ beforeAll(async () => {
   cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false, fast: true });
   database = connectDatabase(cluster.adminUrl, { poolSize: 4 });
   await migrateToLatest(database.db, { plans: readContractRules(changed).plans });
-  server = await startServer({ database });
+  server = await startServer({ config: testConfig(), database });
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { createDocsFront, type RunningDocsFront } from '../src/docsFront.js';
 import { exampleQuotes } from '../src/exampleQuotes.js';
 import { type RunningMock, startMock } from '../src/index.js';
 import { ask, refusals } from './parityRequests.js';
+import { testConfig } from '@quotes/server/testing';
 
 /**
  * The mock (Prism behind its front) and the real server on a real PostgreSQL whose corpus is the
@@ -37,7 +38,7 @@ beforeAll(async () => {
     score: exampleQuotes.length - position,
   }));
   await replaceCorpus(database, rows, { source: "the mock's examples" });
-  server = await startServer({ database, port: 0, shutdownGraceMs: 1000 });
+  server = await startServer({ config: testConfig(), database, shutdownGraceMs: 1000 });
   const create = async (plan: string, allowedOrigins: string[] = []) =>
     (await server.operator.createKey({ client: `Parity ${plan}`, plan, allowedOrigins })).key;
   [key, professionalKey, trialKey] = await Promise.all([

@@ -57,26 +57,8 @@ async function main(): Promise<void> {
       log: (line) => log.info(line),
     });
     if (stopping) return;
-    server = await startServer({
-      database,
-      // The rest of the configuration (mail and key requests, per-key bounds, memory) from the environment.
-      config,
-      port: config.PORT,
-      host: config.HOST,
-      logger: log,
-      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
-      notificationHeartbeatMs: config.NOTIFICATION_HEARTBEAT_MS,
-      // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
-      warmUpMs: 1000,
-      metricsPort: config.METRICS_PORT,
-      metricsHost: config.METRICS_HOST,
-      drainMs: config.SHUTDOWN_DRAIN_MS,
-      // Connections are cut before the exit timer fires, leaving time to close the rest.
-      shutdownGraceMs: Math.max(
-        config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_MS - 1000,
-        (config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_MS) / 2,
-      ),
-    });
+    // Every setting from the configuration, as startServer derives it for every server.
+    server = await startServer({ database, config, logger: log });
     log.info({ url: server.url, metrics: server.metricsUrl, database: database.kind }, 'listening');
     announceKeys(server.url, await createDemoKey(database, log));
   } catch (error) {

@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, historyRetentionOf, keyRequestBounds, parseConfig, publicBaseUrl } from '@quotes/service-base';
+import { type Config, ConfigError, historyRetentionOf, keyRequestBounds } from '@quotes/service-base';
 import type { HistoryRetention } from '@quotes/accounts';
 import type { DatabaseHandle } from '@quotes/database';
 import { migrateToLatest } from '@quotes/database';
@@ -27,58 +26,58 @@ import { HolderMailSweeper } from './holderMailSweeper.js';
 import type { HolderMailOutcome } from '@quotes/accounts';
 
 export interface StartServerOptions {
-  /** An open, migrated database; the caller keeps ownership and closes it after the server. */
+  /**
+   * The configuration (parseConfig), which every setting below defaults to: given nothing else,
+   * the server runs as `npm start` runs it. Without `database`, the database is opened from it
+   * (embedded or DATABASE_URL), migrated, and closed by close().
+   */
+  config: Config;
+  /** An open, migrated database instead; the caller keeps ownership and closes it after the server. */
   database?: DatabaseHandle;
-  /** Or a configuration: the database is opened (embedded or DATABASE_URL), migrated, and closed by close(). */
-  config?: Config;
   /** Injected time source (tests cross month ends with it). */
   clock?: Clock;
-  /** Default: config.PORT when a config is given, else 0 (a free port). */
+  /** Default config.PORT (0: a free one). */
   port?: number;
   host?: string;
   logger?: Logger;
   /** Memory bound of the cache of combined filter sets (see QUOTE_READS.md); 16 MB by default. */
   matchSetCacheBytes?: number;
-  /** Memory bound of the quotes' JSON kept (see quoteTexts.ts); default config.QUOTE_CACHE_MB, else 32 MB. */
+  /** Memory bound of the quotes' JSON kept (see quoteTexts.ts); default config.QUOTE_CACHE_MB. */
   quoteTextCacheBytes?: number;
-  /** Every quote's JSON is held when it totals at most this (see heldQuotes.ts); default config.QUOTE_HOLD_MB, else 64 MB. */
+  /** Every quote's JSON is held when it totals at most this (see heldQuotes.ts); default config.QUOTE_HOLD_MB. */
   heldQuoteBytes?: number;
   /** Source of randomness for random quotes (tests may make it deterministic). */
   random?: () => number;
-  /** How long close() lets in-flight requests finish before cutting connections. */
+  /** How long close() lets in-flight requests finish before cutting connections; default SHUTDOWN_GRACE_MS less the drain and a second. */
   shutdownGraceMs?: number;
-  /** How long close() fails /readyz before it stops accepting (default config.SHUTDOWN_DRAIN_MS, else 0). */
+  /** How long close() fails /readyz before it stops accepting (default config.SHUTDOWN_DRAIN_MS). */
   drainMs?: number;
-  /** How long a cached key is trusted at most; default config.KEY_CACHE_TTL_MS, else 15 s. */
+  /** How long a cached key is trusted at most; default config.KEY_CACHE_TTL_MS. */
   keyCacheTtlMs?: number;
-  /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS, else 5 s. */
+  /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS. */
   notificationHeartbeatMs?: number;
-  /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default none. */
+  /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default 1 s. */
   warmUpMs?: number;
-  /** How often the counted calls are written and leases renewed; default config.COUNT_FLUSH_MS, else 200 ms. */
+  /** How often the counted calls are written and leases renewed; default config.COUNT_FLUSH_MS. */
   countFlushMs?: number;
-  /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS, else 10 s. */
+  /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS. */
   historyFlushMs?: number;
-  /** The bytes the usage history holds between flushes at most; default config.USAGE_HISTORY_MAX_MB, else 16 MB. */
+  /** The bytes the usage history holds between flushes at most; default config.USAGE_HISTORY_MAX_MB. */
   historyMaxBytes?: number;
-  /** How long the usage history stays hourly and is kept; default from the config, else 31 and 400 days. */
+  /** How long the usage history stays hourly and is kept; default from the config (USAGE_HISTORY_HOURLY_DAYS, USAGE_HISTORY_DAYS). */
   historyRetention?: HistoryRetention;
   /** Port of the Prometheus metrics (0: a free one); default config.METRICS_PORT; unset, no metrics. */
   metricsPort?: number;
-  /** Default config.METRICS_HOST, else 127.0.0.1. */
+  /** Default config.METRICS_HOST. */
   metricsHost?: string;
   /**
    * Asking for a key: each setting defaults to the config's (SMTP_URL or DATA_DIR/outbox,
-   * PUBLIC_BASE_URL, TRUST_PROXY, OPERATOR_EMAIL, KEY_REQUESTS_*); without a config, mail goes to
-   * an outbox under the system's temporary directory and links to the listening address.
+   * PUBLIC_BASE_URL, else the listening address, TRUST_PROXY, OPERATOR_EMAIL, KEY_REQUESTS_*).
    */
   keyRequests?: Partial<KeyRequestSettings>;
   /** How often this server tells the others it is live (default 2 s; see ServerPresence). */
   presenceIntervalMs?: number;
-  /**
-   * How often the holders' mails are swept (through the key requests' mailer); default
-   * config.HOLDER_MAIL_SWEEP_MS, and without a config 0: only sweepHolderMail() sends.
-   */
+  /** How often the holders' mails are swept (through the key requests' mailer); default config.HOLDER_MAIL_SWEEP_MS (0: only sweepHolderMail() sends). */
   holderMailSweepMs?: number;
 }
 
@@ -133,40 +132,57 @@ function urlOf(address: AddressInfo): string {
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
-/** The key-request settings: the options', else the config's, else local defaults (see StartServerOptions). */
+/** The key-request settings: the options', else the config's (see StartServerOptions). */
 function keyRequestSettings(options: StartServerOptions, listeningUrl: () => string): KeyRequestSettings {
   const { config } = options;
   const given = options.keyRequests ?? {};
-  // Without a config, the configuration's defaults.
-  const limits = config ?? parseConfig({});
   const mailer =
     given.mailer ??
-    createMailer({
-      smtpUrl: config?.SMTP_URL,
-      from: limits.MAIL_FROM,
-      outboxDir: join(config?.DATA_DIR ?? tmpdir(), config ? 'outbox' : 'quotes-outbox'),
-    });
-  const base = given.publicBaseUrl ?? (config ? publicBaseUrl(config) : undefined);
+    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') });
+  const base = given.publicBaseUrl ?? config.PUBLIC_BASE_URL?.replace(/\/+$/, '');
   return {
     mailer,
     get publicBaseUrl() {
       return base ?? listeningUrl();
     },
-    bounds: given.bounds ?? keyRequestBounds(limits),
-    trustProxy: given.trustProxy ?? config?.TRUST_PROXY,
-    operatorEmail: given.operatorEmail ?? config?.OPERATOR_EMAIL,
+    bounds: given.bounds ?? keyRequestBounds(config),
+    trustProxy: given.trustProxy ?? config.TRUST_PROXY,
+    operatorEmail: given.operatorEmail ?? config.OPERATOR_EMAIL,
   };
+}
+
+/**
+ * A server listening on every address (HOST=0.0.0.0 or ::) cannot tell from its address where
+ * people reach it, so its mailed links need PUBLIC_BASE_URL.
+ */
+function requireReachableBase(options: StartServerOptions, host: string): void {
+  if (options.keyRequests?.publicBaseUrl ?? options.config.PUBLIC_BASE_URL) return;
+  if (host === '0.0.0.0' || host === '::' || host === '[::]')
+    throw new ConfigError(
+      `PUBLIC_BASE_URL: HOST=${host} listens on every address, so the links the service mails need PUBLIC_BASE_URL (the address people reach it at, e.g. https://quotes.example.com)`,
+    );
+}
+
+/**
+ * How long close() lets in-flight requests finish once draining ends: the shutdown grace less the
+ * drain and a second to close the rest, so connections are cut before the exit timer fires.
+ */
+function graceAfterDrain(config: Config): number {
+  const left = config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_MS;
+  return Math.max(left - 1000, left / 2);
 }
 
 /** Starts the Quote Retrieval Service; used by `npm start` (main.ts), the tests and the conformance suite. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const log = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
+  const { config } = options;
+  const host = options.host ?? config.HOST;
+  requireReachableBase(options, host);
   let ownedDatabase: DatabaseHandle | undefined;
   let database = options.database;
   if (!database) {
-    if (!options.config) throw new Error('startServer needs a database or a config');
-    ownedDatabase = await openServiceDatabase(options.config, log);
+    ownedDatabase = await openServiceDatabase(config, log);
     database = ownedDatabase;
     await migrateToLatest(database.db);
   }
@@ -175,24 +191,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       log,
       matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
-      quoteTextCacheBytes: options.quoteTextCacheBytes ?? (options.config?.QUOTE_CACHE_MB ?? 32) * 1024 * 1024,
-      heldQuoteBytes: options.heldQuoteBytes ?? (options.config?.QUOTE_HOLD_MB ?? 64) * 1024 * 1024,
-      fairness: options.config && {
-        maxInFlight: options.config.KEY_CALLS_AT_ONCE,
-        maxQueued: options.config.KEY_CALLS_QUEUED,
-        maxWaitMs: options.config.KEY_QUEUE_WAIT_MS,
+      quoteTextCacheBytes: options.quoteTextCacheBytes ?? config.QUOTE_CACHE_MB * 1024 * 1024,
+      heldQuoteBytes: options.heldQuoteBytes ?? config.QUOTE_HOLD_MB * 1024 * 1024,
+      fairness: {
+        maxInFlight: config.KEY_CALLS_AT_ONCE,
+        maxQueued: config.KEY_CALLS_QUEUED,
+        maxWaitMs: config.KEY_QUEUE_WAIT_MS,
       },
       random: options.random,
-      keyCacheTtlMs: options.keyCacheTtlMs ?? options.config?.KEY_CACHE_TTL_MS,
-      notificationHeartbeatMs: options.notificationHeartbeatMs ?? options.config?.NOTIFICATION_HEARTBEAT_MS,
-      warmUpMs: options.warmUpMs,
-      trustProxy: options.keyRequests?.trustProxy ?? options.config?.TRUST_PROXY,
-      recordHistory: options.config?.USAGE_HISTORY !== 'off',
-      countFlushMs: options.countFlushMs ?? options.config?.COUNT_FLUSH_MS,
-      countJournalRoot: options.config && join(options.config.DATA_DIR, 'count-journal'),
-      historyFlushMs: options.historyFlushMs ?? options.config?.USAGE_HISTORY_FLUSH_MS,
-      historyMaxBytes: options.historyMaxBytes ?? (options.config && options.config.USAGE_HISTORY_MAX_MB * 1024 * 1024),
-      historyRetention: options.historyRetention ?? (options.config && historyRetentionOf(options.config)),
+      keyCacheTtlMs: options.keyCacheTtlMs ?? config.KEY_CACHE_TTL_MS,
+      notificationHeartbeatMs: options.notificationHeartbeatMs ?? config.NOTIFICATION_HEARTBEAT_MS,
+      // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
+      warmUpMs: options.warmUpMs ?? 1000,
+      trustProxy: options.keyRequests?.trustProxy ?? config.TRUST_PROXY,
+      recordHistory: config.USAGE_HISTORY !== 'off',
+      countFlushMs: options.countFlushMs ?? config.COUNT_FLUSH_MS,
+      countJournalRoot: join(config.DATA_DIR, 'count-journal'),
+      historyFlushMs: options.historyFlushMs ?? config.USAGE_HISTORY_FLUSH_MS,
+      historyMaxBytes: options.historyMaxBytes ?? config.USAGE_HISTORY_MAX_MB * 1024 * 1024,
+      historyRetention: options.historyRetention ?? historyRetentionOf(config),
       presenceIntervalMs: options.presenceIntervalMs,
     });
     // Slow clients (headers or a body trickled in) are cut within stated bounds: slowClients.ts.
@@ -231,15 +248,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const holderSignIns = holderSignIn(database, holderSettings, clock, log);
     try {
       const routing = await loadContractRouting();
-      const metricsPort = options.metricsPort ?? options.config?.METRICS_PORT;
+      const metricsPort = options.metricsPort ?? config.METRICS_PORT;
       let metrics: ServerMetrics | undefined;
       if (metricsPort !== undefined) {
         metrics = createServerMetrics(runtime, routing);
-        metricsServer = await serveMetrics(
-          metrics.registry,
-          metricsPort,
-          options.metricsHost ?? options.config?.METRICS_HOST ?? '127.0.0.1',
-        );
+        metricsServer = await serveMetrics(metrics.registry, metricsPort, options.metricsHost ?? config.METRICS_HOST);
       }
       const pages = Router();
       pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
@@ -254,11 +267,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         }),
       );
       server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
-      address = await listen(
-        server,
-        options.port ?? options.config?.PORT ?? 0,
-        options.host ?? options.config?.HOST ?? '127.0.0.1',
-      );
+      address = await listen(server, options.port ?? config.PORT, host);
     } catch (error) {
       // The runtime holds the notification connection open: left running, the process would
       // never exit after reporting, say, a port already in use.
@@ -277,7 +286,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         operatorEmail: keyRequests.operatorEmail,
         clock,
       },
-      options.holderMailSweepMs ?? options.config?.HOLDER_MAIL_SWEEP_MS ?? 0,
+      options.holderMailSweepMs ?? config.HOLDER_MAIL_SWEEP_MS,
       log,
     );
     holderMail.start();
@@ -296,9 +305,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       close() {
         closing ??= (async () => {
           runtime.lifecycle.draining = true;
-          const drainMs = options.drainMs ?? options.config?.SHUTDOWN_DRAIN_MS ?? 0;
+          const drainMs = options.drainMs ?? config.SHUTDOWN_DRAIN_MS;
           if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
-          await stopAccepting(server, options.shutdownGraceMs ?? options.config?.SHUTDOWN_GRACE_MS ?? 10_000);
+          await stopAccepting(server, options.shutdownGraceMs ?? graceAfterDrain(config));
           await runtime.close();
           await metricsServer?.close();
           await keyRequestService.idle();

@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@quotes/service-base';
 import { startServer } from '../src/index.js';
 import { startCommand } from '../testing/serviceProcess.js';
+import { testConfig, testDataDir } from '../testing/testConfig.js';
 import { createTestDatabase } from '@quotes/database/testing';
 
 describe('startServer from a configuration', () => {
   it('opens and migrates the database itself, serves, and closes what it opened', async () => {
     const database = await createTestDatabase();
     try {
-      const server = await startServer({ config: parseConfig({ DATABASE_URL: database.url, PORT: '0' }) });
+      const server = await startServer({ config: testConfig({ DATABASE_URL: database.url }) });
       const issued = await server.operator.createKey({ client: 'Config start', plan: 'starter' });
       const answer = await fetch(`${server.url}/v1/quotes-usage`, { headers: { 'X-API-Key': issued.key } });
       expect(answer.status).toBe(200);
@@ -30,27 +31,7 @@ describe('startServer from a configuration', () => {
     try {
       await once(blocker, 'listening');
       const port = (blocker.address() as AddressInfo).port;
-      // The built entry point with the start script's flags, as npm start runs it: its exit code
-      // and stderr are the contract here.
-      const start = startCommand();
-      const child = spawn(process.execPath, start.args, {
-        env: {
-          ...process.env,
-          ...start.env,
-          DATABASE_URL: database.url,
-          PORT: String(port),
-          LOG_LEVEL: 'silent',
-          CORPUS_SIZE: '0',
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      const [code] = (await once(child, 'exit')) as [number | null];
-      clearTimeout(timer);
+      const { code, stderr } = await startAsShipped({ DATABASE_URL: database.url, PORT: String(port) });
       expect(code, stderr).toBe(1);
       // One line naming the variable to set, with a port to try.
       expect(stderr.trim()).toBe(
@@ -58,6 +39,22 @@ describe('startServer from a configuration', () => {
       );
     } finally {
       blocker.close();
+      await database.drop();
+    }
+  });
+
+  it('refuses to listen on every address without PUBLIC_BASE_URL, in one line naming it', async () => {
+    const database = await createTestDatabase();
+    try {
+      for (const host of ['0.0.0.0', '::']) {
+        const { code, stderr } = await startAsShipped({ DATABASE_URL: database.url, HOST: host, PORT: '0' });
+        expect(code, stderr).toBe(1);
+        expect(stderr.trim().split('\n')).toHaveLength(1);
+        expect(stderr).toMatch(
+          new RegExp(`^quotes server: PUBLIC_BASE_URL: HOST=${host.replace(/\./g, '\\.')} listens on every address`),
+        );
+      }
+    } finally {
       await database.drop();
     }
   });
@@ -92,7 +89,7 @@ describe('startServer from a configuration', () => {
     const database = await createTestDatabase();
     try {
       const server = await startServer({
-        config: parseConfig({ DATABASE_URL: database.url, PORT: '0', SHUTDOWN_DRAIN_MS: '800' }),
+        config: testConfig({ DATABASE_URL: database.url, SHUTDOWN_DRAIN_MS: '800' }),
       });
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       const closing = server.close();
@@ -129,3 +126,23 @@ describe('startServer from a configuration', () => {
     expect(() => parseConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
   });
 });
+
+/**
+ * The built entry point with the start script's flags, as npm start runs it, until it exits: its
+ * exit code and stderr are the contract here.
+ */
+async function startAsShipped(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, {
+    env: { ...process.env, ...start.env, LOG_LEVEL: 'silent', CORPUS_SIZE: '0', DATA_DIR: testDataDir, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stderr };
+}

@@ -70,7 +70,12 @@ export class AccountClient {
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
 
-  async post(path: string, fields: Record<string, string> | string): Promise<AccountAnswer> {
+  /** A form posted as a browser posts it; `headers` adds what that browser sends besides (Origin, Sec-Fetch-Site). */
+  async post(
+    path: string,
+    fields: Record<string, string> | string,
+    headers: Record<string, string> = {},
+  ): Promise<AccountAnswer> {
     const body = typeof fields === 'string' ? fields : new URLSearchParams(fields).toString();
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
@@ -78,6 +83,7 @@ export class AccountClient {
         Cookie: this.cookieHeader(),
         Accept: 'text/html',
         'Content-Type': 'application/x-www-form-urlencoded',
+        ...headers,
       },
       body,
       redirect: 'manual',

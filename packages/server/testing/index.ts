@@ -7,5 +7,6 @@ export * from './ownCluster.js';
 export * from './pacedCalls.js';
 export * from './serviceProcess.js';
 export * from './smtpInbox.js';
+export * from './testConfig.js';
 export * from './testServer.js';
 export * from './accountClient.js';

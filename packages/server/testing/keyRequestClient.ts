@@ -1,25 +1,22 @@
 import { request } from 'node:http';
 import type { DatabaseHandle } from '@quotes/database';
 import type { ParsedMail } from 'mailparser';
-import { createMailer } from '@quotes/accounts';
 import { type RunningServer, type StartServerOptions, startServer } from '../src/startServer.js';
 import type { SmtpInbox } from './smtpInbox.js';
+import { testConfig } from './testConfig.js';
 
-/** A real server whose key-request mail goes to a real SMTP server. */
+/** A real server whose mail goes to a real SMTP server (SMTP_URL), configured as testConfig says. */
 export function startServerMailingTo(
   database: DatabaseHandle,
   inbox: SmtpInbox,
   options: Partial<StartServerOptions> = {},
 ): Promise<RunningServer> {
   return startServer({
+    config: testConfig({ SMTP_URL: inbox.url, MAIL_FROM: 'Keys <keys@quotes.example.test>' }),
     database,
-    port: 0,
+    // Tests close their servers within 2 s.
     shutdownGraceMs: 2000,
     ...options,
-    keyRequests: {
-      mailer: createMailer({ smtpUrl: inbox.url, from: 'Keys <keys@quotes.example.test>', outboxDir: '/nonexistent' }),
-      ...options.keyRequests,
-    },
   });
 }
 

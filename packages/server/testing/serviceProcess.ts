@@ -6,10 +6,9 @@ import { type Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
+import { testDataDir } from './testConfig.js';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
-/** The servers' DATA_DIR (their journals of counted calls), one per test worker: never the checkout's. */
-const dataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
 
 /**
  * The command line of the package's `start` script (what `npm start` runs once the build is up to
@@ -55,7 +54,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       CORPUS_SIZE: '0',
-      DATA_DIR: dataDir,
+      DATA_DIR: testDataDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '@quotes/service-base';
 import type { CreateKeyInput, IssuedKey } from '@quotes/accounts';
 import { type RunningServer, startServer } from '../src/startServer.js';
 import { type ApiAnswer, expectConformsToContract, expectProblemBody, operationIdFor } from './contractValidation.js';
+import { testConfig } from './testConfig.js';
 
 /** A clock tests move by hand (month ends, expiries). */
 export interface ManualClock {
@@ -80,8 +81,8 @@ export async function startTestServer(
   options: { clock?: Clock; logger?: Logger; random?: () => number } = {},
 ): Promise<TestServer> {
   const server = await startServer({
+    config: testConfig(),
     database,
-    port: 0,
     clock: options.clock,
     logger: options.logger,
     random: options.random,

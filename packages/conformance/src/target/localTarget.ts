@@ -147,7 +147,11 @@ export async function startLocalTarget(options: LocalTargetOptions): Promise<Loc
     log(
       `corpus: ${options.corpusSize} generated quotes (seed ${options.corpusSeed}) loaded in ${Date.now() - started} ms`,
     );
-    server = await startServer({ database: database.handle, port: 0 });
+    server = await startServer({
+      // The server as npm start runs it, on a free port, its journal and outbox in the temporary folder.
+      config: parseConfig({ DATA_DIR: join(tmpdir(), 'quotes-conformance-data'), PORT: '0', LOG_LEVEL: 'silent' }),
+      database: database.handle,
+    });
     const running = server;
     log(`server: ${running.url}`);
     let probeKey: string | undefined;

@@ -10,12 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
 import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase } from '@quotes/database/testing';
+import { testConfig } from '../../testing/testConfig.js';
 
 /** The real server on a fresh database with the fixture corpus, and a key as `npm start` makes one. */
 async function startServerWithKey(): Promise<{ server: RunningServer; key: string; close(): Promise<void> }> {
   const database = await createTestDatabase();
   await loadFixtureCorpus(database);
-  const server = await startServer({ database, port: 0, shutdownGraceMs: 2000 });
+  const server = await startServer({
+    config: testConfig(),
+    database,
+    shutdownGraceMs: 2000,
+  });
   const issued = await server.operator.createKey({ client: 'Docs page browser test', plan: 'professional' });
   const close = async () => {
     await server.close();

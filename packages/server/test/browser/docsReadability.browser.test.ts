@@ -5,6 +5,7 @@ import { browserSkipReason, launchChromium, readabilityProblems, readingViewport
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
+import { testConfig } from '../../testing/testConfig.js';
 
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
@@ -16,7 +17,11 @@ describe.skipIf(browserSkipReason !== undefined)('/docs on the real server reads
   beforeAll(async () => {
     // The page needs no quotes and no key: an empty database serves it.
     database = await createTestDatabase();
-    server = await startServer({ database, port: 0, shutdownGraceMs: 2000 });
+    server = await startServer({
+      config: testConfig(),
+      database,
+      shutdownGraceMs: 2000,
+    });
     browser = await launchChromium();
   });
 

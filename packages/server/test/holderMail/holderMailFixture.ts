@@ -8,6 +8,7 @@ import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import type { SmtpInbox } from '../../testing/smtpInbox.js';
 import type { ManualClock } from '../../testing/testServer.js';
 import { type RunningServer, startServer } from '../../src/startServer.js';
+import { testConfig } from '../../testing/testConfig.js';
 
 export const operatorEmail = 'operator@quotes.example';
 export const publicBaseUrl = 'https://quotes.example';
@@ -22,9 +23,9 @@ export function mailingServer(
   sweepMs = 0,
 ): Promise<RunningServer> {
   return startServer({
+    config: testConfig(),
     database,
     logger,
-    port: 0,
     clock: clock.clock,
     shutdownGraceMs: 2000,
     holderMailSweepMs: sweepMs,

@@ -6,6 +6,7 @@ import { type RunningServer, startServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { callServer } from '../../testing/testServer.js';
 import { scrape } from '../support/metricsScrape.js';
+import { testConfig } from '../../testing/testConfig.js';
 
 let database: TestDatabase;
 let server: RunningServer;
@@ -13,7 +14,12 @@ let server: RunningServer;
 beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
-  server = await startServer({ database, port: 0, metricsPort: 0, shutdownGraceMs: 2000 });
+  server = await startServer({
+    config: testConfig(),
+    database,
+    metricsPort: 0,
+    shutdownGraceMs: 2000,
+  });
 });
 afterAll(async () => {
   await server?.close();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logFormat, parseConfig } from '@quotes/service-base';
 import { createLogger } from '@quotes/service-base';
 import { type RunningServer, startServer } from '../../src/startServer.js';
+import { testConfig } from '../../testing/testConfig.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 
 let database: TestDatabase;
@@ -26,7 +27,7 @@ async function loggingServer(
   });
   const logger = createLogger({ level: 'info', pretty, destination });
   const server = await startServer({
-    config: parseConfig({ DATABASE_URL: database.url, PORT: '0', ...environment }),
+    config: testConfig({ DATABASE_URL: database.url, ...environment }),
     logger,
   });
   return { server, lines };

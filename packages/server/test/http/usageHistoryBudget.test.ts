@@ -4,6 +4,7 @@ import { createOperatorApi } from '@quotes/accounts';
 import { entryBytes } from '../../src/data/history/historyHoldings.js';
 import { startServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
+import { testConfig } from '../../testing/testConfig.js';
 
 // A real server whose usage history has a budget of 4 KB: its keys' calls keep reaching it, so it
 // flushes early again and again while calls arrive; each key's `served` history must still equal
@@ -29,8 +30,8 @@ async function scrape(url: string): Promise<Map<string, number>> {
 describe('the usage history at its byte budget on a real server', () => {
   it("flushes early and loses no call: every key's served history equals its monthly counter", async () => {
     const server = await startServer({
+      config: testConfig(),
       database,
-      port: 0,
       metricsPort: 0,
       shutdownGraceMs: 2000,
       historyMaxBytes: 4096,

@@ -10,6 +10,7 @@ import {
 import { type RunningServer, startServer } from '../../src/startServer.js';
 import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { get } from '../../testing/serviceProcess.js';
+import { testConfig } from '../../testing/testConfig.js';
 
 /** The stated bounds (slowClients.ts): the deadline, the check that finds it, and one check for a late timer. */
 const bodyCutBoundMs = bodyRateWindowMs + 2 * slowClientCheckMs;
@@ -23,7 +24,11 @@ let server: RunningServer;
 beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
-  server = await startServer({ database, port: 0, shutdownGraceMs: 1000 });
+  server = await startServer({
+    config: testConfig(),
+    database,
+    shutdownGraceMs: 1000,
+  });
 });
 
 afterAll(async () => {

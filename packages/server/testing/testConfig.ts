@@ -1,0 +1,21 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, parseConfig } from '@quotes/service-base';
+
+/** The servers' DATA_DIR (journals of counted calls, the mail outbox), one per test worker. */
+export const testDataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
+
+/**
+ * The configuration a test's server starts with: what `npm start` parses from an empty
+ * environment, except what a test must not share with the checkout or with the tests beside it
+ * (named here), and `env`, the test's own settings.
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return parseConfig({
+    // Journals and mail in the temporary folder, never the checkout's .data/.
+    DATA_DIR: testDataDir,
+    // A free port each: test files run side by side.
+    PORT: '0',
+    ...env,
+  });
+}
