@@ -9,7 +9,7 @@ const packageArrows = {
   database: ['contract'],
   docs: ['contract'],
   corpus: ['contract', 'database', 'text-rules'],
-  'service-base': ['contract', 'corpus'],
+  'service-base': ['contract'],
   accounts: ['contract', 'database', 'service-base', 'text-rules'],
   'key-pages': ['accounts', 'contract', 'service-base', 'text-rules'],
   'account-pages': ['accounts', 'contract', 'service-base', 'text-rules'],

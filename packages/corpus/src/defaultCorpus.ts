@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '@quotes/database';
+import { defaultCorpusSeed, defaultCorpusSize } from './defaultCorpusSettings.js';
 import { generateCorpus } from './generator/generateCorpus.js';
 import { replaceEmptyCorpus } from './loadCorpus.js';
 
@@ -6,13 +7,15 @@ export const generatedSource = 'generated';
 
 /**
  * Loads the generated default corpus when the quotes table is empty, so a fresh `npm start`
- * serves a full-size corpus. Safe when several processes start at once: the emptiness check is
- * made again under the load lock. Returns true when it loaded.
+ * serves a full-size corpus (`size` and `seed` unset: the defaults, CORPUS.md). Safe when several
+ * processes start at once: the emptiness check is made again under the load lock. Returns true
+ * when it loaded.
  */
 export async function ensureDefaultCorpus(
   handle: DatabaseHandle,
-  options: { size: number; seed: number; log?: (line: string) => void },
+  given: { size?: number | undefined; seed?: number | undefined; log?: (line: string) => void },
 ): Promise<boolean> {
+  const options = { ...given, size: given.size ?? defaultCorpusSize, seed: given.seed ?? defaultCorpusSeed };
   if (options.size <= 0) return false;
   const existing = await handle.db.selectFrom('quotes').select('id').limit(1).executeTakeFirst();
   if (existing) return false;

@@ -1,4 +1,3 @@
-import { defaultCorpusSeed, defaultCorpusSize } from '@quotes/corpus/defaults';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
@@ -72,13 +71,16 @@ const environmentSchema = z
     // Of that grace, how long /readyz fails before the listener closes: a load balancer's health
     // checks take the server out meanwhile, so no new call finds the port closed.
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
-    CORPUS_SIZE: z.coerce.number().int().min(0).max(5_000_000).default(defaultCorpusSize),
-    CORPUS_SEED: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(defaultCorpusSeed),
+    // Unset: the corpus's own defaults (@quotes/corpus/defaults), applied where a corpus is made.
+    CORPUS_SIZE: unsetWhenEmpty(z.coerce.number().int().min(0).max(5_000_000).optional()),
+    CORPUS_SEED: unsetWhenEmpty(
+      z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .optional(),
+    ),
     // Mail: without SMTP_URL messages are written as .eml files under DATA_DIR/outbox.
     SMTP_URL: unsetWhenEmpty(
       z

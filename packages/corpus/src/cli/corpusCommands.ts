@@ -26,6 +26,7 @@ import { counted } from './terminalText.js';
 import { importReportLines, loadReportLines, statsLines } from './corpusReports.js';
 import { progressDisplay } from './loadProgress.js';
 import { type CorpusCliIo, processStreams } from './corpusCliIo.js';
+import { defaultCorpusSeed, defaultCorpusSize } from '../defaultCorpusSettings.js';
 
 export { importReportLines, statsLines } from './corpusReports.js';
 const number = (value: number) => value.toLocaleString('en-US');
@@ -78,10 +79,10 @@ async function writeJsonl(
   await pipeline(Readable.from(lines()), output, { end });
 }
 
-/** The size and seed `corpus generate` uses when not given (the server's CORPUS_SIZE and CORPUS_SEED). */
+/** The size and seed `corpus generate` uses when not given (the server's CORPUS_SIZE and CORPUS_SEED; unset, the corpus's defaults). */
 export interface CorpusDefaults {
-  readonly size: number;
-  readonly seed: number;
+  readonly size: number | undefined;
+  readonly seed: number | undefined;
 }
 
 /** How long a confirmation prompt waits for an answer before it counts as "no". */
@@ -138,8 +139,8 @@ export function registerCorpusCommands(
     .option('--yes', 'confirm replacing a corpus of which more than half would go (asked on a terminal otherwise)')
     .action(async (options: { size?: number; seed?: number; output?: string; yes?: boolean }, command: Command) => {
       const fallback = options.size === undefined || options.seed === undefined ? defaults() : null;
-      const size = options.size ?? fallback!.size;
-      const seed = options.seed ?? fallback!.seed;
+      const size = options.size ?? fallback!.size ?? defaultCorpusSize;
+      const seed = options.seed ?? fallback!.seed ?? defaultCorpusSeed;
       if (options.output !== undefined) {
         try {
           const toStdout = options.output === '-';
