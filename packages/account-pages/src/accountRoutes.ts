@@ -9,7 +9,13 @@ import {
   type OperatorErrorCode,
   signInValidMinutes,
 } from '@quotes/accounts';
-import { clientAddressReader, newSecret, pageSecurityHeaders, sameSecret } from '@quotes/service-base';
+import {
+  clientAddressReader,
+  newSecret,
+  pageSecurityHeaders,
+  postedFromOwnSite,
+  sameSecret,
+} from '@quotes/service-base';
 import { accountStyles } from './accountLayout.js';
 import { keyPageParts } from './keyFigures.js';
 import { keyPage, keysPage, rolledPage } from './keyPages.js';
@@ -70,30 +76,36 @@ export function accountRouter(options: AccountRouterOptions): Router {
   });
 
   const send = (response: Response, status: number, page: string) => response.status(status).type('html').send(page);
-  const cookies = (request: Request) => parseCookie(request.headers.cookie ?? '');
+  // Over https the cookies are `__Host-` ones (Secure, for the whole host, no Domain), which no
+  // other host or plain-HTTP page can set over them; on plain HTTP (loopback) they keep to /account.
+  const cookieName = (name: string) => (secure() ? `__Host-${name}` : name);
+  const cookies = (request: Request) => {
+    const sent = parseCookie(request.headers.cookie ?? '');
+    return (name: string) => sent[cookieName(name)];
+  };
   const setCookie = (response: Response, name: string, value: string, maxAgeSeconds: number) =>
     response.append(
       'Set-Cookie',
       stringifySetCookie({
-        name,
+        name: cookieName(name),
         value,
         httpOnly: true,
         sameSite: 'strict',
         secure: secure(),
-        path: '/account',
+        path: secure() ? '/' : '/account',
         maxAge: maxAgeSeconds,
       }),
     );
   /** The pre-session form token: the cookie's, or a new one set now. */
   const formToken = (request: Request, response: Response) => {
-    const existing = cookies(request)[formCookie];
+    const existing = cookies(request)(formCookie);
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
     const token = newSecret();
     setCookie(response, formCookie, token, 3600);
     return token;
   };
   const formTokenMatches = (request: Request) => {
-    const expected = cookies(request)[formCookie];
+    const expected = cookies(request)(formCookie);
     const given = field(request.body, '_csrf');
     return typeof expected === 'string' && typeof given === 'string' && sameSecret(given, expected);
   };
@@ -116,6 +128,21 @@ export function accountRouter(options: AccountRouterOptions): Router {
     );
 
   const parse = express.urlencoded({ extended: false, limit: maxFormBytes, parameterLimit: 20 });
+
+  // Every POST comes from these pages (the key pages' rule): another site's page, another port
+  // of this host among them, can neither act for a holder nor sign a visitor in to its session.
+  router.use((request, response, next) => {
+    if (request.method !== 'POST' || postedFromOwnSite(request, new URL(options.publicBaseUrl()).origin)) return next();
+    send(
+      response,
+      403,
+      refusedPage(
+        'Refused',
+        'This form came from another site. Open this page at its own address and try again.',
+        'signed-out',
+      ),
+    );
+  });
 
   router.post('/sign-in-link', parse, async (request, response, next) => {
     try {
@@ -182,7 +209,7 @@ export function accountRouter(options: AccountRouterOptions): Router {
   // Every other page: a live session, or the sign-in form (the session ended: said so).
   router.use(async (request: SessionRequest, response, next) => {
     try {
-      const cookie = cookies(request)[sessionCookie];
+      const cookie = cookies(request)(sessionCookie);
       const holder = await signIn.session(cookie);
       if (holder) {
         request.holder = holder;

@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendApiResponse } from '@quotes/service-base';
 import { invalidRequest, Problem } from '@quotes/service-base/problems';
-import { clientAddressReader } from '@quotes/service-base';
+import { clientAddressReader, postedFromOwnSite } from '@quotes/service-base';
 import type { BodyValidator } from './keyRequestInput.js';
 import {
   checkYourMailPage,
@@ -56,25 +55,6 @@ function bodyProblem(error: unknown): Problem | undefined {
 const wantsPage = (request: Request) =>
   request.accepts(['application/json', 'application/problem+json', 'text/html']) === 'text/html';
 
-/**
- * Posts come from this service's own pages or from scripts, never from another site's page (a
- * form there could make a visitor's browser ask for keys): a browser's `Sec-Fetch-Site` saying
- * another site, or an `Origin` that is neither the public URL's nor the Host's, is refused.
- */
-function fromOwnSite(request: IncomingMessage, publicOrigin: string): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') return false;
-  if (site === 'same-origin') return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === publicOrigin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
-}
-
 function sendPage(response: Response, status: number, html: string): void {
   response.status(status);
   response.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -101,7 +81,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
   const ownSitePosts: RequestHandler[] = [
     (request, _response, next) => {
-      if (!fromOwnSite(request, new URL(requirePublicBaseUrl(service.settings.publicBaseUrl)).origin))
+      if (!postedFromOwnSite(request, new URL(requirePublicBaseUrl(service.settings.publicBaseUrl)).origin))
         throw new Problem('cross-site-request', "Key requests are accepted from this service's own form only.");
       next();
     },

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
@@ -32,4 +33,25 @@ export function pageSecurityHeaders(options: { https?: boolean } = {}): RequestH
       next();
     },
   ];
+}
+
+/**
+ * Whether a POST to the service's pages came from its own pages or from a script, never from
+ * another site's page (a form there could make a visitor's browser act for it, or sign them in
+ * to someone else's session): a browser's `Sec-Fetch-Site` saying another site (another port of
+ * the same host included), or an `Origin` that is neither the public URL's nor the Host's, is
+ * refused. The key pages and the holders' page both ask this.
+ */
+export function postedFromOwnSite(request: IncomingMessage, publicOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return false;
+  if (site === 'same-origin') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === publicOrigin) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
 }

@@ -31,15 +31,17 @@ describe("the holders' page headers and session bounds", { timeout: 60_000 }, ()
     await database?.drop();
   });
 
-  it('sets HttpOnly, SameSite=Strict, Secure cookies and the pages’ security headers', async () => {
+  it('sets __Host- cookies (HttpOnly, SameSite=Strict, Secure) and the pages’ security headers', async () => {
     const answer = await new AccountClient(server.url).get('/account');
     expect(answer.status).toBe(200);
     const cookie = answer.headers.getSetCookie()[0]!;
-    expect(cookie).toMatch(/^quotes_account_form=/);
+    // A __Host- cookie: Secure, for the whole host, no Domain; no other host can set one over it.
+    expect(cookie).toMatch(/^__Host-quotes_account_form=/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Secure/);
-    expect(cookie).toMatch(/Path=\/account/);
+    expect(cookie).toMatch(/Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/Domain=/i);
     const policy = answer.headers.get('content-security-policy')!;
     expect(policy).toContain("default-src 'none'");
     expect(policy).toContain("script-src 'self'");

@@ -68,6 +68,36 @@ describe('the holders page', { timeout: 60_000 }, () => {
     ).toBe(false);
   });
 
+  it('refuses every form posted from another port of this host, its CSRF token and all: no link, no session', async () => {
+    await issue('kim@example.com');
+    // What a page on another port of the same host sends: the same site, not the same origin.
+    const foreign = { Origin: 'http://127.0.0.1:1', 'Sec-Fetch-Site': 'same-site' };
+    const attacker = new AccountClient(server.url);
+    const before = inbox.messages.length;
+    const form = await attacker.get('/account');
+    const asked = await attacker.post(
+      '/account/sign-in-link',
+      { _csrf: csrfIn(form.text), email: 'kim@example.com' },
+      foreign,
+    );
+    expect(asked.status).toBe(403);
+    expect(asked.text).toContain('another site');
+    // The attacker's own link, pressed from the other port on a victim's browser: no session.
+    await attacker.askForLink('kim@example.com');
+    const mail = await newMailTo(inbox, before, 'kim@example.com', /^Sign in to your/);
+    const link = new URL(signInLinkIn(mail)!);
+    const victim = new AccountClient(server.url);
+    const page = await victim.get(link.pathname + link.search);
+    const pressed = await victim.post(
+      '/account/sign-in',
+      { _csrf: csrfIn(page.text), token: link.searchParams.get('token') ?? '' },
+      foreign,
+    );
+    expect(pressed.status).toBe(403);
+    expect(pressed.headers.getSetCookie().some((line) => line.startsWith('quotes_account='))).toBe(false);
+    expect((await victim.get('/account')).text).not.toContain('kim@example.com');
+  });
+
   it('mails the link to the key own address, never to one that only compares equal', async () => {
     const client = new AccountClient(server.url);
     const before = inbox.messages.length;
@@ -285,6 +315,31 @@ describe('the holders page', { timeout: 60_000 }, () => {
     const renewal = { _csrf: csrf, kind: 'renewal', reason: 'Another year.' };
     // A starter key without an expiry has nothing to renew.
     expect((await client.post(`/account/keys/${key.id}/requests`, renewal)).status).toBe(409);
+  });
+
+  it('settles the requests waiting on a key when it is closed or revoked: nothing about it stays in the queue', async () => {
+    const closed = await issue('lea@example.com', 'starter');
+    const revoked = await issue('lea@example.com', 'starter');
+    const client = new AccountClient(server.url);
+    await client.signIn(inbox, 'lea@example.com');
+    const csrf = csrfIn((await client.get(`/account/keys/${closed.id}`)).text);
+    for (const key of [closed, revoked]) {
+      const asked = { _csrf: csrf, kind: 'plan-change', plan: 'professional', reason: 'More calls.' };
+      expect((await client.post(`/account/keys/${key.id}/requests`, asked)).status).toBe(303);
+    }
+    expect((await client.post(`/account/keys/${closed.id}/close`, { _csrf: csrf, confirm: 'yes' })).status).toBe(303);
+    await server.operator.revokeKey(revoked.id, 'leaked');
+    const requests = await database.db
+      .selectFrom('key_requests')
+      .select(['for_key_id', 'status', 'rejection_reason'])
+      .where('for_key_id', 'in', [closed.id, revoked.id])
+      .execute();
+    expect(requests).toHaveLength(2);
+    for (const request of requests)
+      expect(request, request.for_key_id ?? '').toMatchObject({
+        status: 'rejected',
+        rejection_reason: 'the key was closed before a decision',
+      });
   });
 
   it("does not count a holder's requests against the bounds of asking for a key", async () => {
