@@ -7,26 +7,42 @@
 /** How many origins one key may carry. */
 export const maxAllowedOrigins = 50;
 
-const originPattern = /^(https?):\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::([0-9]{1,5}|\*))?$/;
+/** scheme://authority and nothing else: no user, path, query or fragment (the `:*` is taken off first). */
+const originShape = /^https?:\/\/[^/?#@\\\s]+$/;
+/** One label of a domain name: letters, digits and inner hyphens, 1 to 63 of them. */
+const domainLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The origin as stored and compared, or an error message saying what is wrong with it. */
+/**
+ * A host a browser can have been served from: an IP address the URL parser accepted (it refuses
+ * a malformed one such as `[:::::]`), or a domain name of whole labels (no `.`, `-` or `a..b`).
+ */
+function validHost(hostname: string): boolean {
+  if (hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname)) return true;
+  return hostname.length <= 253 && hostname.split('.').every((label) => domainLabel.test(label));
+}
+
+/**
+ * The origin as stored and compared, or an error message saying what is wrong with it. Parsed by
+ * the WHATWG URL rules, as browsers parse the pages they send `Origin` from.
+ */
 export function canonicalOrigin(text: string): { origin: string } | { error: string } {
   const lowered = text.trim().toLowerCase();
-  const match = originPattern.exec(lowered);
-  if (!match || lowered.length > 200) {
-    return {
-      error: `"${text.slice(0, 200)}" is not an origin: give scheme://host[:port] (http or https, no path), or scheme://host:* for any port`,
-    };
+  const refused = {
+    error: `"${text.slice(0, 200)}" is not an origin: give scheme://host[:port] (http or https, a valid host, no path), or scheme://host:* for any port`,
+  };
+  if (lowered.length > 200) return refused;
+  const anyPort = lowered.endsWith(':*');
+  const base = anyPort ? lowered.slice(0, -2) : lowered;
+  if (!originShape.test(base)) return refused;
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return refused;
   }
-  const [, scheme, host, port] = match;
-  if (port !== undefined && port !== '*') {
-    const number = Number(port);
-    if (number < 1 || number > 65535) return { error: `"${text}" has a port outside 1-65535` };
-    const defaultPort = scheme === 'https' ? 443 : 80;
-    if (number === defaultPort) return { origin: `${scheme}://${host}` };
-    return { origin: `${scheme}://${host}:${number}` };
-  }
-  return { origin: port === '*' ? `${scheme}://${host}:*` : `${scheme}://${host}` };
+  if (!validHost(url.hostname) || (anyPort && url.port !== '')) return refused;
+  if (url.port === '0') return { error: `"${text}" has a port outside 1-65535` };
+  return { origin: anyPort ? `${url.protocol}//${url.host}:*` : url.origin };
 }
 
 /** Whether a browser's `Origin` header is one of a key's allowed origins. */

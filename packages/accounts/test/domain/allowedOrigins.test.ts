@@ -8,6 +8,10 @@ describe('allowed origins', () => {
     expect(canonicalOrigin('http://app.example:8080')).toEqual({ origin: 'http://app.example:8080' });
     expect(canonicalOrigin('http://localhost:*')).toEqual({ origin: 'http://localhost:*' });
     expect(canonicalOrigin('http://[::1]:3000')).toEqual({ origin: 'http://[::1]:3000' });
+    // As the URL parser writes them, which is what a browser sends.
+    expect(canonicalOrigin('http://127.1:8080')).toEqual({ origin: 'http://127.0.0.1:8080' });
+    expect(canonicalOrigin('https://bücher.example')).toEqual({ origin: 'https://xn--bcher-kva.example' });
+    expect(canonicalOrigin('http://[0:0::1]:*')).toEqual({ origin: 'http://[::1]:*' });
   });
 
   it('refuse what is not an origin', () => {
@@ -21,6 +25,16 @@ describe('allowed origins', () => {
       'https://*.example',
       'http://x:0',
       'http://x:70000',
+      // Hosts no browser serves a page from: the WHATWG URL rules and whole domain labels.
+      'http://.',
+      'http://-',
+      'https://a..b',
+      'http://[:::::]',
+      'https://-app.example',
+      'https://app-.example',
+      'https://user@app.example',
+      'https://app.example:8080:*',
+      'https://app.example?x',
     ]) {
       expect(canonicalOrigin(text), text).toHaveProperty('error');
     }
