@@ -66,3 +66,25 @@ export async function holderRequestsOf(db: Kysely<Database>, keyIds: readonly st
     .limit(50)
     .execute();
 }
+
+/** Why a holder's request waiting on a key that is revoked or closed is settled without a decision. */
+export const keyClosedBeforeDecision = 'the key was closed before a decision';
+
+/**
+ * Settles the holders' requests still waiting on these keys (each just revoked or closed, in the
+ * same transaction): nothing is left in the operator's queue about a key that no longer works.
+ */
+export async function settleRequestsOfClosedKeys(
+  db: Kysely<Database>,
+  keyIds: readonly string[],
+  now: Date,
+): Promise<number> {
+  if (keyIds.length === 0) return 0;
+  const settled = await db
+    .updateTable('key_requests')
+    .set({ status: 'rejected', decided_at: now, rejection_reason: keyClosedBeforeDecision })
+    .where('for_key_id', 'in', keyIds)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(settled.numUpdatedRows);
+}

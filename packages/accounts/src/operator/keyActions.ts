@@ -2,6 +2,7 @@ import { rules } from '@quotes/contract';
 import { renewKey, revokeKey, rollSecret, updateActiveKey } from '../data/apiKeys.js';
 import { maxRollGraceMs } from '../domain/rollGrace.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
+import { settleRequestsOfClosedKeys } from '../data/holderRequests.js';
 import { callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
 import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
@@ -148,6 +149,7 @@ export function keyActions(
         const revoked: KeyView[] = [];
         for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
         await recordRevocationNotices(trx, revoked, at, revocationCategoryOf({ actor, scope: 'holder' }));
+        await settleRequestsOfClosedKeys(trx, ids, at);
         await audit(
           trx,
           revoked.map((view) => ({
@@ -289,6 +291,7 @@ export function keyActions(
           if (!(await revokeKey(trx, id, text, at))) return false;
           // The holder's mail is due in the revocation's own transaction: whoever revokes, it is sent.
           await recordRevocationNotices(trx, [record], at, revocationCategoryOf({ actor, scope: 'key' }));
+          await settleRequestsOfClosedKeys(trx, [id], at);
           return true;
         },
         `key ${id} could not be revoked (revoked meanwhile?)`,
