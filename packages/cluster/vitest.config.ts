@@ -1,8 +1,26 @@
 import { databaseTestConfig } from '@quotes/database/testing/vitest';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The few tests here that hold no deadline or latency: they share the machine with other packages' tests. */
+const untimed = ['test/clusterCommand.test.ts', 'test/deployFiles.test.ts', 'test/restartBackoff.test.ts'];
 
 /**
- * Every test here holds a deadline or a latency across processes (PostgreSQL, PgBouncer, HAProxy,
- * servers): one file at a time, so their bounds measure the cluster, not the other files.
+ * Every other test holds a deadline or a latency across processes (PostgreSQL, PgBouncer,
+ * HAProxy, servers): `test:timed` runs them one file at a time, with nothing else running
+ * (npm test's last phase), so their bounds measure the cluster, not the machine.
  */
-export default defineConfig({ test: { ...databaseTestConfig.test, fileParallelism: false } });
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { ...databaseTestConfig.test, name: 'cluster', include: untimed } },
+      {
+        test: {
+          ...databaseTestConfig.test,
+          name: 'timed',
+          exclude: [...configDefaults.exclude, ...untimed],
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

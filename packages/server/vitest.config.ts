@@ -2,9 +2,10 @@ import { databaseTestConfig } from '@quotes/database/testing/vitest';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Tests that hold a latency or a deadline (fault injection, several servers behind a pooler) run
- * after the others, one file at a time: beside 35 files in parallel workers on two cores their
- * bounds measure the machine, not the server.
+ * Tests that hold a latency or a deadline (fault injection, several servers behind a pooler) are
+ * the `timed` project: `test:timed` runs them one file at a time with nothing else running (npm
+ * test's last phase), since beside other files on two cores their bounds measure the machine,
+ * not the server. `test` runs the rest, which may share the machine.
  */
 const timed = ['test/faults/**/*.test.ts', 'test/cluster/**/*.test.ts'];
 

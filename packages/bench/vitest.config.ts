@@ -1,0 +1,13 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The whole bench, end to end: it loads the machine, so `test:timed` runs it alone (npm test's last phase). */
+const wholeBench = ['test/benchRun.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'bench', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...wholeBench] } },
+      { test: { name: 'timed', include: wholeBench, testTimeout: 300_000 } },
+    ],
+  },
+});
