@@ -18,16 +18,11 @@ function phase(task, concurrency) {
   const phaseStarted = performance.now();
   const run = spawnSync(
     'npx',
-    // --only: npm test built everything just before, and the reporter arguments would count as a change to rebuild for.
+    // --only: npm test built everything just before, and the reporter arguments would count as a
+    // change to rebuild for; --continue: every package's tests run, whichever failed.
     [
-      'turbo',
-      'run',
-      task,
-      '--only',
-      `--concurrency=${concurrency}`,
-      '--',
-      '--reporter=default',
-      `--reporter=${reporter}`,
+      ...['turbo', 'run', task, '--only', '--continue', `--concurrency=${concurrency}`],
+      ...['--', '--reporter=default', `--reporter=${reporter}`],
     ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_COST_PHASE: task } },
   );
