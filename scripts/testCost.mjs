@@ -17,7 +17,7 @@ for (const run of runs) {
 }
 const total = (phase) => runs.filter((run) => run.phase === phase).reduce((sum, run) => sum + run.wallMs, 0);
 console.log(
-  `\nTest time per package: ${seconds(total('test')).trim()} in all sharing the machine (two lanes), ${seconds(total('test:timed')).trim()} timed, alone:`,
+  `\nTest time per package: ${seconds(total('test')).trim()} summed over the packages sharing the machine, ${seconds(total('test:timed')).trim()} timed, alone:`,
 );
 console.log(`${'test'.padStart(8)}  ${'timed'.padStart(8)}  package`);
 for (const [name, entry] of [...packages].sort(

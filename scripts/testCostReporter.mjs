@@ -23,10 +23,13 @@ export default class TestCostReporter {
     });
     const dir = join(root, '.test-cost');
     mkdirSync(dir, { recursive: true });
+    // One file per package and phase (scripts/testRun.mjs names the phase): test, test:timed.
+    const phase = process.env.TEST_COST_PHASE ?? 'test';
     writeFileSync(
-      join(dir, `${basename(this.root)}.json`),
+      join(dir, `${basename(this.root)}.${phase.replace(':', '-')}.json`),
       JSON.stringify({
         package: relative(root, this.root),
+        phase,
         wallMs: Math.round(performance.now() - this.started),
         files,
       }),
