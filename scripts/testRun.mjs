@@ -1,12 +1,13 @@
 // Every package's tests in two phases, each run also reporting its cost (testCostReporter.mjs),
 // printed at the end whether or not the tests passed:
-// 1. `test`, which may share the machine, in two lanes at once: the server's (the longest, about
-//    half of the phase) from the start, and every other package's one after another beside it;
+// 1. `test`, which may share the machine: two packages at a time, those with the most test files
+//    first (the server's, about half of the phase, from the start);
 // 2. `test:timed` where a package has it, one package and one file at a time, with nothing else
 //    running: tests that hold a latency or a deadline.
+// The packages were built just before (npm test's first step).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { globSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -15,32 +16,62 @@ const reporter = join(root, 'scripts', 'testCostReporter.mjs');
 const started = performance.now();
 const minutesSince = (at) => `${((performance.now() - at) / 60_000).toFixed(1)} min`;
 
-/** One turbo run of `task`; resolves with its exit status. */
-async function lane(task, filters) {
-  const child = spawn(
-    'npx',
-    [
-      // --only: npm test built everything just before, and the reporter arguments would count as a
-      // change to rebuild for; --continue: every package's tests run, whichever failed.
-      ...['turbo', 'run', task, '--only', '--continue', '--concurrency=1', ...filters],
-      ...['--', '--reporter=default', `--reporter=${reporter}`],
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_COST_PHASE: task } },
-  );
+const workspaces = ['openapi', ...globSync('packages/*', { cwd: root })].map((dir) => {
+  const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  return {
+    name: manifest.name,
+    scripts: manifest.scripts ?? {},
+    files: globSync('test/**/*.test.ts', { cwd: join(root, dir) }).length,
+  };
+});
+
+/** `npm run SCRIPT` in one package, its output prefixed with the package's name; resolves with its exit status. */
+async function run(name, script) {
+  const child = spawn('npm', ['run', script, '-w', name, '--', '--reporter=default', `--reporter=${reporter}`], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TEST_COST_PHASE: script },
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    stream.on('data', (chunk) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop();
+      for (const line of lines) process.stdout.write(`${name}:${script}: ${line}\n`);
+    });
+    stream.on('end', () => partial && process.stdout.write(`${name}:${script}: ${partial}\n`));
+  }
   const [code] = await once(child, 'exit');
-  return code ?? 1;
+  if (code !== 0) console.log(`${name}:${script}: FAILED (exit ${code})`);
+  return { name, script, code: code ?? 1 };
+}
+
+/** Runs each package's `script`, `lanes` at a time, taking them in the order given; every one runs whatever fails. */
+async function phase(script, lanes, packages) {
+  const queue = [...packages];
+  const results = [];
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) results.push(await run(next.name, script));
+    }),
+  );
+  return results;
 }
 
 const sharedStarted = performance.now();
-const shared = await Promise.all([
-  lane('test', ['--filter=@quotes/server']),
-  lane('test', ['--filter=!@quotes/server']),
-]);
+const byFiles = workspaces.filter((pkg) => pkg.scripts.test).sort((a, b) => b.files - a.files);
+const shared = await phase('test', 2, byFiles);
 const sharedTook = minutesSince(sharedStarted);
 // The timed tests run even when a shared one failed: their failures are worth seeing in the same run.
 const timedStarted = performance.now();
-const timed = await lane('test:timed', []);
+const timed = await phase(
+  'test:timed',
+  1,
+  workspaces.filter((pkg) => pkg.scripts['test:timed']),
+);
 const timedTook = minutesSince(timedStarted);
 await once(spawn(process.execPath, [join(root, 'scripts', 'testCost.mjs')], { cwd: root, stdio: 'inherit' }), 'exit');
+const failed = [...shared, ...timed].filter((result) => result.code !== 0);
+for (const result of failed) console.log(`FAILED: ${result.name} ${result.script}`);
 console.log(`\nTests took ${minutesSince(started)} (test ${sharedTook}, test:timed ${timedTook}).`);
-process.exitCode = shared.some((code) => code !== 0) || timed !== 0 ? 1 : 0;
+process.exitCode = failed.length > 0 ? 1 : 0;
