@@ -85,8 +85,10 @@ describe('the usage history with 10,000 active keys in one interval', () => {
       `budget ${budget / 2 ** 20} MB: peak ${(peak / 2 ** 20).toFixed(1)} MB held, ${history.earlyFlushes} early flushes, dropped ${history.drops.coverage} positions and ${history.drops.sightings} sightings`,
     );
     expect(history.earlyFlushes).toBeGreaterThan(0);
-    // The budget, plus one flush in flight (what it took, as much again).
-    expect(peak).toBeLessThan(2 * budget + 2 ** 20);
+    // The budget, plus one flush in flight (what it took, as much again), plus what the flush's
+    // statements and the pool hold besides: 0.5 to 1.6 MiB over eleven runs, at budgets of 2 and 4 MiB.
+    // Without a budget the same traffic holds 11.5 MiB.
+    expect(peak).toBeLessThan(2 * budget + 2 * 2 ** 20);
     await history.close();
 
     const rows = await historyOf(
