@@ -4,10 +4,7 @@ import { type OpenedDatabase, openDatabase, serverConnections } from '@quotes/da
 /** The database as every server opens it, `npm start` and a server given a configuration alike. */
 export function openServiceDatabase(config: Config, log: Logger): Promise<OpenedDatabase> {
   return openDatabase(config, {
-    ...serverConnections({
-      acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
-      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    }),
+    ...serverConnections(config),
     onLog: (line) => log.debug({ postgres: line }),
     // Idle connections fail whenever the database restarts; requests report outages themselves.
     onPoolError: (error) => log.debug({ err: error }, 'idle database connection closed'),

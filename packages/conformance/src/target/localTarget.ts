@@ -83,13 +83,7 @@ async function embeddedDatabase(log: (line: string) => void): Promise<PreparedDa
   let owner: OpenedDatabase | undefined = await openDatabase(config, { poolSize: 1 });
   if (owner.kind !== 'embedded') throw new Error(`expected to start a fresh embedded cluster, got a ${owner.kind} one`);
   // The server's handle connects as every server does (generic plans, its deadlines).
-  const handle = await openDatabase(config, {
-    ...serverConnections({
-      acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
-      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    }),
-    poolSize: 10,
-  });
+  const handle = await openDatabase(config, { ...serverConnections(config), poolSize: 10 });
   log(`database: fresh embedded PostgreSQL in ${dataDir} (port ${config.EMBEDDED_PG_PORT})`);
   return {
     handle,

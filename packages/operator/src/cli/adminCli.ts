@@ -1,10 +1,17 @@
 import { Command, CommanderError } from 'commander';
-import { type CliIo, type Config, ConfigError, commanderErrorLine, isCommanderError } from '@quotes/service-base';
+import {
+  type CliIo,
+  type Config,
+  ConfigError,
+  commanderErrorLine,
+  isCommanderError,
+  parseConfig,
+} from '@quotes/service-base';
 import { CorpusError } from '@quotes/corpus/errors';
 import { visibleLines, visibleText } from '@quotes/text-rules';
 import type { OpenedDatabase } from '@quotes/database';
 import { MailError, OperatorError, type OperatorErrorCode } from '@quotes/accounts';
-import { cliConfig, type CliDatabases, cliDatabases, withDatabase } from './cliDatabase.js';
+import { type CliDatabases, cliDatabases, withDatabase } from './cliDatabase.js';
 import { registerAuditCommands } from './auditCommands.js';
 import { registerConsoleCommand } from './consoleCommand.js';
 import { corpusLoadRecorder } from './corpusAudit.js';
@@ -49,7 +56,7 @@ export function createAdminCli(io: CliIo): AdminCli {
     async run(argv) {
       let config: Config | undefined;
       const loadConfig = () => {
-        config ??= cliConfig(io.env);
+        config ??= parseConfig(io.env);
         return config;
       };
       const open = () => databases.openMigrated(loadConfig());

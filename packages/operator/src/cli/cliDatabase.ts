@@ -1,16 +1,12 @@
-import { type Config, parseConfig } from '@quotes/service-base';
+import type { Config } from '@quotes/service-base';
 import { migrateToLatest } from '@quotes/database';
 import { type OpenedDatabase, openDatabase, withDatabase } from '@quotes/database';
 
 /**
- * The database the CLI works on: the server's (DATABASE_URL, or the embedded cluster under
- * .data/, joined when a server is running and started here otherwise).
+ * The databases one CLI has open: the server's (DATABASE_URL, or the embedded cluster under
+ * .data/, joined when a server is running and started here otherwise), kept so an interrupted
+ * command stops an embedded cluster it started.
  */
-export function cliConfig(env: NodeJS.ProcessEnv): Config {
-  return parseConfig(env);
-}
-
-/** The databases one CLI has open, so an interrupted command stops an embedded cluster it started. */
 export interface CliDatabases {
   /** Opened as is (the `db` commands, which migrate or report). */
   open(config: Config): Promise<OpenedDatabase>;

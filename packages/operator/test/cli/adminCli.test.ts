@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  await cli?.remove();
 });
 
 /** The CLI as an operator runs it, the database named by DATABASE_URL (in this process; see the last block for its own). */

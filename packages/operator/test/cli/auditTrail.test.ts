@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  await cli?.remove();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

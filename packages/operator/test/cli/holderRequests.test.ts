@@ -21,7 +21,6 @@ afterAll(async () => {
   await server?.close();
   await inbox?.close();
   await database?.drop();
-  await cli?.remove();
 });
 
 const admin = (...args: string[]) =>

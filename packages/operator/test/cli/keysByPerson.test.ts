@@ -18,7 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await database?.drop();
-  await cli?.remove();
 });
 
 const admin = (...args: string[]) => cli.run({ DATABASE_URL: database.url }, ...args);

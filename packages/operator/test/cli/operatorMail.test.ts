@@ -21,7 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await inbox?.close();
   await database?.drop();
-  await cli?.remove();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

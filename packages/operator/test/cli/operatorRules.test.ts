@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  await cli?.remove();
 });
 
 const admin = (...args: string[]) => cli.run({ DATABASE_URL: database.url }, ...args);

@@ -34,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
-  await cli?.remove();
   if (directory) await rm(directory, { recursive: true, force: true });
 });
 

@@ -23,7 +23,6 @@ beforeAll(async () => {
   operator = createOperatorApi(database);
 }, 120_000);
 afterAll(async () => {
-  await cli?.remove();
   await database?.drop();
 });
 

@@ -21,7 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await inbox?.close();
-  await cli?.remove();
   await database?.drop();
 });
 

@@ -57,7 +57,6 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     await browser?.close();
     if (console_?.child.exitCode === null) console_.child.kill('SIGKILL');
     await server?.close();
-    await cli?.remove();
     await database?.drop();
   });
 

@@ -103,7 +103,6 @@ afterAll(async () => {
   await server?.close();
   await inbox?.close();
   await database?.drop();
-  await cli?.remove();
 });
 
 describe('the console’s sign-in links', { timeout: 60_000 }, () => {

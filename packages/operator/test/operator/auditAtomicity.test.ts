@@ -39,7 +39,6 @@ beforeAll(async () => {
     FOR EACH ROW EXECUTE FUNCTION refuse_listed_audit_actions()`.execute(database.db);
 }, 120_000);
 afterAll(async () => {
-  await cli?.remove();
   await database?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });

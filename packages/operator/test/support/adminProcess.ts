@@ -14,7 +14,7 @@ export interface Run {
 }
 
 export interface AdminCli {
-  /** The bundled CLI, for runs that need more than a function (a terminal, a signal). */
+  /** The built bin's entry point, for runs that need more than a function (a terminal, a signal). */
   readonly entry: string;
   /**
    * The CLI as a function (createAdminCli), on this environment added to the test's, with its
@@ -23,7 +23,6 @@ export interface AdminCli {
   run(env: Record<string, string>, ...args: string[]): Promise<Run>;
   /** The same command line in a process of its own: its exit status and streams as a shell sees them. */
   runProcess(env: Record<string, string>, ...args: string[]): Promise<Run>;
-  remove(): Promise<void>;
 }
 
 /** The environment every run gets besides the test's own: the server's address as `npm start` has it. */
@@ -70,7 +69,6 @@ export async function buildAdminCli(): Promise<AdminCli> {
           },
         );
       }),
-    remove: async () => undefined,
   };
 }
 
