@@ -1,5 +1,5 @@
 // The suite's cost, printed at the end of `npm test`: each package's test time and the slowest
-// test files, from what scripts/testCostReporter.mjs wrote during this run.
+// test files, then every failed test and every test that passed on its second try, from what scripts/testCostReporter.mjs wrote during this run.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,3 +27,13 @@ for (const [name, entry] of [...packages].sort(
 const files = runs.flatMap((run) => run.files).sort((a, b) => b.ms - a.ms);
 console.log('\nSlowest test files:');
 for (const file of files.slice(0, 15)) console.log(`${seconds(file.ms)}  ${file.file}`);
+const failures = runs.flatMap((run) => (run.failures ?? []).map((failure) => ({ ...failure, phase: run.phase })));
+if (failures.length > 0) {
+  console.log('\nFailed tests:');
+  for (const failure of failures) console.log(`  ${failure.file} [${failure.phase}] ${failure.test}: ${failure.error}`);
+}
+const secondTries = runs.flatMap((run) => run.secondTries ?? []);
+if (secondTries.length > 0) {
+  console.log('\nPassed on a second try:');
+  for (const test of secondTries) console.log(`  ${test.file} ${test.test}`);
+}

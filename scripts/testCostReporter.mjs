@@ -1,6 +1,7 @@
 // A Vitest reporter (added by scripts/testRun.mjs to every package's run): each test file's time
-// (import, hooks and tests) and the run's wall time, written to .test-cost/ for the summary that
-// ends `npm test`.
+// (import, hooks and tests), the run's wall time, each failure's name and first line, and each test
+// that passed only on its second try (timedTestSettings), written to .test-cost/ for the summary
+// that ends `npm test` (the part of a long log that is read).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,19 @@ export default class TestCostReporter {
     this.started = performance.now();
   }
 
-  onTestRunEnd(testModules) {
+  onTestRunEnd(testModules, unhandledErrors) {
+    const firstLine = (error) => String(error?.message ?? error).split('\n')[0].slice(0, 300);
+    const failures = [];
+    const secondTries = [];
+    for (const module of testModules) {
+      const file = relative(root, module.moduleId);
+      for (const error of module.errors()) failures.push({ file, test: '(file)', error: firstLine(error) });
+      for (const test of module.children.allTests('failed'))
+        failures.push({ file, test: test.fullName, error: firstLine(test.result().errors?.[0]) });
+      for (const test of module.children.allTests('passed'))
+        if (test.diagnostic()?.flaky) secondTries.push({ file, test: test.fullName });
+    }
+    for (const error of unhandledErrors ?? []) failures.push({ file: '(run)', test: '(unhandled)', error: firstLine(error) });
     const files = testModules.map((module) => {
       const diagnostic = module.diagnostic();
       return {
@@ -32,6 +45,8 @@ export default class TestCostReporter {
         phase,
         wallMs: Math.round(performance.now() - this.started),
         files,
+        failures,
+        secondTries,
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { databaseTestConfig } from '@quotes/database/testing/vitest';
+import { databaseTestConfig, timedTestSettings } from '@quotes/database/testing/vitest';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The few tests here that hold no deadline or latency: they share the machine with other packages' tests. */
@@ -18,7 +18,7 @@ export default defineConfig({
           ...databaseTestConfig.test,
           name: 'timed',
           exclude: [...configDefaults.exclude, ...untimed],
-          fileParallelism: false,
+          ...timedTestSettings,
         },
       },
     ],

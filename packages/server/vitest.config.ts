@@ -1,4 +1,4 @@
-import { databaseTestConfig } from '@quotes/database/testing/vitest';
+import { databaseTestConfig, timedTestSettings } from '@quotes/database/testing/vitest';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -30,7 +30,7 @@ export default defineConfig({
           ...databaseTestConfig.test,
           name: 'timed',
           include: timed,
-          fileParallelism: false,
+          ...timedTestSettings,
           sequence: { groupOrder: 1 },
         },
       },

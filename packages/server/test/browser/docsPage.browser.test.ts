@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
+import { apiReferenceRouter } from '@quotes/docs';
 import {
   browserSkipReason,
   contractOperationLabels,
+  listen,
   type OpenedReferencePage,
   openReferencePage,
   type ReferencePage,
 } from '@quotes/docs/testing';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/index.js';
 import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
@@ -51,6 +54,23 @@ describe('the API reference routes on the real server', () => {
     const root = await fetch(`${server.url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/docs');
+  });
+
+  // @quotes/docs walks its router's page in Chromium at each reading size (readability.browser.test.ts):
+  // the server serves those same bytes under the same policy, so that walk holds for this page too.
+  it("serves @quotes/docs' reference page as that package's router alone serves it: the same page, data and policy", async () => {
+    const alone = await listen(express().use(apiReferenceRouter()));
+    try {
+      for (const path of ['/docs', '/docs/reference.json', '/docs/assets/scalar-standalone.js']) {
+        const [served, reference] = await Promise.all([fetch(`${server.url}${path}`), fetch(`${alone.url}${path}`)]);
+        expect(served.status, path).toBe(200);
+        for (const header of ['content-type', 'content-security-policy'])
+          expect(served.headers.get(header), `${path} ${header}`).toBe(reference.headers.get(header));
+        expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(await reference.arrayBuffer())), path).toBe(true);
+      }
+    } finally {
+      await alone.close();
+    }
   });
 
   it('still asks for a key on the API itself', async () => {
