@@ -15,7 +15,10 @@ export default class TestCostReporter {
   }
 
   onTestRunEnd(testModules, unhandledErrors) {
-    const firstLine = (error) => String(error?.message ?? error).split('\n')[0].slice(0, 300);
+    const firstLine = (error) =>
+      String(error?.message ?? error)
+        .split('\n')[0]
+        .slice(0, 300);
     const failures = [];
     const secondTries = [];
     for (const module of testModules) {
@@ -26,7 +29,8 @@ export default class TestCostReporter {
       for (const test of module.children.allTests('passed'))
         if (test.diagnostic()?.flaky) secondTries.push({ file, test: test.fullName });
     }
-    for (const error of unhandledErrors ?? []) failures.push({ file: '(run)', test: '(unhandled)', error: firstLine(error) });
+    for (const error of unhandledErrors ?? [])
+      failures.push({ file: '(run)', test: '(unhandled)', error: firstLine(error) });
     const files = testModules.map((module) => {
       const diagnostic = module.diagnostic();
       return {

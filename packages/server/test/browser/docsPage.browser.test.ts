@@ -66,7 +66,9 @@ describe('the API reference routes on the real server', () => {
         expect(served.status, path).toBe(200);
         for (const header of ['content-type', 'content-security-policy'])
           expect(served.headers.get(header), `${path} ${header}`).toBe(reference.headers.get(header));
-        expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(await reference.arrayBuffer())), path).toBe(true);
+        expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(await reference.arrayBuffer())), path).toBe(
+          true,
+        );
       }
     } finally {
       await alone.close();
