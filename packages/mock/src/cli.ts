@@ -6,15 +6,16 @@ import { defaultMockPlan, mockPlan } from './serverParity.js';
 import { startMock } from './startMock.js';
 
 // `quotes-mock` (and `npm run mock` in the repository): on --host:--port (default
-// 127.0.0.1:4010, or MOCK_HOST/MOCK_PORT) the API reference page (/docs, /openapi.yaml,
+// 127.0.0.1:4010, or MOCK_HOST/MOCK_PORT/PORT) the API reference page (/docs, /openapi.yaml,
 // /openapi.json), and everything else streamed to Prism, which listens on a private port behind it.
 const usage = `Usage: quotes-mock [--port 4010] [--host 127.0.0.1] [--plan ${defaultMockPlan}]
 
 Serves a mock of the Quote Retrieval Service at the real /v1 paths, answering from example
 quotes of the server's corpus, and its API reference page at /docs. Any key value is accepted; no
-key is a 401. Prefer: code=404 (or 304, 400, 401, 403, 429, 503) picks a documented answer instead.
+key is a 401. Prefer: code=404 (or 304, 400, 401, 403, 429, 503) picks a documented answer instead;
+Prefer: example=rate-limited (or calls-at-once) gives the server's 429 for too many calls.
 
-  --port N      port to listen on (default 4010, or MOCK_PORT); 0 picks a free one
+  --port N      port to listen on (default 4010, or MOCK_PORT, or PORT); 0 picks a free one
   --host HOST   address to listen on (default 127.0.0.1, or MOCK_HOST); 0.0.0.0 for every interface
   --plan PLAN   the plan every key is on: its largest page, allowance and filters (default
                 ${defaultMockPlan}, or MOCK_PLAN; one of ${rules.plans.map((rule) => rule.id).join(', ')})
@@ -51,9 +52,13 @@ if (values.help) {
 }
 
 const host = values.host || process.env.MOCK_HOST || '127.0.0.1';
-const portText = values.port ?? (process.env.MOCK_PORT || '4010');
+// PORT too, as a platform that hands a process its port sets it; MOCK_PORT wins, so a shell that
+// sets PORT for the server can still run the mock beside it.
+const portSource =
+  values.port !== undefined ? '--port' : process.env.MOCK_PORT ? 'MOCK_PORT' : process.env.PORT ? 'PORT' : undefined;
+const portText = values.port ?? (process.env.MOCK_PORT || process.env.PORT || '4010');
 if (!/^\d+$/.test(portText) || Number(portText) > 65_535) {
-  fail(`${values.port !== undefined ? '--port' : 'MOCK_PORT'} must be a port number (0-65535), got "${portText}"`);
+  fail(`${portSource} must be a port number (0-65535), got "${portText}"`);
 }
 const plan = values.plan ?? (process.env.MOCK_PLAN || defaultMockPlan);
 try {

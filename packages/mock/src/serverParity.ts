@@ -3,6 +3,9 @@ import {
   applyPageLimits,
   checkWithoutData,
   crossOrigin,
+  KeyFairness,
+  overCallsAtOnce,
+  overCallsPerSecond,
   describeFilters,
   noMatch,
   loadContractRouting,
@@ -77,9 +80,31 @@ function asksEmpty(prefer: string | string[]): boolean {
   return typeof prefer === 'string' && /^\s*example\s*=\s*empty\s*$/.test(prefer);
 }
 
-/** `Prefer: code=429` alone: the allowance used up, as the server says it for the mock's plan and period. */
-function asksExhausted(prefer: string | string[]): boolean {
-  return typeof prefer === 'string' && /^\s*code\s*=\s*429\s*$/.test(prefer);
+/** The preferences of a `Prefer` header (`code=429, example=rate-limited`), names and values lower-cased. */
+function preferences(prefer: string | string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const part of (typeof prefer === 'string' ? prefer : prefer.join(',')).split(/[,;]/)) {
+    const [name, value = ''] = part.split('=', 2).map((text) => text.trim().toLowerCase());
+    if (name) found.set(name, value);
+  }
+  return found;
+}
+
+/**
+ * Which of the server's 429s `Prefer` asks for: the allowance used up (`code=429` alone), the
+ * plan's calls per second (`example=rate-limited`), or too many calls at once
+ * (`example=calls-at-once`), each with or without `code=429`. The contract documents one 429
+ * example; the others are the server's own problems, so the mock makes them itself.
+ */
+function asks429(prefer: string | string[]): 'allowance-exhausted' | 'rate-limited' | 'calls-at-once' | undefined {
+  const asked = preferences(prefer);
+  const code = asked.get('code');
+  if (code !== undefined && code !== '429') return undefined;
+  const example = asked.get('example')?.replace(/[-_]/g, '');
+  if (example === undefined) return code === '429' && asked.size === 1 ? 'allowance-exhausted' : undefined;
+  if (example === 'ratelimited') return 'rate-limited';
+  if (example === 'callsatonce') return 'calls-at-once';
+  return undefined;
 }
 
 function send(response: Response, answer: ExampleAnswer, contentType: string): void {
@@ -127,9 +152,11 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
   const clock = () => new Date();
   const ledger = new CallLedger(plan, clock);
   const answerFromExamples = options.examples === false ? undefined : createExampleAnswers({ plan, ledger, clock });
+  // The server's step 5, with the server's own rule: the plan's calls per second and calls at once.
+  const fairness = new KeyFairness();
   // The contract's operations outside /v1 (the key request) have no key to check: Prism answers them.
   const outsideApi = new Set(Object.keys(loadContract().paths).filter((path) => !path.startsWith('/v1/')));
-  const answers: RequestHandler = (request, response, next) => {
+  const answers: RequestHandler = async (request, response, next) => {
     if (outsideApi.has(request.path)) {
       next();
       return;
@@ -146,22 +173,19 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         next();
         return;
       }
-      const empty = prefer !== undefined && asksEmpty(prefer);
-      if (prefer !== undefined && route.operationId === 'getRandomQuote' && (asksNoMatch(prefer) || empty)) {
-        // The documented way to see no-match: the server's 404, naming the filters given, counted.
-        const problem = noMatch(describeFilters(query as Parameters<typeof describeFilters>[0]));
-        Object.assign(problem.headers, ledger.count(key));
-        throw problem;
-      }
-      if (empty && route.operationId === 'listQuotes') {
-        // The server's answer to a filter no quote matches: a 200 with an empty page, counted.
-        send(response, emptyPage(query, plan, ledger.count(key)), 'application/json');
-        return;
-      }
-      const exhausted =
-        prefer !== undefined && asksExhausted(prefer) && counts(route.operationId) ? ledger.exhausted() : undefined;
+      const asked429 = prefer !== undefined && counts(route.operationId) ? asks429(prefer) : undefined;
+      const exhausted = asked429 === 'allowance-exhausted' ? ledger.exhausted() : undefined;
       if (exhausted) throw exhausted;
-      if (prefer !== undefined) {
+      if (asked429 === 'rate-limited' && plan.requestsPerSecond !== null) {
+        // An empty bucket refills one call in 1/rate s: the server's Retry-After is then 1.
+        throw overCallsPerSecond(plan.requestsPerSecond, 1);
+      }
+      // On a plan without a per-second limit, calls at once are the only rate-limited answer there is.
+      if (asked429 === 'rate-limited' || asked429 === 'calls-at-once') throw overCallsAtOnce('waited-too-long');
+      const empty = prefer !== undefined && asksEmpty(prefer);
+      const noMatchAsked =
+        prefer !== undefined && route.operationId === 'getRandomQuote' && (asksNoMatch(prefer) || empty);
+      if (prefer !== undefined && !noMatchAsked && !(empty && route.operationId === 'listQuotes')) {
         // Prism picks the answer; a status that counts is counted (a 429 keeps the example, which agrees with its text).
         const counted = rules.countedStatuses.get(route.operationId) ?? [];
         response.locals.countCall = (status: number) => {
@@ -175,14 +199,22 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         next();
         return;
       }
-      const answer = answerFromExamples({
-        operationId: route.operationId,
-        key,
-        query,
-        filter,
-        headers: request.headers,
-      });
-      if (answer) send(response, answer, 'application/json');
+      const answer = () => {
+        if (noMatchAsked) {
+          // The documented way to see no-match: the server's 404, naming the filters given, counted.
+          const problem = noMatch(describeFilters(query as Parameters<typeof describeFilters>[0]));
+          Object.assign(problem.headers, ledger.count(key));
+          throw problem;
+        }
+        // The server's answer to a filter no quote matches: a 200 with an empty page, counted.
+        if (empty) return emptyPage(query, plan, ledger.count(key));
+        return answerFromExamples({ operationId: route.operationId, key, query, filter, headers: request.headers });
+      };
+      // What the server serves of a counted operation passes its step 5 first, as there.
+      const found = counts(route.operationId)
+        ? await fairness.run(key, plan.requestsPerSecond, async () => answer())
+        : answer();
+      if (found) send(response, found, 'application/json');
       else next();
     } catch (error) {
       if (!(error instanceof Problem)) {

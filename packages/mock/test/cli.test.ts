@@ -45,8 +45,29 @@ describe('npm run mock', () => {
     await expect.poll(() => groupAlive(child.pid!), { timeout: 5_000 }).toBe(false);
   });
 
+  it('listens on PORT when MOCK_PORT is not set, as a platform that hands out ports expects', async () => {
+    const port = await freePort();
+    const { MOCK_PORT: _ignored, ...env } = process.env;
+    const child = spawn('npm', ['run', '--silent', 'mock'], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...env, PORT: String(port) },
+    });
+    const exited = once(child, 'exit');
+    try {
+      expect(await pollJson(`http://127.0.0.1:${port}/v1/quotes-usage`, 60_000)).toMatchObject({
+        tier: 'professional',
+      });
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+
   it.each([
     [{ MOCK_PORT: 'forty' }, 'MOCK_PORT must be a port number'],
+    [{ PORT: 'forty' }, 'quotes-mock: PORT must be a port number (0-65535), got "forty"'],
     [
       { MOCK_PLAN: 'gold' },
       'MOCK_PLAN: unknown plan "gold"; the plans are trial, starter, professional, platform, enterprise',

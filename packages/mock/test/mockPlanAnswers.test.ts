@@ -23,6 +23,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+const trialUrl = () => trial.url;
+const professionalUrl = () => professional.url;
 const ask = (base: string, path: string, prefer: string) =>
   fetch(`${base}${path}`, { headers: { 'X-API-Key': 'anything', Prefer: prefer } });
 
@@ -48,6 +50,65 @@ describe("Prefer: code=429 on the mock's plan and period", () => {
     expect(body.detail).toMatch(/^All 1000 calls of this key's 30 days are used; the key expires at /);
     expect(Math.abs(Number(answer.headers.get('retry-after')) - 30 * 86400)).toBeLessThan(5);
     expect(answer.headers.get('ratelimit-policy')).toBe('"validity";q=1000;w=2592000');
+  });
+});
+
+describe("the server's rate-limited 429s", () => {
+  it.each([
+    ['example=rate-limited', trialUrl, "This key's plan allows 10 calls per second; retry in 1 s."],
+    ['code=429, example=rate-limited', professionalUrl, "This key's plan allows 50 calls per second; retry in 1 s."],
+    [
+      'example=calls-at-once',
+      trialUrl,
+      'More than 8 calls of this key at once (none finished within 3000 ms); retry in 1 s.',
+    ],
+  ])('Prefer: %s gives it, with Retry-After and no allowance headers, not counted', async (prefer, url, detail) => {
+    const answer = await ask(url(), '/v1/quotes-random', prefer);
+    const body = (await answer.json()) as { type: string; detail: string };
+    expect([answer.status, body.type, body.detail]).toEqual([429, 'urn:quotes:problem:rate-limited', detail]);
+    expect([answer.headers.get('retry-after'), answer.headers.get('x-ratelimit-remaining')]).toEqual(['1', null]);
+  });
+
+  it("holds a key to its plan's calls per second: of 20 calls at once on trial, 10 are answered, the rest refused", async () => {
+    // A key of its own: the other tests' calls do not share its bucket.
+    const headers = { 'X-API-Key': 'burst-key' };
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${trial.url}/v1/quotes-random`, { headers })),
+    );
+    const elapsedS = (performance.now() - started) / 1000;
+    const seen = await Promise.all(
+      answers.map(async (answer) => `${answer.status} ${((await answer.json()) as { type?: string }).type ?? ''}`),
+    );
+    const answered = seen.filter((line) => line.startsWith('200')).length;
+    // The bucket holds 10 and refills 10 a second: the calls that arrived later than 0.1 s after
+    // the first may find a call refilled (11 was seen once of several runs here).
+    expect(answered).toBeGreaterThanOrEqual(10);
+    expect(answered).toBeLessThanOrEqual(10 + Math.floor(elapsedS * 10));
+    expect(seen.filter((line) => line === '429 urn:quotes:problem:rate-limited').length).toBe(20 - answered);
+    expect(answers.find((answer) => answer.status === 429)?.headers.get('retry-after')).toBe('1');
+    // The refusals were not counted, as on the server.
+    const usage = (await (await fetch(`${trial.url}/v1/quotes-usage`, { headers })).json()) as {
+      calls_in_period: number;
+    };
+    expect(usage.calls_in_period).toBe(answered);
+  });
+});
+
+describe('CORS preflights', () => {
+  it('let a page on another origin send Prefer and the key headers', async () => {
+    const answer = await fetch(`${trial.url}/v1/quotes-random`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'prefer,x-api-key',
+      },
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-headers')).toBe(
+      'X-API-Key, Authorization, If-None-Match, X-Request-Id, Prefer',
+    );
   });
 });
 

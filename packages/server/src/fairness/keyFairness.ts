@@ -1,6 +1,10 @@
 import { Problem } from '@quotes/service-base/problems';
-import { InFlightGate } from './inFlightGate.js';
+import { type GateRefusal, InFlightGate } from './inFlightGate.js';
 import { TokenBucket } from './tokenBucket.js';
+
+/** The contract's calls of one key at once per server, and how long a 9th waits for a place. */
+export const defaultMaxInFlight = 8;
+export const defaultMaxWaitMs = 3000;
 
 export interface FairnessOptions {
   /** Calls of one key running at once (default 8). */
@@ -37,9 +41,9 @@ export class KeyFairness {
   private previous = { keyId: '', at: Number.NEGATIVE_INFINITY };
 
   constructor(options: FairnessOptions = {}) {
-    this.maxInFlight = options.maxInFlight ?? 8;
+    this.maxInFlight = options.maxInFlight ?? defaultMaxInFlight;
     this.maxQueued = options.maxQueued ?? 256;
-    this.maxWaitMs = options.maxWaitMs ?? 3000;
+    this.maxWaitMs = options.maxWaitMs ?? defaultMaxWaitMs;
     this.now = options.now ?? Date.now;
     this.share = options.share ?? ((_keyId, requestsPerSecond) => requestsPerSecond);
     this.sweptAt = this.now();
@@ -61,12 +65,7 @@ export class KeyFairness {
         bucket.retune(share, capacity, now);
       }
       const retryAfter = bucket.take(now);
-      if (retryAfter > 0) {
-        throw rateLimited(
-          `This key's plan allows ${requestsPerSecond} calls per second; retry in ${retryAfter} s.`,
-          retryAfter,
-        );
-      }
+      if (retryAfter > 0) throw overCallsPerSecond(requestsPerSecond, retryAfter);
     }
     let gate = this.gates.get(keyId);
     if (!gate) {
@@ -74,12 +73,7 @@ export class KeyFairness {
       this.gates.set(keyId, gate);
     }
     const entered = await gate.enter();
-    if (typeof entered !== 'function') {
-      throw rateLimited(
-        `More than ${this.maxInFlight} calls of this key at once (${entered === 'queue-full' ? 'the queue is full' : `none finished within ${this.maxWaitMs} ms`}); retry in 1 s.`,
-        1,
-      );
-    }
+    if (typeof entered !== 'function') throw overCallsAtOnce(entered, this.maxInFlight, this.maxWaitMs);
     try {
       return await work();
     } finally {
@@ -114,6 +108,26 @@ export class KeyFairness {
     for (const [keyId, bucket] of this.buckets) if (bucket.fullAt(now)) this.buckets.delete(keyId);
     for (const [keyId, gate] of this.gates) if (gate.idle) this.gates.delete(keyId);
   }
+}
+
+/** Step 5's 429 for a key beyond its plan's burst limit: a call may come again in `retryAfter` s. */
+export function overCallsPerSecond(requestsPerSecond: number, retryAfter: number): Problem {
+  return rateLimited(
+    `This key's plan allows ${requestsPerSecond} calls per second; retry in ${retryAfter} s.`,
+    retryAfter,
+  );
+}
+
+/** Step 5's 429 for a key with more calls at once than a server runs for it, and why its call was not let in. */
+export function overCallsAtOnce(
+  refusal: GateRefusal,
+  maxInFlight = defaultMaxInFlight,
+  maxWaitMs = defaultMaxWaitMs,
+): Problem {
+  return rateLimited(
+    `More than ${maxInFlight} calls of this key at once (${refusal === 'queue-full' ? 'the queue is full' : `none finished within ${maxWaitMs} ms`}); retry in 1 s.`,
+    1,
+  );
 }
 
 /** The 429 `rate-limited` of the contract's step 5, with Retry-After in whole seconds. */

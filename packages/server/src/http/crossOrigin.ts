@@ -3,7 +3,9 @@ import type { ContractRouting } from './contractRouting.js';
 
 /** What a page may send and read (the contract's "Browsers (CORS)"); keys are checked per origin on the call itself. */
 export const corsAllowedMethods = 'GET, HEAD';
-export const corsAllowedHeaders = 'X-API-Key, Authorization, If-None-Match, X-Request-Id';
+// `Prefer` is ignored here (RFC 7240 lets a server), but the mock picks answers by it: a page
+// that sends it to the mock then runs unchanged against the server.
+export const corsAllowedHeaders = 'X-API-Key, Authorization, If-None-Match, X-Request-Id, Prefer';
 export const corsExposedHeaders =
   'RateLimit-Policy, RateLimit, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, WWW-Authenticate';
 /** How long a browser may reuse a preflight's answer, in seconds. */

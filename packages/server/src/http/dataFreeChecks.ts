@@ -7,6 +7,7 @@ import type { ContractRoute, ContractRouting } from './contractRouting.js';
 
 export { loadContractRouting, type ContractRouting } from './contractRouting.js';
 export { corsExposedHeaders, crossOrigin } from './crossOrigin.js';
+export { KeyFairness, overCallsAtOnce, overCallsPerSecond } from '../fairness/keyFairness.js';
 export { noMatch, Problem, type ProblemBody } from '@quotes/service-base/problems';
 export type { ResolvedFilter } from '@quotes/accounts/rules';
 export { describeFilters } from '@quotes/accounts/rules';
