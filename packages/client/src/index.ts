@@ -27,7 +27,12 @@ export {
   type Usage,
 } from './generated/types.gen.js';
 export { QuotesNetworkError } from './networkError.js';
-export { type IterateQuotesOptions, iterateQuotes } from './paginate.js';
+export {
+  type IterateQuotesEvent,
+  type IterateQuotesOptions,
+  iterateQuotes,
+  QuotesPagingError,
+} from './paginate.js';
 export { QuotesProblemError, type QuotesProblemCode, type QuotesProblemType } from './problemError.js';
 export { parseRateLimit, parseRetryAfter, type RateLimit } from './rateLimit.js';
 export type { RetryOptions } from './retryPolicy.js';

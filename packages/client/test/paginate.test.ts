@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createQuotesClient, iterateQuotes, QuotesProblemError, type QuoteSummary } from '../src/index.js';
+import {
+  createQuotesClient,
+  type IterateQuotesEvent,
+  iterateQuotes,
+  QuotesPagingError,
+  QuotesProblemError,
+  type QuoteSummary,
+} from '../src/index.js';
 import { sendJson, startServer, type TestServer } from './helpers.js';
 
 // The Prism mock answers the same example page whatever the offset, so paging is tested
@@ -17,8 +24,9 @@ const quotes: QuoteSummary[] = Array.from({ length: 23 }, (_, i) => ({
 const LARGEST_PAGE = 5;
 
 interface Behaviour {
-  /** Answer this problem instead of the page at this offset. */
+  /** Answer a 429 instead of the page at this offset (allowance-exhausted unless said), Retry-After 60. */
   failAtOffset?: number;
+  failWith?: 'allowance-exhausted' | 'rate-limited';
   /** Claim has_more on an empty page (a broken server). */
   lieAboutMore?: boolean;
 }
@@ -47,8 +55,8 @@ async function pagingServer(behaviour: Behaviour = {}): Promise<TestServer> {
         response,
         429,
         {
-          type: 'urn:quotes:problem:allowance-exhausted',
-          title: 'Monthly allowance used up',
+          type: `urn:quotes:problem:${behaviour.failWith ?? 'allowance-exhausted'}`,
+          title: 'Too many requests',
           status: 429,
           detail: 'used up',
         },
@@ -123,7 +131,7 @@ describe('iterateQuotes', () => {
     expect(requests).toHaveLength(2);
   });
 
-  it('throws the problem of a failing page after yielding the pages before it', async () => {
+  it('stops on a used-up allowance after yielding the pages before it, saying where to resume', async () => {
     const { url } = await pagingServer({ failAtOffset: 10 });
     const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
     const ids: string[] = [];
@@ -131,8 +139,34 @@ describe('iterateQuotes', () => {
       for await (const quote of iterateQuotes(client)) ids.push(quote.id);
     })().catch((thrown: unknown) => thrown);
     expect(ids).toHaveLength(10);
-    expect(error).toBeInstanceOf(QuotesProblemError);
-    expect((error as QuotesProblemError).retryAfterSeconds).toBe(60);
+    expect(error).toBeInstanceOf(QuotesPagingError);
+    expect(error).toMatchObject({ reason: 'allowance-exhausted', nextOffset: 10, calls: 2 });
+    expect((error as QuotesPagingError).cause).toBeInstanceOf(QuotesProblemError);
+    expect((error as QuotesPagingError).cause.retryAfterSeconds).toBe(60);
+  });
+
+  it('does not wait out a rate limit longer than rateLimitWaitMs: it stops at once', async () => {
+    const { url, requests } = await pagingServer({ failAtOffset: 5, failWith: 'rate-limited' });
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    const events: IterateQuotesEvent[] = [];
+    const started = performance.now();
+    const error = await collect(iterateQuotes(client, {}, { onEvent: (event) => events.push(event) })).catch(
+      (thrown: unknown) => thrown,
+    );
+    // The server asks for 60 s, more than the default 10 s a page.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(error).toMatchObject({ reason: 'rate-limited', nextOffset: 5, calls: 1 });
+    expect(events).toEqual([]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('refuses a bad maxCalls, pageSize or rateLimitWaitMs before any call', async () => {
+    const { url, requests } = await pagingServer();
+    const client = createQuotesClient({ baseUrl: url, apiKey: 'qk_pages' });
+    for (const options of [{ maxCalls: 0 }, { pageSize: 2.5 }, { rateLimitWaitMs: -1 }]) {
+      await expect(collect(iterateQuotes(client, {}, options))).rejects.toThrow(RangeError);
+    }
+    expect(requests).toHaveLength(0);
   });
 
   it('refuses an empty page that claims has_more instead of looping forever', async () => {

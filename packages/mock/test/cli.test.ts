@@ -75,6 +75,7 @@ describe('npm run mock', () => {
   ])('refuses %o in one line', async (variables, message) => {
     const child = spawn('npm', ['run', '--silent', 'mock'], {
       cwd: root,
+      detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, ...variables },
     });
@@ -82,7 +83,10 @@ describe('npm run mock', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    // A mock that starts instead of refusing must not outlive the test.
+    const stop = setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), 40_000);
     const [code] = await once(child, 'exit');
+    clearTimeout(stop);
     expect(code).not.toBe(0);
     expect(stderr).toContain(message);
   });
