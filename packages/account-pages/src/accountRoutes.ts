@@ -8,6 +8,7 @@ import {
   OperatorError,
   type OperatorErrorCode,
   signInValidMinutes,
+  TooManyActions,
 } from '@quotes/accounts';
 import {
   clientAddressReader,
@@ -40,6 +41,13 @@ const statusOf: Record<OperatorErrorCode, number> = {
   refused: 403,
   failed: 500,
 };
+
+/** A refusal's status; a bound reached answers 429 and says when to come back (Retry-After). */
+function refusalStatus(error: OperatorError, response: Response): number {
+  if (!(error instanceof TooManyActions)) return statusOf[error.code];
+  response.setHeader('Retry-After', String(error.retryAfterSeconds));
+  return 429;
+}
 
 type SessionRequest = Request & { holder?: HolderSession; cookieValue?: string };
 
@@ -301,7 +309,7 @@ export function accountRouter(options: AccountRouterOptions): Router {
           response.redirect(303, `/account/keys/${encodeURIComponent(String(request.params.id))}?done=${form}`);
       } catch (error) {
         if (!(error instanceof OperatorError) || error.code === 'not-found' || error.code === 'failed') throw error;
-        await showKey(request, response, statusOf[error.code], {
+        await showKey(request, response, refusalStatus(error, response), {
           problem: { form, message: error.message },
           values: values(request.body),
         });
@@ -385,7 +393,7 @@ export function accountRouter(options: AccountRouterOptions): Router {
     if (error instanceof OperatorError && error.code !== 'failed')
       return send(
         response,
-        statusOf[error.code],
+        refusalStatus(error, response),
         refusedPage(
           error.code === 'not-found' ? 'Not found' : 'Refused',
           error.message,

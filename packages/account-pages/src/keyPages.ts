@@ -60,7 +60,8 @@ const problemFor = (parts: KeyPageParts, form: string) =>
   parts.problem?.form === form ? notice('error', parts.problem.message) : html``;
 
 function actions(signed: Signed, key: HolderKey, parts: KeyPageParts): Html {
-  if (key.state === 'revoked') return html`<p>This key is closed: nothing more can be done with it.</p>`;
+  if (key.state === 'revoked')
+    return html`${parts.problem ? notice('error', parts.problem.message) : html``}<p>This key is closed: nothing more can be done with it.</p>`;
   const base = `/account/keys/${key.id}`;
   const origins = parts.values?.origins ?? key.allowedOrigins.join('\n');
   return html`<h2>Roll the key</h2>

@@ -29,4 +29,5 @@ export * from './operator/operatorInput.js';
 export * from './rules.js';
 export * from './holders/holderKeys.js';
 export * from './holders/holderSignIn.js';
+export * from './holders/tooManyActions.js';
 export { renewalDays } from './keyRequests/holderRequestDecisions.js';

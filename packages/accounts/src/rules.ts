@@ -17,3 +17,4 @@ export * from './domain/plans.js';
 export * from './domain/usageSignals.js';
 export * from './domain/calendarDate.js';
 export * from './domain/rollGrace.js';
+export * from './domain/holderActionBounds.js';

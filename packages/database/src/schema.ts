@@ -228,6 +228,16 @@ export interface OperatorAuditTable {
   reason: string | null;
 }
 
+/** A holder's actions on their keys counted per scope, action and window (migration 20261129T0500). */
+export interface HolderActionWindowsTable {
+  /** `key:ID`, or the holder's actor (`holder:…`). */
+  scope: string;
+  action: string;
+  window_seconds: number;
+  window_start: Date;
+  actions: number;
+}
+
 /** A console sign-in link, by its token's hash (migration 20261127T0100). */
 export interface ConsoleSignInLinksTable {
   token_hash: Buffer;
@@ -244,6 +254,7 @@ export interface Database {
   usage_coverage: UsageCoverageTable;
   usage_signal_alerts: UsageSignalAlertsTable;
   operator_audit: OperatorAuditTable;
+  holder_action_windows: HolderActionWindowsTable;
   api_keys: ApiKeysTable;
   monthly_usage: MonthlyUsageTable;
   allowance_leases: AllowanceLeasesTable;

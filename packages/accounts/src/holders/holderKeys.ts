@@ -4,6 +4,8 @@ import type { Database, KeyRequestKind } from '@quotes/database';
 import { findKeys } from '../data/keyOwners.js';
 import { allowanceMailsOn, setAllowanceMails } from '../data/holderNotices.js';
 import { holderRequestsOf, insertHolderRequest } from '../data/holderRequests.js';
+import { giveBackActionPlaces, takeActionPlaces } from '../data/holderActionWindows.js';
+import { actionWindows, boundReachedWords, type HolderAction, secondsLeftIn } from '../domain/holderActionBounds.js';
 import { resetSentence } from '../domain/allowanceWording.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
@@ -13,8 +15,9 @@ import { randomBase62 } from '../keys/apiKeySecret.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { requireText } from '../operator/operatorInput.js';
-import type { HistoryEntry, IssuedKey, KeyView, PeriodUsageView } from '../operator/operatorTypes.js';
+import type { HistoryEntry, IssuedKey, KeyView, OperatorApi, PeriodUsageView } from '../operator/operatorTypes.js';
 import type { HolderSession, HolderSettings } from './holderSignIn.js';
+import { TooManyActions } from './tooManyActions.js';
 
 /** Why a holder closes a key, as its revocation records it. */
 export const closedByHolder = 'closed by its holder';
@@ -42,6 +45,13 @@ export interface HolderRequestView {
   readonly rejectionReason: string | null;
 }
 
+/** The refusal of every change to a closed key: it is there to be viewed, nothing more. */
+export const closedKeyWords = (prefix: string) =>
+  `The key ${prefix}… is closed: it can still be viewed, but not rolled, changed or asked about. Ask for a new key instead.`;
+
+const notYours = () => new OperatorError('no such key among yours', 'not-found');
+const keyIdPattern = /^k_[A-Za-z0-9]{1,64}$/;
+
 /**
  * What a signed-in holder may see and do with their own keys: every action through the
  * operator's actions (the CLI's and the console's), audited with the holder as actor. A key id
@@ -54,7 +64,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
 
   async function own(session: HolderSession, id: string): Promise<void> {
     const row =
-      typeof id === 'string' && /^k_[A-Za-z0-9]{1,64}$/.test(id)
+      typeof id === 'string' && keyIdPattern.test(id)
         ? await db
             .selectFrom('api_keys')
             .select('id')
@@ -62,7 +72,56 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
             .where('email_canonical', '=', session.emailCanonical)
             .executeTakeFirst()
         : undefined;
-    if (!row) throw new OperatorError('no such key among yours', 'not-found');
+    if (!row) throw notYours();
+  }
+
+  /** The key as the holder may change it: theirs (else it does not exist), and not closed. */
+  async function changeable(from: Kysely<Database>, session: HolderSession, id: string, lock: boolean) {
+    let query = from
+      .selectFrom('api_keys')
+      .select(['status', 'key_prefix'])
+      .where('id', '=', id)
+      .where('email_canonical', '=', session.emailCanonical);
+    if (lock) query = query.forUpdate();
+    const key = await query.executeTakeFirst();
+    if (!key) throw notYours();
+    if (key.status === 'revoked') throw new OperatorError(closedKeyWords(key.key_prefix), 'conflict');
+  }
+
+  /**
+   * Every change a holder makes passes here. The key must be theirs and not closed (a closed key
+   * is only viewed); the action then takes a place in each of its bounds (decision 0045), and is
+   * done in one transaction with its audit entry, the key's row held from a second look at its
+   * state (a close meanwhile is seen). An action that is not done gives its places back, so the
+   * places count the changes made.
+   */
+  async function act<T>(
+    session: HolderSession,
+    id: string,
+    action: HolderAction | 'close',
+    work: (operator: OperatorApi, trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    if (typeof id !== 'string' || !keyIdPattern.test(id)) throw notYours();
+    await changeable(db, session, id, false);
+    const done = () =>
+      operatorFor(session).atomically(async (operator, trx) => {
+        await changeable(trx, session, id, true);
+        return work(operator, trx);
+      });
+    if (action === 'close') return done();
+    const now = clock();
+    const taker = { action, keyId: id, holder: session.actor };
+    const windows = actionWindows(action, now);
+    const full = await takeActionPlaces(db, taker, windows, now);
+    if (full) throw new TooManyActions(boundReachedWords(action, full, now), secondsLeftIn(full, now));
+    try {
+      return await done();
+    } catch (error) {
+      // Should the give-back fail too, the places stay taken until their windows end: a bound
+      // met a little early, never passed.
+      await giveBackActionPlaces(db, taker, windows).catch(() => undefined);
+      throw error;
+    }
   }
 
   async function view(session: HolderSession, id: string): Promise<HolderKey> {
@@ -103,30 +162,31 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
       id: string,
       graceId: unknown,
     ): Promise<IssuedKey & { previousUntil: string | null }> {
-      const grace = rollGraceOf(graceId);
-      if (!grace)
-        throw new OperatorError('choose when the old key stops working: at once, after 1 hour or after 24 hours');
-      await own(session, id);
-      const issued = await operatorFor(session).rollKey(id, { graceMs: grace.ms });
-      return { ...issued, previousUntil: grace.ms === 0 ? null : isoSeconds(new Date(clock().getTime() + grace.ms)) };
+      return act(session, id, 'roll', async (operator) => {
+        const grace = rollGraceOf(graceId);
+        if (!grace)
+          throw new OperatorError('choose when the old key stops working: at once, after 1 hour or after 24 hours');
+        const issued = await operator.rollKey(id, { graceMs: grace.ms });
+        return { ...issued, previousUntil: grace.ms === 0 ? null : isoSeconds(new Date(clock().getTime() + grace.ms)) };
+      });
     },
 
     /** Replaces the browser origins, one per line or separated by spaces or commas, by the operator's rule. */
     async setOrigins(session: HolderSession, id: string, text: unknown): Promise<KeyView> {
-      if (typeof text !== 'string' || text.length > 20_000)
-        throw new OperatorError('origins must be text of at most 20,000 characters');
-      await own(session, id);
-      const origins = text.split(/[\s,]+/).filter((origin) => origin !== '');
-      return operatorFor(session).setAllowedOrigins(id, origins);
+      return act(session, id, 'origins', (operator) => {
+        if (typeof text !== 'string' || text.length > 20_000)
+          throw new OperatorError('origins must be text of at most 20,000 characters');
+        const origins = text.split(/[\s,]+/).filter((origin) => origin !== '');
+        return operator.setAllowedOrigins(id, origins);
+      });
     },
 
     /** Turns the mails at 80% and 100% of the allowance on (`on`) or off (`off`), audited. */
     async allowanceMails(session: HolderSession, id: string, choice: unknown): Promise<boolean> {
-      if (choice !== 'on' && choice !== 'off')
-        throw new OperatorError('choose whether the allowance mails are on or off');
-      await own(session, id);
       const on = choice === 'on';
-      await operatorFor(session).atomically(async (operator, trx) => {
+      await act(session, id, 'allowance-mails', async (operator, trx) => {
+        if (choice !== 'on' && choice !== 'off')
+          throw new OperatorError('choose whether the allowance mails are on or off');
         const before = await allowanceMailsOn(trx, id);
         await setAllowanceMails(trx, id, on);
         await operator.recordAction({
@@ -143,8 +203,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
 
     /** Revokes the key for good, with the reason `closed by its holder`. */
     async close(session: HolderSession, id: string): Promise<KeyView> {
-      await own(session, id);
-      return operatorFor(session).revokeKey(id, closedByHolder);
+      return act(session, id, 'close', (operator) => operator.revokeKey(id, closedByHolder));
     },
 
     /** Puts a plan change or a renewal in the operator's queue, with the holder's reason. */
@@ -154,56 +213,60 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
       asked: { kind: unknown; plan?: unknown; reason: unknown },
       clientAddress: string,
     ): Promise<HolderRequestView> {
-      if (asked.kind !== 'plan-change' && asked.kind !== 'renewal')
-        throw new OperatorError('kind must be plan-change or renewal');
-      const reason = requireText(typeof asked.reason === 'string' ? asked.reason : '', 'reason', 1000);
-      await own(session, id);
-      const key = await operatorFor(session).showKey(id);
-      if (key.state === 'revoked')
-        throw new OperatorError(`the key ${key.prefix}… is closed; ask for a new key instead`, 'conflict');
-      let plan = key.plan;
-      if (asked.kind === 'plan-change') {
-        if (typeof asked.plan !== 'string' || !taxonomy.plans.includes(asked.plan))
-          throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}`);
-        if (asked.plan === key.plan) throw new OperatorError(`the key is already on the ${key.plan} plan`, 'conflict');
-        plan = asked.plan;
-      } else if (key.expiresAt === null) {
-        throw new OperatorError('the key does not expire: there is nothing to renew', 'conflict');
-      }
-      const network = clientNetworkOf(clientAddress);
       const requestId = `r_${randomBase62(12)}`;
       const now = clock();
-      const inserted = await operatorFor(session).atomically(async (operator, trx) => {
-        const done = await insertHolderRequest(
-          trx,
-          {
-            id: requestId,
-            kind: asked.kind as Exclude<KeyRequestKind, 'key'>,
-            forKeyId: id,
-            email: key.email ?? session.emailCanonical,
-            client: key.client,
-            planId: plan,
-            reason,
-            clientAddress: network.address,
-            clientNetwork: network.network,
-          },
-          now,
-        );
-        if (done)
+      const { kind, plan } = await act<{ kind: Exclude<KeyRequestKind, 'key'>; plan: string }>(
+        session,
+        id,
+        'request',
+        async (operator, trx) => {
+          const kind = asked.kind;
+          if (kind !== 'plan-change' && kind !== 'renewal')
+            throw new OperatorError('kind must be plan-change or renewal');
+          const reason = requireText(typeof asked.reason === 'string' ? asked.reason : '', 'reason', 1000);
+          const key = await operator.showKey(id);
+          let plan = key.plan;
+          if (kind === 'plan-change') {
+            if (typeof asked.plan !== 'string' || !taxonomy.plans.includes(asked.plan))
+              throw new OperatorError(`plan must be one of ${taxonomy.plans.join(', ')}`);
+            if (asked.plan === key.plan)
+              throw new OperatorError(`the key is already on the ${key.plan} plan`, 'conflict');
+            plan = asked.plan;
+          } else if (key.expiresAt === null) {
+            throw new OperatorError('the key does not expire: there is nothing to renew', 'conflict');
+          }
+          const network = clientNetworkOf(clientAddress);
+          const inserted = await insertHolderRequest(
+            trx,
+            {
+              id: requestId,
+              kind,
+              forKeyId: id,
+              email: key.email ?? session.emailCanonical,
+              client: key.client,
+              planId: plan,
+              reason,
+              clientAddress: network.address,
+              clientNetwork: network.network,
+            },
+            now,
+          );
+          if (!inserted)
+            throw new OperatorError('a request for this key is already waiting for the operator', 'conflict');
           await operator.recordAction({
-            action: `requests ${asked.kind}`,
+            action: `requests ${kind}`,
             target: requestId,
             keyId: id,
             before: null,
-            after: { kind: asked.kind, plan, status: 'pending' },
+            after: { kind, plan, status: 'pending' },
             reason,
           });
-        return done;
-      });
-      if (!inserted) throw new OperatorError('a request for this key is already waiting for the operator', 'conflict');
+          return { kind, plan };
+        },
+      );
       return {
         id: requestId,
-        kind: asked.kind,
+        kind,
         keyId: id,
         plan,
         status: 'pending',

@@ -6,7 +6,7 @@ import { consoleAssets, publicAsset } from './consoleAssets.js';
 import type { ConsoleContext } from './consoleContext.js';
 import { allowedHost, consoleHeaders } from './consoleSecurity.js';
 import { type ConsoleSession, ConsoleSessions, sessionLifetimeMs } from './consoleSessions.js';
-import { auditPage } from './pages/auditPage.js';
+import { auditPage, keyAuditPageOf } from './pages/auditPage.js';
 import { corpusPage } from './pages/corpusPage.js';
 import { type ActionArguments, actionInputOf, keyActions } from './pages/keyActions.js';
 import { confirmPage, keyPage, rolledPage } from './pages/keyPage.js';
@@ -155,6 +155,12 @@ export function consoleApp(
         String(request.params.id),
         typeof request.query.done === 'string' ? request.query.done : undefined,
       ),
+    ),
+  );
+  app.get(
+    '/keys/:id/audit',
+    page((request, session) =>
+      keyAuditPageOf(context, session, String(request.params.id), request.query as Record<string, unknown>),
     ),
   );
   app.get(

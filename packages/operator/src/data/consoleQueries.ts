@@ -133,6 +133,48 @@ export async function auditPage(
   };
 }
 
+/** Where a page of a key's audit starts: after (older than) or before (newer than) an entry, or at the newest. */
+export type AuditCursor = { readonly older: string } | { readonly newer: string } | Record<string, never>;
+
+/**
+ * One page of a key's audit, newest first, by keyset on (at, id), the order the console shows
+ * everywhere: a page is read from the key's index however deep in its history it lies, and an
+ * entry added meanwhile never shifts a page. `hasOlder`/`hasNewer` say whether to link on.
+ */
+export async function keyAuditPage(
+  db: Kysely<Database>,
+  keyId: string,
+  cursor: AuditCursor,
+  limit: number,
+): Promise<{ entries: StoredAuditEntry[]; hasOlder: boolean; hasNewer: boolean }> {
+  const from = (id: string) => sql`(SELECT at, id FROM operator_audit WHERE id = ${id}::bigint AND key_id = ${keyId})`;
+  const query = db.selectFrom('operator_audit').selectAll().where('key_id', '=', keyId);
+  if ('newer' in cursor) {
+    const rows = await query
+      .where(sql<boolean>`(at, id) > ${from(cursor.newer)}`)
+      .orderBy('at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .execute();
+    return {
+      entries: rows.slice(0, limit).reverse().map(storedAuditEntry),
+      hasOlder: true,
+      hasNewer: rows.length > limit,
+    };
+  }
+  const older = 'older' in cursor ? query.where(sql<boolean>`(at, id) < ${from(cursor.older)}`) : query;
+  const rows = await older
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return {
+    entries: rows.slice(0, limit).map(storedAuditEntry),
+    hasOlder: rows.length > limit,
+    hasNewer: 'older' in cursor,
+  };
+}
+
 export interface CorpusStats {
   loaded: { version: number; source: string; seed: number | null; size: number; loadedAt: Date } | null;
   quotes: number;

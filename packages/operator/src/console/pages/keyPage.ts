@@ -6,7 +6,7 @@ import { type Html, html } from '../consoleHtml.js';
 import { chartFigure, lastDays, lastHours, servedAndRefused } from '@quotes/text-rules';
 import { type ActionArguments, type ActionInput, keyActions } from './keyActions.js';
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
-import { auditTable } from './auditPage.js';
+import { keyAuditSection } from './auditPage.js';
 
 function facts(
   key: KeyView & { usage: { calls: number; limit: number | null; periodStart: string; periodEnd: string } },
@@ -54,7 +54,7 @@ export async function keyPage(
       to: days.to.toISOString().slice(0, 10),
     }),
     operator.usageSignals(undefined, context.signalThresholds),
-    operator.auditTrail({ keyId: id, limit: 100 }),
+    keyAuditSection(context, id, {}),
   ]);
   const asRows = (entries: typeof byDay) =>
     entries.map((entry) => ({ start: new Date(entry.start), outcome: entry.outcome, calls: entry.calls }));
@@ -87,7 +87,7 @@ ${dataTable(
   'No signal.',
 )}</section>
 <section><h2>Actions</h2>${actionForms(key)}</section>
-<section><h2>Audit</h2>${auditTable([...audit].reverse(), false)}</section>`;
+<section><h2>Audit</h2>${audit}</section>`;
   return consolePage(`Key ${id}`, session, body, { charts: true });
 }
 
