@@ -22,6 +22,7 @@ import { Router } from 'express';
 import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accounts';
 import { createMailer, requirePublicBaseUrl } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
+import { coldWorkAtOnce } from './fairness/coldWork.js';
 import { HolderMailSweeper } from './holderMailSweeper.js';
 import type { HolderMailOutcome } from '@quotes/accounts';
 
@@ -198,6 +199,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         maxQueued: config.KEY_CALLS_QUEUED,
         maxWaitMs: config.KEY_QUEUE_WAIT_MS,
       },
+      coldWork: { atOnce: config.COLD_WORK_AT_ONCE ?? coldWorkAtOnce(config.DATABASE_POOL_SIZE) },
       random: options.random,
       keyCacheTtlMs: options.keyCacheTtlMs ?? config.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? config.NOTIFICATION_HEARTBEAT_MS,

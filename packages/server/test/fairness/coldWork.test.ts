@@ -1,112 +1,151 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Problem } from '@quotes/service-base/problems';
-import { ColdWork } from '../../src/fairness/coldWork.js';
+import { ColdWork, coldWorkAtOnce } from '../../src/fairness/coldWork.js';
 import { KeyFairness } from '../../src/fairness/keyFairness.js';
 
-/** Work that stays running until `finish` is called, noting how many run at once. */
-function heldWork(tally: { running: number; most: number; order: string[] }, name: string) {
+interface Tally {
+  running: number;
+  most: number;
+  order: string[];
+}
+
+const newTally = (): Tally => ({ running: 0, most: 0, order: [] });
+
+/** Work that stays running until `finish` is called, noting how many run at once and in which order they began. */
+function heldWork(tally: Tally, name: string) {
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  let started: () => void = () => undefined;
-  const began = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  let started = false;
+  let finished = false;
   const work = async () => {
+    started = true;
     tally.running++;
     tally.most = Math.max(tally.most, tally.running);
     tally.order.push(name);
-    started();
     await done;
     tally.running--;
     return name;
   };
-  return { work, finish: () => finish(), began };
+  return {
+    work,
+    finish: () => {
+      finished = true;
+      finish();
+    },
+    started: () => started,
+    running: () => started && !finished,
+  };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Lets admitted calls pass their yield to I/O and begin. */
+const settle = async () => {
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
-describe('cold work: one key waits for its own new combinations while others are served', () => {
-  it('runs a key served alone at once, all its calls together', async () => {
-    const cold = new ColdWork();
-    const tally = { running: 0, most: 0, order: [] as string[] };
+describe('cold work: free below the bound, in turn across keys at it', () => {
+  it('starts every key’s new combinations at once below the bound, several a key, none waiting', async () => {
+    const cold = new ColdWork({ atOnce: 16 });
+    const tally = newTally();
+    const calls = Array.from({ length: 8 }, (_, key) =>
+      [0, 1].map((call) => ({ key: `k${key}`, held: heldWork(tally, `k${key}.${call}`) })),
+    ).flat();
+    const answers = calls.map(({ key, held }) => cold.run(key, true, held.work));
+    await settle();
+    expect([tally.running, cold.waited]).toEqual([16, 0]);
+    for (const { held } of calls) held.finish();
+    await Promise.all(answers);
+  });
+
+  it('gives a lone flood every place, and a bystander arriving behind its deep line the next one', async () => {
+    const cold = new ColdWork({ atOnce: 2 });
+    const tally = newTally();
+    const flood = Array.from({ length: 20 }, (_, call) => heldWork(tally, `flood${call}`));
+    const floodAnswers = flood.map((held) => cold.run('flood', true, held.work));
+    await settle();
+    // Alone with cold work, the flood runs as many at once as the bound allows.
+    expect([tally.running, cold.waited]).toEqual([2, 18]);
+    const bystander = heldWork(tally, 'bystander');
+    const bystanderAnswer = cold.run('bystander', true, bystander.work);
+    await settle();
+    expect(bystander.started()).toBe(false);
+    // The flood's turn (one call), then the bystander's: not behind the flood's 18 waiting.
+    flood[0]?.finish();
+    await settle();
+    flood[1]?.finish();
+    await settle();
+    expect(tally.order).toEqual(['flood0', 'flood1', 'flood2', 'bystander']);
+    bystander.finish();
+    expect(await bystanderAnswer).toBe('bystander');
+    for (const held of flood) held.finish();
+    expect(await Promise.all(floodAnswers)).toEqual(flood.map((_, call) => `flood${call}`));
+    expect([cold.waited, cold.refused, cold.trackedKeys]).toEqual([19, 0, 0]);
+  });
+
+  it('runs the calls of a key served alone at once, past the bound', async () => {
+    const cold = new ColdWork({ atOnce: 2 });
+    const tally = newTally();
     const calls = ['a', 'b', 'c', 'd'].map((name) => heldWork(tally, name));
-    const answers = calls.map((call) => cold.run('flood', false, call.work));
-    await Promise.all(calls.map((call) => call.began));
-    expect(tally.most).toBe(4);
+    const answers = calls.map((call) => cold.run('alone', false, call.work));
+    await settle();
+    expect([tally.running, cold.waited]).toEqual([4, 0]);
     for (const call of calls) call.finish();
     expect(await Promise.all(answers)).toEqual(['a', 'b', 'c', 'd']);
-    expect(cold.waited).toBe(0);
   });
 
-  it('runs one key’s calls one at a time, in arrival order, while other keys are served; other keys are not held by it', async () => {
-    const cold = new ColdWork({ burst: 1e9 });
-    const tally = { running: 0, most: 0, order: [] as string[] };
-    const calls = ['a', 'b', 'c'].map((name) => heldWork(tally, name));
-    const answers = calls.map((call) => cold.run('flood', true, call.work));
-    await calls[0]?.began;
-    await tick();
-    expect(tally.order).toEqual(['a']);
-    // Another key's cold call runs beside it at once.
-    const other = heldWork({ running: 0, most: 0, order: [] }, 'x');
-    const otherAnswer = cold.run('bystander', true, other.work);
-    await other.began;
-    other.finish();
-    expect(await otherAnswer).toBe('x');
-    for (const call of calls) {
-      await call.began;
-      await tick();
-      call.finish();
-    }
-    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c']);
-    expect(tally.order).toEqual(['a', 'b', 'c']);
-    expect(tally.most).toBe(1);
-    expect(cold.waited).toBe(2);
-  });
-
-  it('holds a key past its rate until the rate allows one more call', async () => {
-    // 20 a second after a burst of one: the second call waits 50 ms.
-    const cold = new ColdWork({ perSecond: 20, burst: 1 });
-    const startedAt = async () => performance.now();
-    await cold.run('flood', true, startedAt);
-    const asked = performance.now();
-    expect((await cold.run('flood', true, startedAt)) - asked).toBeGreaterThanOrEqual(40);
-    expect(cold.waited).toBe(1);
-    // Alone, the same key is not held.
-    const askedAlone = performance.now();
-    expect((await cold.run('flood', false, startedAt)) - askedAlone).toBeLessThan(40);
-    expect(cold.waited).toBe(1);
-  });
-
-  it('answers 429 rate-limited with Retry-After when the turn would come after the deadline', async () => {
-    const cold = new ColdWork({ perSecond: 0.2, burst: 1, maxWaitMs: 100 });
-    await cold.run('flood', true, async () => 'ran');
-    const thrown = await cold.run('flood', true, async () => 'ran').catch((error: unknown) => error);
+  it('answers 429 rate-limited with Retry-After when the turn does not come before the deadline, and moves on', async () => {
+    const cold = new ColdWork({ atOnce: 1, maxWaitMs: 50 });
+    const held = heldWork(newTally(), 'held');
+    const first = cold.run('flood', true, held.work);
+    await settle();
+    const thrown = await cold.run('other', true, async () => 'ran').catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(Problem);
     const problem = thrown as Problem;
-    expect([problem.status, problem.kind, problem.headers['Retry-After']]).toEqual([429, 'rate-limited', '5']);
-    expect(cold.refused).toBe(1);
-    // A call queued behind a running one is refused at its deadline too, and the queue moves on.
-    const slow = new ColdWork({ maxWaitMs: 50, burst: 1e9 });
-    const held = heldWork({ running: 0, most: 0, order: [] }, 'held');
-    const first = slow.run('flood', true, held.work);
-    await held.began;
-    const queued = await slow.run('flood', true, async () => 'ran').catch((error: unknown) => error);
-    expect((queued as Problem).kind).toBe('rate-limited');
+    expect([problem.status, problem.kind, problem.headers['Retry-After']]).toEqual([429, 'rate-limited', '1']);
+    expect([cold.waited, cold.refused, cold.trackedKeys]).toEqual([1, 1, 0]);
     held.finish();
     expect(await first).toBe('held');
-    expect(await slow.run('flood', true, async () => 'next')).toBe('next');
+    expect(await cold.run('other', true, async () => 'next')).toBe('next');
+    expect([cold.waited, cold.refused]).toEqual([1, 1]);
   });
 
-  it('forgets keys that are idle and paid up, so memory follows the keys with cold work', async () => {
-    let now = 0;
-    const cold = new ColdWork({ perSecond: 100, burst: 20, now: () => now });
-    for (let key = 0; key < 100; key++) await cold.run(`k${key}`, true, async () => undefined);
-    expect(cold.trackedKeys).toBe(100);
-    now += 10_000;
-    await cold.run('last', false, async () => undefined);
-    expect(cold.trackedKeys).toBe(1);
+  it('bounds cold calls at two a core, at most half the database pool', () => {
+    expect([coldWorkAtOnce(20, 2), coldWorkAtOnce(20, 16), coldWorkAtOnce(4, 8), coldWorkAtOnce(1, 8)]).toEqual([
+      4, 10, 2, 1,
+    ]);
+  });
+});
+
+describe('cold work: a property over random arrivals', () => {
+  it('never holds a call while fewer than the bound run', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.oneof(fc.nat(4), fc.constant('finish' as const)), { maxLength: 40 }),
+        async (atOnce, plan) => {
+          const cold = new ColdWork({ atOnce });
+          const tally = newTally();
+          const calls: Array<ReturnType<typeof heldWork>> = [];
+          const answers: Array<Promise<string>> = [];
+          for (const step of plan) {
+            if (step === 'finish') calls.find((call) => call.running())?.finish();
+            else {
+              const held = heldWork(tally, `k${step}.${calls.length}`);
+              calls.push(held);
+              answers.push(cold.run(`k${step}`, true, held.work));
+            }
+            await settle();
+            const waiting = calls.filter((call) => !call.started()).length;
+            expect(waiting === 0 || tally.running >= atOnce).toBe(true);
+          }
+          for (const call of calls) call.finish();
+          await Promise.all(answers);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
