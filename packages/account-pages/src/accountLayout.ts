@@ -1,4 +1,4 @@
-import { type Html, html } from '@quotes/text-rules';
+import { type Html, html, siteHeader } from '@quotes/text-rules';
 
 /**
  * The frame of every page of /account: the site's stylesheet and the page's own, a header that
@@ -38,11 +38,11 @@ export function accountPage(title: string, signed: Signed | null, body: Html): s
 <link rel="stylesheet" href="/account/page.css">
 </head>
 <body>
-<header><nav><strong>Quote Retrieval Service</strong><a href="/docs">API reference</a><a href="/account">Your keys</a>${
-    signed
-      ? html`<form class="inline" method="post" action="/account/sign-out"><input type="hidden" name="_csrf" value="${signed.csrfToken}"><button class="link-button" type="submit">Sign out</button></form>`
-      : html``
-  }</nav></header>
+${siteHeader(
+  signed
+    ? html`<form class="inline" method="post" action="/account/sign-out"><input type="hidden" name="_csrf" value="${signed.csrfToken}"><button class="link-button" type="submit">Sign out</button></form>`
+    : html``,
+)}
 <main>
 <h1>${title}</h1>
 ${body}

@@ -60,7 +60,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     expect(await call(key.key)).toBe(200);
     const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: 'at-once' });
     expect(rolled.status).toBe(200);
-    expect(rolled.text).toContain('The old secret is refused from now on.');
+    expect(rolled.text).toContain('The secret it replaced is refused from now on.');
     const secret = newKeyIn(rolled.text)!;
     expect(await call(key.key)).toBe(401);
     expect(await call(secret)).toBe(200);
@@ -72,7 +72,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     const { key, client, csrf } = await holder('roll-hour@example.com');
     const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '1-hour' });
     const secret = newKeyIn(rolled.text)!;
-    expect(rolled.text).toContain('The old secret keeps working until 2026-11-27T');
+    expect(rolled.text).toContain('The secret it replaced keeps working until 2026-11-27T');
     expect(await call(key.key)).toBe(200);
     expect(await call(secret)).toBe(200);
     time.advance(hourMs);
@@ -86,7 +86,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     const { key, client, csrf } = await holder('roll-odd@example.com');
     const refused = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '7-days' });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('choose when the old key stops working');
+    expect(refused.text).toContain('choose when the old secret stops working');
     expect(await call(key.key)).toBe(200);
   });
 
