@@ -18,7 +18,8 @@ dt { color: #757575; }
 dd { margin: 0; overflow-wrap: anywhere; }
 .notice { border: 1px solid #0099ff; border-radius: 6px; padding: 0.5rem 1rem; }
 .secret { font-family: ui-monospace, monospace; font-size: 1rem; padding: 0.5rem; background: #f6f6f6; overflow-wrap: anywhere; }
-.chart-svg { width: 100%; height: auto; max-width: 40rem; }
+.chart { margin: 1rem 0; }
+.chart-svg { width: 100%; height: auto; max-width: 30rem; }
 .legend .served { color: #0077cc; }
 .legend .refused { color: #c0392b; }
 form.inline { display: inline; }

@@ -17,7 +17,11 @@ function keyFacts(key: HolderKey): Html {
 <dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedReason ? html` (${key.revokedReason})` : html``}</dd>
 <dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
-<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>
+${
+  key.state === 'revoked'
+    ? html`<dt>Closed</dt><dd>${key.revokedAt ?? ''}</dd>`
+    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>`
+}
 </dl>`;
 }
 
@@ -38,7 +42,10 @@ export function keysPage(signed: Signed, keys: readonly HolderKey[], requests: r
     html`${
       keys.length === 0
         ? html`<p>No key is held by this address.</p>`
-        : html`<div class="keys">${keys.map(
+        : html`<div class="keys">${[
+            ...keys.filter((key) => key.state !== 'revoked'),
+            ...keys.filter((key) => key.state === 'revoked'),
+          ].map(
             (key) =>
               html`<section class="key" data-key="${key.id}"><h2><a href="/account/keys/${key.id}">${keyTitle(key)}</a></h2>${keyFacts(key)}</section>`,
           )}</div>`
@@ -131,15 +138,22 @@ ${csrfField(signed.csrfToken)}
 </form>`;
 }
 
-const doneText: Record<string, string> = {
-  origins: 'The allowed origins are saved.',
-  requests: 'Your request is with the operator; the answer comes by mail.',
-  close: 'The key is closed.',
-  alerts: 'The allowance mails are set.',
+/** What the action just done did, in the key's state after it. */
+const doneText: Record<string, (key: HolderKey) => string> = {
+  origins: (key) =>
+    key.allowedOrigins.length === 0
+      ? 'Allowed origins saved: none, so only server-side calls are taken.'
+      : `Allowed origins saved: ${key.allowedOrigins.join(', ')}.`,
+  requests: () => 'Your request is with the operator; the answer comes by mail.',
+  close: () => 'The key is closed: its calls are refused from now on.',
+  alerts: (key) =>
+    key.allowanceMails
+      ? 'Allowance mails are on: a mail comes at 80% and 100% of the allowance.'
+      : 'Allowance mails are off: no mail comes as the key nears or reaches its allowance.',
 };
 
 export function keyPage(signed: Signed, key: HolderKey, parts: KeyPageParts): string {
-  const done = parts.done && doneText[parts.done];
+  const done = parts.done && Object.hasOwn(doneText, parts.done) ? doneText[parts.done]!(key) : undefined;
   return accountPage(
     `Key ${keyTitle(key)}`,
     signed,

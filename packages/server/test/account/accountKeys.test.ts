@@ -101,11 +101,12 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     await server.flushUsageHistory();
     await server.flushCounts();
     const page = (await client.get(`/account/keys/${key.id}`)).text;
-    expect(page).toContain('Calls per day, last 30 days (UTC)');
-    expect(page).toContain('Calls per day, last 90 days (UTC)');
     const today = time.clock().toISOString().slice(0, 10);
-    // The figures as a table: today's row with 3 served and 1 refused, in both charts.
-    expect(page.split(`<tr><td>${today}</td><td>3</td><td>1</td></tr>`).length - 1).toBe(2);
+    // A key issued today: one chart, from its first day, not 30 or 90 days before it.
+    expect(page).toContain(`Calls per day since the key was issued on ${today} (UTC)`);
+    expect(page).not.toContain('last 90 days');
+    // The figures as a table: today's row with 3 served and 1 refused.
+    expect(page.split(`<tr><td>${today}</td><td>3</td><td>1</td></tr>`).length - 1).toBe(1);
     expect(page).toMatch(/<svg class="chart-svg"[^>]*role="img"/);
     expect(page).toContain(`${today}: served 3, refused 1`);
     expect(page).toContain('<td>Origin not allowed for this key (origin-not-allowed)</td><td>1</td>');

@@ -154,6 +154,33 @@ describe("a holder's journey", { timeout: 120_000 }, () => {
     const again = await client.post(`/account/keys/${key.id}/roll`, { _csrf: fresh, grace: '24-hours' });
     expect(again.status).toBe(200);
   });
+  it('lists a closed key last without allowance figures, and says what each action did', async () => {
+    const email = 'closer@example.com';
+    const first = await server.operator.createKey({ client: 'First app', plan: 'starter', email });
+    const second = await server.operator.createKey({ client: 'Second app', plan: 'starter', email });
+    const client = new AccountClient(server.url);
+    await client.signIn(inbox, email);
+    const csrf = csrfIn((await client.get(`/account/keys/${first.id}`)).text);
+
+    const off = await client.post(`/account/keys/${first.id}/alerts`, { _csrf: csrf, mails: 'off' });
+    expect(off.status).toBe(303);
+    expect((await client.get(off.headers.get('location')!)).text).toContain(
+      '<p class="notice">Allowance mails are off: no mail comes as the key nears or reaches its allowance.</p>',
+    );
+    const closed = await client.post(`/account/keys/${first.id}/close`, { _csrf: csrf, confirm: 'yes' });
+    expect(closed.status).toBe(303);
+    const keyPage = (await client.get(closed.headers.get('location')!)).text;
+    expect(keyPage).toContain('<p class="notice">The key is closed: its calls are refused from now on.</p>');
+    expect(keyPage).not.toContain('left of');
+
+    const list = (await client.get('/account')).text;
+    const sections = [...list.matchAll(/<section class="key" data-key="(k_[A-Za-z0-9]+)">([\s\S]*?)<\/section>/g)];
+    expect(sections.map((section) => section[1])).toEqual([second.id, first.id]);
+    expect(sections[0]![2]).toContain('0 used, 10,000 left of 10,000');
+    expect(sections[1]![2]).not.toContain('left of');
+    expect(sections[1]![2]).not.toContain('Resets at');
+    expect(sections[1]![2]).toContain(`<h2><a href="/account/keys/${first.id}">First app (${first.id})</a></h2>`);
+  });
 });
 
 describe('the sender at start-up', () => {
