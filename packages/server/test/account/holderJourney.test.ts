@@ -154,7 +154,7 @@ describe("a holder's journey", { timeout: 120_000 }, () => {
     const again = await client.post(`/account/keys/${key.id}/roll`, { _csrf: fresh, grace: '24-hours' });
     expect(again.status).toBe(200);
   });
-  it('lists a closed key last without allowance figures, and says what each action did', async () => {
+  it('lists a closed key last without allowance figures, says what each action did, and names every bad origin', async () => {
     const email = 'closer@example.com';
     const first = await server.operator.createKey({ client: 'First app', plan: 'starter', email });
     const second = await server.operator.createKey({ client: 'Second app', plan: 'starter', email });
@@ -166,6 +166,14 @@ describe("a holder's journey", { timeout: 120_000 }, () => {
     expect(off.status).toBe(303);
     expect((await client.get(off.headers.get('location')!)).text).toContain(
       '<p class="notice">Allowance mails are off: no mail comes as the key nears or reaches its allowance.</p>',
+    );
+    const origins = await client.post(`/account/keys/${first.id}/origins`, {
+      _csrf: csrf,
+      origins: 'https://good.example\nftp://one.example\nhttps://two.example/path\nhttps://three.example:0',
+    });
+    expect(origins.status).toBe(400);
+    expect(origins.text).toContain(
+      '3 entries are not origins (give scheme://host[:port] (http or https, a valid host, no path), or scheme://host:* for any port): &quot;ftp://one.example&quot; is not an origin; &quot;https://two.example/path&quot; is not an origin; &quot;https://three.example:0&quot; has a port outside 1-65535',
     );
     const closed = await client.post(`/account/keys/${first.id}/close`, { _csrf: csrf, confirm: 'yes' });
     expect(closed.status).toBe(303);
