@@ -1,4 +1,4 @@
-import { type Html, html } from '@quotes/text-rules';
+import { type Html, html, siteHeader } from '@quotes/text-rules';
 
 /**
  * The frame of every page of /account: the site's stylesheet and the page's own, a header that
@@ -18,7 +18,8 @@ dt { color: #757575; }
 dd { margin: 0; overflow-wrap: anywhere; }
 .notice { border: 1px solid #0099ff; border-radius: 6px; padding: 0.5rem 1rem; }
 .secret { font-family: ui-monospace, monospace; font-size: 1rem; padding: 0.5rem; background: #f6f6f6; overflow-wrap: anywhere; }
-.chart-svg { width: 100%; height: auto; max-width: 40rem; }
+.chart { margin: 1rem 0; }
+.chart-svg { width: 100%; height: auto; max-width: 30rem; }
 .legend .served { color: #0077cc; }
 .legend .refused { color: #c0392b; }
 form.inline { display: inline; }
@@ -38,11 +39,11 @@ export function accountPage(title: string, signed: Signed | null, body: Html): s
 <link rel="stylesheet" href="/account/page.css">
 </head>
 <body>
-<header><nav><strong>Quote Retrieval Service</strong><a href="/docs">API reference</a><a href="/account">Your keys</a>${
-    signed
-      ? html`<form class="inline" method="post" action="/account/sign-out"><input type="hidden" name="_csrf" value="${signed.csrfToken}"><button class="link-button" type="submit">Sign out</button></form>`
-      : html``
-  }</nav></header>
+${siteHeader(
+  signed
+    ? html`<form class="inline" method="post" action="/account/sign-out"><input type="hidden" name="_csrf" value="${signed.csrfToken}"><button class="link-button" type="submit">Sign out</button></form>`
+    : html``,
+)}
 <main>
 <h1>${title}</h1>
 ${body}

@@ -23,14 +23,25 @@ export async function keyPageParts(
   refusals: { outcome: string; reason: string; calls: number }[];
   requests: HolderRequestView[];
 }> {
-  const longest = lastDays(now, chartedDays[chartedDays.length - 1]!);
+  // No window starts before the key's first day, and the 90 days only once there are more than 30.
+  const firstDay = new Date(`${key.createdAt.slice(0, 10)}T00:00:00Z`);
+  const periods = chartedDays
+    .filter((_, index) => index === 0 || lastDays(now, chartedDays[index - 1]!).from > firstDay)
+    .map((days) => {
+      const window = lastDays(now, days);
+      return window.from < firstDay
+        ? {
+            days,
+            window: { ...window, from: firstDay },
+            title: `Calls per day since the key was issued on ${key.createdAt.slice(0, 10)} (UTC)`,
+          }
+        : { days, window, title: `Calls per day, last ${days} days (UTC)` };
+    });
+  const longest = periods[periods.length - 1]!.window;
   const [history, requests] = await Promise.all([keys.history(holder, key.id, longest), keys.requests(holder)]);
   const rows = history.map((entry) => ({ start: new Date(entry.start), outcome: entry.outcome, calls: entry.calls }));
-  const charts = chartedDays.map((days) => {
-    const spec = servedAndRefused({ id: `days-${days}`, title: `Calls per day, last ${days} days (UTC)` }, rows, {
-      ...lastDays(now, days),
-      by: 'day',
-    });
+  const charts = periods.map(({ days, window, title }) => {
+    const spec = servedAndRefused({ id: `days-${days}`, title }, rows, { ...window, by: 'day' });
     return chartFigure(spec, chartSvg(spec));
   });
   const refused = new Map<string, number>();

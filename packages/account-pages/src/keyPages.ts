@@ -1,5 +1,5 @@
 import { taxonomy } from '@quotes/contract';
-import { type HolderKey, type HolderRequestView, type IssuedKey, rollGraces } from '@quotes/accounts';
+import { type HolderKey, type HolderRequestView, keyTitle, type RolledKey, rollGraces } from '@quotes/accounts';
 import { type Html, html } from '@quotes/text-rules';
 import { accountPage, csrfField, notice, type Signed } from './accountLayout.js';
 
@@ -10,13 +10,18 @@ const stateText: Record<HolderKey['state'], string> = { active: 'active', expire
 
 function keyFacts(key: HolderKey): Html {
   return html`<dl>
-<dt>Key</dt><dd><code>${key.prefix}…</code></dd>
+<dt>Key</dt><dd><code>${key.id}</code></dd>
 <dt>Application</dt><dd>${key.client}</dd>
+<dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${key.previousSecretUntil}` : html``}</dd>
 <dt>Plan</dt><dd>${key.plan}</dd>
 <dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedReason ? html` (${key.revokedReason})` : html``}</dd>
 <dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
-<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>
+${
+  key.state === 'revoked'
+    ? html`<dt>Closed</dt><dd>${key.revokedAt ?? ''}</dd>`
+    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>`
+}
 </dl>`;
 }
 
@@ -37,9 +42,12 @@ export function keysPage(signed: Signed, keys: readonly HolderKey[], requests: r
     html`${
       keys.length === 0
         ? html`<p>No key is held by this address.</p>`
-        : html`<div class="keys">${keys.map(
+        : html`<div class="keys">${[
+            ...keys.filter((key) => key.state !== 'revoked'),
+            ...keys.filter((key) => key.state === 'revoked'),
+          ].map(
             (key) =>
-              html`<section class="key" data-key="${key.id}"><h2><a href="/account/keys/${key.id}">${key.prefix}…</a></h2>${keyFacts(key)}</section>`,
+              html`<section class="key" data-key="${key.id}"><h2><a href="/account/keys/${key.id}">${keyTitle(key)}</a></h2>${keyFacts(key)}</section>`,
           )}</div>`
     }
 ${requestRows(requests)}`,
@@ -65,14 +73,19 @@ function actions(signed: Signed, key: HolderKey, parts: KeyPageParts): Html {
   const base = `/account/keys/${key.id}`;
   const origins = parts.values?.origins ?? key.allowedOrigins.join('\n');
   return html`<h2>Roll the key</h2>
-<p>A new secret replaces this one (the same key: its plan, calls and history stay). Do it at once when the key may have leaked; give your application time to change when it has not.</p>
+<p>A new secret replaces this one (the same key: its plan, calls and history stay). Choose "at once" when the key may have leaked; give your application time to change when it has not.</p>
+${
+  key.previousSecretUntil
+    ? html`<p class="notice" id="running-grace">The secret before this one still works until ${key.previousSecretUntil}. Rolling "at once" now keeps it until then; a roll with a grace waits until it has ended.</p>`
+    : html``
+}
 ${problemFor(parts, 'roll')}
 <form method="post" action="${base}/roll">
 ${csrfField(signed.csrfToken)}
-<fieldset><legend>The old secret stops working</legend>
+<fieldset><legend>The current secret stops working</legend>
 ${rollGraces.map(
-  (grace, index) =>
-    html`<label class="check"><input type="radio" name="grace" value="${grace.id}"${index === 0 ? html` checked` : html``}> ${grace.label}</label>`,
+  (grace) =>
+    html`<label class="check"><input type="radio" name="grace" value="${grace.id}" required> ${grace.label}</label>`,
 )}
 </fieldset>
 <button type="submit">Roll the key</button>
@@ -121,22 +134,29 @@ ${csrfField(signed.csrfToken)}
 ${problemFor(parts, 'close')}
 <form method="post" action="${base}/close">
 ${csrfField(signed.csrfToken)}
-<label class="check"><input type="checkbox" name="confirm" value="yes" required> I want to close ${key.prefix}… for good</label>
+<label class="check"><input type="checkbox" name="confirm" value="yes" required> I want to close ${keyTitle(key)} for good</label>
 <button class="danger" type="submit">Close the key</button>
 </form>`;
 }
 
-const doneText: Record<string, string> = {
-  origins: 'The allowed origins are saved.',
-  requests: 'Your request is with the operator; the answer comes by mail.',
-  close: 'The key is closed.',
-  alerts: 'The allowance mails are set.',
+/** What the action just done did, in the key's state after it. */
+const doneText: Record<string, (key: HolderKey) => string> = {
+  origins: (key) =>
+    key.allowedOrigins.length === 0
+      ? 'Allowed origins saved: none, so only server-side calls are taken.'
+      : `Allowed origins saved: ${key.allowedOrigins.join(', ')}.`,
+  requests: () => 'Your request is with the operator; the answer comes by mail.',
+  close: () => 'The key is closed: its calls are refused from now on.',
+  alerts: (key) =>
+    key.allowanceMails
+      ? 'Allowance mails are on: a mail comes at 80% and 100% of the allowance.'
+      : 'Allowance mails are off: no mail comes as the key nears or reaches its allowance.',
 };
 
 export function keyPage(signed: Signed, key: HolderKey, parts: KeyPageParts): string {
-  const done = parts.done && doneText[parts.done];
+  const done = parts.done && Object.hasOwn(doneText, parts.done) ? doneText[parts.done]!(key) : undefined;
   return accountPage(
-    `Key ${key.prefix}…`,
+    `Key ${keyTitle(key)}`,
     signed,
     html`${done ? notice('info', done) : html``}
 ${keyFacts(key)}
@@ -155,13 +175,19 @@ ${requestRows(parts.requests)}
   );
 }
 
-export function rolledPage(signed: Signed, issued: IssuedKey & { previousUntil: string | null }): string {
+export function rolledPage(signed: Signed, rolled: RolledKey): string {
+  const grace =
+    rolled.previousSecretIs === 'replaced'
+      ? `The secret it replaced keeps working until ${rolled.previousSecretUntil}, then is refused.`
+      : rolled.previousSecretIs === 'earlier'
+        ? `The secret it replaced is refused from now on; the one before it keeps working until ${rolled.previousSecretUntil}, the end of its grace.`
+        : 'The secret it replaced is refused from now on.';
   return accountPage(
-    'Your new key',
+    'Your new secret',
     signed,
-    html`<p>The new secret of ${issued.client}'s key, shown this once (only its hash is kept): copy it now.</p>
-<p class="secret" id="new-key">${issued.key}</p>
-<p>${issued.previousUntil ? `The old secret keeps working until ${issued.previousUntil}, then is refused.` : 'The old secret is refused from now on.'}</p>
-<p><a href="/account/keys/${issued.id}">Back to the key</a></p>`,
+    html`<p>The new secret of the key ${keyTitle(rolled)}, shown this once (only its hash is kept): copy it now.</p>
+<p class="secret" id="new-key">${rolled.key}</p>
+<p>${grace} A mail to the key's address says so too.</p>
+<p><a href="/account/keys/${rolled.id}">Back to the key</a></p>`,
   );
 }

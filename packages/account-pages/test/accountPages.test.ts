@@ -21,6 +21,7 @@ const key: HolderKey = {
   revokedReason: null,
   createdAt: '2026-11-01T00:00:00Z',
   allowedOrigins: ['https://a.example'],
+  previousSecretUntil: null,
   usage: {
     keyId: 'k_abc',
     prefix: 'qk_AbCd1234',
@@ -90,9 +91,11 @@ describe('the pages of /account', () => {
       plan: 'starter',
       expires_at: null,
       prefix: 'qk_NewSecr',
-      previousUntil: '2026-11-27T11:00:00Z',
+      previousSecretUntil: '2026-11-27T11:00:00Z',
+      previousSecretIs: 'replaced',
     });
     expect(page).toContain('<p class="secret" id="new-key">qk_NewSecret</p>');
-    expect(page).toContain('The old secret keeps working until 2026-11-27T11:00:00Z');
+    expect(page).toContain('The secret it replaced keeps working until 2026-11-27T11:00:00Z');
+    expect(page).toContain('Reader (k_abc)');
   });
 });

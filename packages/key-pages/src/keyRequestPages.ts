@@ -3,7 +3,7 @@ import { keyRequestTextFields } from '@quotes/accounts';
 import { waitingBecause } from '@quotes/accounts/rules';
 import { type KeyRequestField, keyRequestFieldLabels } from './keyRequestInput.js';
 import type { ParameterError } from '@quotes/service-base/problems';
-import { type Html, html, textFieldHint } from '@quotes/text-rules';
+import { type Html, html, siteHeader, textFieldHint } from '@quotes/text-rules';
 import { trialArrival } from '@quotes/accounts/rules';
 import { planHint, planLabel, planList, trialClause } from './planWords.js';
 
@@ -50,7 +50,7 @@ function page(title: string, body: Html): string {
 <link rel="stylesheet" href="/keys/page.css">
 </head>
 <body>
-<header><nav><strong>Quote Retrieval Service</strong><a href="/docs">API reference</a><a href="/keys/request">Ask for a key</a><a href="/terms">Terms</a></nav></header>
+${siteHeader()}
 <main>
 <h1>${title}</h1>
 ${body}
@@ -174,7 +174,7 @@ export function confirmedPage(outcome: 'granted' | 'waiting', email: string, rea
   return page(
     'Address confirmed',
     outcome === 'granted'
-      ? html`<p>Your key is on its way to <strong>${email}</strong>. The <a href="/docs">API reference</a> shows how to use it.</p>`
+      ? html`<p>Your key is on its way to <strong>${email}</strong>. The <a href="/docs">API reference</a> shows how to use it; <a href="/account">your keys' page</a> shows its calls and rolls or closes it.</p>`
       : html`<p>Thank you. Your request is with the operator, who answers by mail to <strong>${email}</strong> within a few hours.</p>
 ${why}`,
   );

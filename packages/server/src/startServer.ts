@@ -10,7 +10,7 @@ import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
 import { loadContractRouting } from './http/contractRouting.js';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
-import { type Logger, silentLogger } from '@quotes/service-base';
+import { defaultMailFrom, type Logger, silentLogger } from '@quotes/service-base';
 import { guardBodyRate, slowClientServerOptions } from './http/slowClients.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.js';
 import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
@@ -180,6 +180,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { config } = options;
   const host = options.host ?? config.HOST;
   requireReachableBase(options, host);
+  if (config.MAIL_FROM === defaultMailFrom && !options.keyRequests?.mailer)
+    log.warn(
+      { MAIL_FROM: config.MAIL_FROM },
+      'MAIL_FROM is the default, an address no mail server sends for: set MAIL_FROM to your own sender (e.g. MAIL_FROM="Quotes <keys@quotes.example.com>")',
+    );
   let ownedDatabase: DatabaseHandle | undefined;
   let database = options.database;
   if (!database) {

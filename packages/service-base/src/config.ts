@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
+/** The sender when MAIL_FROM is unset: a name no mail server accepts mail from, so start-up warns about it. */
+export const defaultMailFrom = 'Quote Retrieval Service <keys@quotes.localhost>';
+
 /** Root of the checkout: `.data/` lives here so the embedded database survives restarts. */
 const checkoutRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -91,7 +94,7 @@ const environmentSchema = z
         .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
         .optional(),
     ),
-    MAIL_FROM: z.string().min(3).max(320).default('Quote Retrieval Service <keys@quotes.localhost>'),
+    MAIL_FROM: z.string().min(3).max(320).default(defaultMailFrom),
     PUBLIC_BASE_URL: unsetWhenEmpty(
       z
         .string()

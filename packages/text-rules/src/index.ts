@@ -11,3 +11,4 @@ export {
 export { visibleLines, visibleText } from './visibleText.js';
 export { type ChartSpec, chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
 export { chartSvg } from './chartSvg.js';
+export { siteHeader } from './siteHeader.js';

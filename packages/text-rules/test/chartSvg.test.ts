@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartFigure, chartSvg, servedAndRefused } from '../src/index.js';
+import { valueTicks } from '../src/chartSvg.js';
 
 const day = (text: string) => new Date(`${text}T00:00:00Z`);
 
@@ -20,9 +21,17 @@ describe('chartSvg', () => {
     expect(svg.match(/<rect /g)).toHaveLength(3);
     expect(svg).toContain('<title>2026-11-02: served 7, refused 3</title>');
     expect(svg).toContain('<title>2026-11-01: served 0, refused 0</title>');
-    // The top of the y axis is 20, the largest day: that bar is the plot's full height (166 px).
-    expect(svg).toContain('>20</text>');
-    expect(svg).toMatch(/<rect x="[\d.]+" y="10.0" width="[\d.]+" height="166.0" fill="#0077cc"\/>/);
+    // The top of the y axis is 20, the largest day: that bar is the plot's full height (178 units).
+    expect(svg).toMatch(/<rect x="[\d.]+" y="12.0" width="[\d.]+" height="178.0" fill="#0077cc"\/>/);
+  });
+
+  it('labels the y axis with round values and the x axis with dates', () => {
+    const svg = chartSvg(spec).text;
+    const ticks = [...svg.matchAll(/<text class="tick"[^>]*>([^<]+)<\/text>/g)].map((match) => match[1]);
+    expect(ticks).toEqual(['0', '5', '10', '15', '20', 'Nov 1', 'Nov 2', 'Nov 3']);
+    expect(valueTicks(50)).toEqual([0, 20, 40, 60]);
+    expect(valueTicks(0)).toEqual([0, 1]);
+    expect(valueTicks(3)).toEqual([0, 1, 2, 3]);
   });
 
   it('stands in a figure with the same numbers as a table, and no data island for a script', () => {

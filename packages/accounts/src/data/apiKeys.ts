@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
    * (the holder's chosen grace), refused from then on as an unknown key.
    */
   readonly previousSecretUntil?: Date;
+  /** Until when the previous secret works (a grace, possibly over), null when there is none. */
+  readonly previousValidUntil: Date | null;
 }
 
 export function selectKeysWithPlans(db: Kysely<Database>) {
@@ -44,6 +46,7 @@ export function selectKeysWithPlans(db: Kysely<Database>) {
       'k.expires_at',
       'k.created_at',
       'k.allowed_origins',
+      'k.previous_valid_until',
       'p.id as plan_id',
       'p.monthly_calls as plan_monthly_calls',
       'p.filters_per_call',
@@ -82,6 +85,7 @@ export function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     allowedOrigins: row.allowed_origins,
+    previousValidUntil: row.previous_valid_until,
   };
 }
 
@@ -172,7 +176,8 @@ export async function rollSecret(
   id: string,
   secret: { hash: Buffer; prefix: string },
   at: Date,
-  previousValidUntil: Date | null,
+  read: { previousValidUntil: Date | null },
+  grace: { keep: 'none' | 'current' | 'previous'; until?: Date },
 ): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const result = await trx
@@ -181,11 +186,21 @@ export async function rollSecret(
         key_hash: secret.hash,
         key_prefix: secret.prefix,
         secret_rolled_at: at,
-        previous_key_hash: previousValidUntil === null ? null : eb.ref('key_hash'),
-        previous_valid_until: previousValidUntil,
+        ...(grace.keep === 'previous'
+          ? {}
+          : {
+              previous_key_hash: grace.keep === 'none' ? null : eb.ref('key_hash'),
+              previous_valid_until: grace.keep === 'none' ? null : (grace.until ?? null),
+            }),
       }))
       .where('id', '=', id)
       .where('status', '=', 'active')
+      // The grace decided from what was read: a roll in between makes this one fail, not cut it.
+      .where((eb) =>
+        read.previousValidUntil === null
+          ? eb('previous_valid_until', 'is', null)
+          : eb('previous_valid_until', '=', read.previousValidUntil),
+      )
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
     await announceKeyChange(trx, id);

@@ -21,15 +21,17 @@ function validHost(hostname: string): boolean {
   return hostname.length <= 253 && hostname.split('.').every((label) => domainLabel.test(label));
 }
 
+/** What an origin looks like, said after every refusal. */
+export const originHint =
+  'give scheme://host[:port] (http or https, a valid host, no path), or scheme://host:* for any port';
+
 /**
  * The origin as stored and compared, or an error message saying what is wrong with it. Parsed by
  * the WHATWG URL rules, as browsers parse the pages they send `Origin` from.
  */
 export function canonicalOrigin(text: string): { origin: string } | { error: string } {
   const lowered = text.trim().toLowerCase();
-  const refused = {
-    error: `"${text.slice(0, 200)}" is not an origin: give scheme://host[:port] (http or https, a valid host, no path), or scheme://host:* for any port`,
-  };
+  const refused = { error: `"${text.slice(0, 200)}" is not an origin: ${originHint}` };
   if (lowered.length > 200) return refused;
   const anyPort = lowered.endsWith(':*');
   const base = anyPort ? lowered.slice(0, -2) : lowered;

@@ -17,3 +17,27 @@ export const maxRollGraceMs = 86_400_000;
 export function rollGraceOf(id: unknown): (typeof rollGraces)[number] | undefined {
   return rollGraces.find((grace) => grace.id === id);
 }
+
+/**
+ * Which earlier secret works after a roll, and until when (decision 0049). At most two secrets
+ * work at once: the current one and one previous one in its grace. A roll never shortens a
+ * grace already running: "at once" ends the current secret and keeps the earlier one until its
+ * own end; a roll with a grace while another runs would need a third secret, so it is refused
+ * in words (roll at once, or again once the running grace ends).
+ */
+export type GraceAfterRoll =
+  | { readonly keep: 'none' }
+  | { readonly keep: 'current'; readonly until: Date }
+  | { readonly keep: 'previous'; readonly until: Date }
+  | { readonly refused: string };
+
+export function graceAfterRoll(runningUntil: Date | null, now: Date, graceMs: number): GraceAfterRoll {
+  const running = runningUntil !== null && runningUntil.getTime() > now.getTime() ? runningUntil : null;
+  if (running === null)
+    return graceMs === 0 ? { keep: 'none' } : { keep: 'current', until: new Date(now.getTime() + graceMs) };
+  if (graceMs === 0) return { keep: 'previous', until: running };
+  const end = running.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    refused: `the secret before this one still works until ${end} (its grace); a roll with a grace now would keep three secrets working. Roll at once (that earlier secret still ends at ${end}), or roll with a grace after ${end}`,
+  };
+}

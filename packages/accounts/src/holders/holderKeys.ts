@@ -15,7 +15,8 @@ import { randomBase62 } from '../keys/apiKeySecret.js';
 import { createOperatorApi } from '../operator/operatorApi.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { requireText } from '../operator/operatorInput.js';
-import type { HistoryEntry, IssuedKey, KeyView, OperatorApi, PeriodUsageView } from '../operator/operatorTypes.js';
+import type { HistoryEntry, KeyView, OperatorApi, PeriodUsageView, RolledKey } from '../operator/operatorTypes.js';
+import { rollNoticeMessage } from '../mail/holderMessages.js';
 import type { HolderSession, HolderSettings } from './holderSignIn.js';
 import { TooManyActions } from './tooManyActions.js';
 
@@ -156,19 +157,36 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
       return operatorFor(session).usageHistory(id, { ...range, by: 'day' });
     },
 
-    /** A new secret, shown once; the old one works for the grace chosen (`at-once`, `1-hour`, `24-hours`). */
-    async roll(
-      session: HolderSession,
-      id: string,
-      graceId: unknown,
-    ): Promise<IssuedKey & { previousUntil: string | null }> {
-      return act(session, id, 'roll', async (operator) => {
+    /**
+     * A new secret, shown once; the old one works for the grace chosen (`at-once`, `1-hour`,
+     * `24-hours`), a running grace is never cut (decision 0049), and the holder is mailed what
+     * was done.
+     */
+    async roll(session: HolderSession, id: string, graceId: unknown): Promise<RolledKey> {
+      const rolled = await act(session, id, 'roll', async (operator) => {
         const grace = rollGraceOf(graceId);
         if (!grace)
-          throw new OperatorError('choose when the old key stops working: at once, after 1 hour or after 24 hours');
-        const issued = await operator.rollKey(id, { graceMs: grace.ms });
-        return { ...issued, previousUntil: grace.ms === 0 ? null : isoSeconds(new Date(clock().getTime() + grace.ms)) };
+          throw new OperatorError('choose when the old secret stops working: at once, after 1 hour or after 24 hours');
+        return operator.rollKey(id, { graceMs: grace.ms });
       });
+      const key = await operatorFor(session).showKey(id);
+      if (key.email)
+        // The new secret is on the page already: a mail server that fails must not lose it.
+        await settings.mailer
+          .send(
+            rollNoticeMessage(
+              {
+                key: { id, prefix: rolled.prefix, client: key.client, plan: key.plan, email: key.email },
+                rolledAt: isoSeconds(clock()),
+                newPrefix: rolled.prefix,
+                previousSecretUntil: rolled.previousSecretUntil,
+                previousSecretIs: rolled.previousSecretIs,
+              },
+              settings.publicBaseUrl.replace(/\/+$/, ''),
+            ),
+          )
+          .catch(() => undefined);
+      return rolled;
     },
 
     /** Replaces the browser origins, one per line or separated by spaces or commas, by the operator's rule. */

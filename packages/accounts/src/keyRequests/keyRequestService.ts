@@ -23,7 +23,6 @@ import {
   receivedMessage,
   rejectionMessage,
   type RequestSummary,
-  withHtml,
 } from '../mail/keyRequestMessages.js';
 import type { Delivery, Mailer, MailMessage } from '../mail/mailer.js';
 import { keyMessage } from '../mail/operatorMessages.js';
@@ -174,7 +173,7 @@ export function createKeyRequestService(
   /** Mails the key of an approved request (HTML alternative included). */
   async function mailKey(issued: IssuedKey, base = baseUrl()): Promise<Delivery> {
     const view = await operator.showKey(issued.id);
-    return settings.mailer.send(withHtml(keyMessage(issued, view, base, false)));
+    return settings.mailer.send(keyMessage(issued, view, base, false));
   }
 
   // The address is asked for before the decision is made, and only when a mail will carry it.

@@ -1,7 +1,7 @@
 import { expiryText } from '../domain/keyExpiry.js';
 import { type RevocationCategory, revocationCategoryText } from '../domain/holderNoticeRules.js';
 import type { UsageAlert } from '../operator/operatorTypes.js';
-import { withHtml } from './keyRequestMessages.js';
+import { message, withHtml } from './keyRequestMessages.js';
 import type { MailMessage } from './mailer.js';
 
 /**
@@ -10,6 +10,12 @@ import type { MailMessage } from './mailer.js';
  */
 
 const count = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * A key as pages and mails name it: its client and its id, which no roll changes (the secret's
+ * prefix changes at every roll).
+ */
+export const keyTitle = (key: { readonly client: string; readonly id: string }) => `${key.client} (${key.id})`;
 
 /** The key as its holder knows it (how the secret starts) beside the id the operator answers to. */
 const keyName = (prefix: string, id: string) => `${prefix}... (${id})`;
@@ -83,4 +89,32 @@ export function revocationMessage(
       `To ask for a new key: ${baseUrl}/keys/request`,
     ].join('\n\n'),
   });
+}
+
+export interface RollNotice {
+  readonly key: NoticeKey;
+  readonly rolledAt: string;
+  /** The new secret's prefix: the holder recognises it; the secret itself is never mailed here. */
+  readonly newPrefix: string;
+  readonly previousSecretUntil: string | null;
+  readonly previousSecretIs: 'replaced' | 'earlier' | null;
+}
+
+/** What a roll did and until when each old secret works, and where to act if the holder did not roll it. */
+export function rollNoticeMessage(notice: RollNotice, baseUrl: string): MailMessage {
+  const { key } = notice;
+  const title = keyTitle(key);
+  const grace =
+    notice.previousSecretIs === 'replaced'
+      ? `The secret it replaced keeps working until ${notice.previousSecretUntil} (the grace chosen), then is refused with 401.`
+      : notice.previousSecretIs === 'earlier'
+        ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${notice.previousSecretUntil}, the end of the grace it was given, then is refused with 401.`
+        : 'The secret it replaced is refused with 401 from now on.';
+  return message(key.email, `Quote Retrieval Service: key ${title} has a new secret`, [
+    'Hello,',
+    `The secret of your API key ${title}, on the ${key.plan} plan, was replaced at ${notice.rolledAt} on your account page. The new secret starts ${notice.newPrefix}...; it was shown once, on that page.`,
+    grace,
+    'If you did not do this, roll the key again "at once" on its page and reply to this message:',
+    { link: `${baseUrl}/account/keys/${key.id}` },
+  ]);
 }

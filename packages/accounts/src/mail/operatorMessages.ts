@@ -2,10 +2,11 @@ import { rules } from '@quotes/contract';
 import { allowanceSentence } from '../domain/allowanceWording.js';
 import { expiryText } from '../domain/keyExpiry.js';
 import type { Signal } from '../domain/usageSignals.js';
-import type { IssuedKey, KeyView } from '../operator/operatorApi.js';
+import type { IssuedKey, KeyView, RolledKey } from '../operator/operatorApi.js';
+import { html } from '@quotes/text-rules';
 import type { MailMessage } from './mailer.js';
 
-/** The messages the operator sends: a key (new or rolled), the signs of broken terms. Plain text, one language. */
+/** The messages the operator sends: a key (new or rolled), the signs of broken terms. */
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -19,43 +20,104 @@ function allowanceOf(view: KeyView): string {
   return plan.allowancePeriod === 'month' ? `${sentence} (UTC calendar months)` : sentence;
 }
 
-function planLines(view: KeyView): string[] {
+function planRows(view: KeyView): [string, string][] {
   return [
-    `  Plan:              ${view.plan}`,
-    `  Allowance:         ${allowanceOf(view)}`,
-    `  Filters per call:  ${view.filtersPerCall}${view.faithFilter ? ' (faith filter included)' : ' (faith filter not included)'}`,
-    `  Largest page:      ${view.maxLimit} quotes`,
-    `  Valid until:       ${view.expiresAt === null ? 'no expiry' : expiryText(view.expiresAt)}`,
+    ['Key', `${view.client} (${view.id})`],
+    ['Plan', view.plan],
+    ['Allowance', allowanceOf(view)],
+    [
+      'Filters per call',
+      `${view.filtersPerCall}${view.faithFilter ? ' (faith filter included)' : ' (faith filter not included)'}`,
+    ],
+    ['Largest page', `${view.maxLimit} quotes`],
+    ['Valid until', view.expiresAt === null ? 'no expiry' : expiryText(view.expiresAt)],
   ];
 }
 
-export function keyMessage(issued: IssuedKey, view: KeyView, baseUrl: string, rolled: boolean): MailMessage {
+/** "this month", or a trial's own period: a trial's allowance does not follow the calendar. */
+function usagePeriodOf(view: KeyView): string {
+  const plan = rules.planById.get(view.plan);
+  return plan?.allowancePeriod === 'validity' ? `over the key's ${plan.validityDays} days` : 'this month';
+}
+
+/** What a rolled key's earlier secrets do now (decision 0049), or nothing for a new key. */
+function graceSentence(issued: IssuedKey | RolledKey): string {
+  if (!('previousSecretIs' in issued) || issued.previousSecretIs === null)
+    return 'The secret it replaced no longer works.';
+  return issued.previousSecretIs === 'replaced'
+    ? `The secret it replaced keeps working until ${issued.previousSecretUntil}, then is refused.`
+    : `The secret it replaced no longer works; the one before it keeps working until ${issued.previousSecretUntil}, the end of its grace.`;
+}
+
+const mono = 'font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+
+/**
+ * The key, new or rolled, to its holder: an HTML mail (the key in a fixed-width face, the plan
+ * in a table that holds in narrow clients, links) with its plain-text twin.
+ */
+export function keyMessage(
+  issued: IssuedKey | RolledKey,
+  view: KeyView,
+  baseUrl: string,
+  rolled: boolean,
+): MailMessage {
   if (!view.email) throw new Error(`key ${view.id} has no e-mail address to send it to`);
+  const keyPage = `${baseUrl}/account/keys/${view.id}`;
+  const intro = rolled
+    ? `Here is the new secret of your API key ${view.client} (${issued.id}). ${graceSentence(issued)}`
+    : `Here is your API key for ${view.client} (${issued.id}):`;
+  const curl = `curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`;
+  const usage = `Your usage ${usagePeriodOf(view)}: GET ${baseUrl}/v1/quotes-usage (free)`;
+  const secret =
+    'Keep the key secret: only a hash of it is stored, so it cannot be shown again. If it leaks, roll it "at once" on its page:';
+  const rows = planRows(view);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const text = [
+    'Hello,',
+    '',
+    intro,
+    '',
+    `  ${issued.key}`,
+    '',
+    ...rows.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
+    '',
+    'Send it in the X-API-Key header (or as "Authorization: Bearer <key>") with every call:',
+    `  ${curl}`,
+    '',
+    `Your keys' page (their calls, roll, close): ${baseUrl}/account`,
+    `API reference: ${baseUrl}/docs`,
+    usage,
+    '',
+    secret,
+    `  ${keyPage}`,
+  ].join('\n');
+  const link = (href: string) => html`<a href="${href}">${href}</a>`;
+  const page = html`<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">
+<p>Hello,</p>
+<p>${intro}</p>
+<p><code id="key" style="${mono}; font-size: 15px; background: #f6f6f6; padding: 4px 6px; word-break: break-all">${issued.key}</code></p>
+<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse: collapse; max-width: 100%">
+${rows.map(
+  ([
+    label,
+    value,
+  ]) => html`<tr><th align="left" valign="top" style="padding: 2px 16px 2px 0; white-space: nowrap; font-weight: 600">${label}</th><td valign="top" style="padding: 2px 0">${value}</td></tr>
+`,
+)}</table>
+<p>Send it in the <code style="${mono}">X-API-Key</code> header (or as <code style="${mono}">Authorization: Bearer &lt;key&gt;</code>) with every call:</p>
+<pre style="${mono}; font-size: 13px; background: #f6f6f6; padding: 8px; white-space: pre-wrap; word-break: break-all">${curl}</pre>
+<p>Your keys' page (their calls, roll, close): ${link(`${baseUrl}/account`)}<br>
+API reference: ${link(`${baseUrl}/docs`)}<br>
+Your usage ${usagePeriodOf(view)}: <code style="${mono}">GET ${baseUrl}/v1/quotes-usage</code> (free)</p>
+<p>${secret} ${link(keyPage)}</p>
+</body></html>`;
   return {
     to: view.email,
     subject: rolled
       ? `Your new Quote Retrieval Service API key (${issued.plan} plan)`
       : `Your Quote Retrieval Service API key (${issued.plan} plan)`,
-    text: [
-      'Hello,',
-      '',
-      rolled
-        ? `Here is the new secret for your API key ${issued.id} (${view.client}). The previous one no longer works.`
-        : `Here is your API key for ${view.client}:`,
-      '',
-      `  ${issued.key}`,
-      '',
-      ...planLines(view),
-      '',
-      'Send it in the X-API-Key header (or as "Authorization: Bearer <key>") with every call:',
-      `  curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`,
-      '',
-      `API reference: ${baseUrl}/docs`,
-      `Your usage this month: GET ${baseUrl}/v1/quotes-usage`,
-      '',
-      'Keep the key secret. We store only a hash of it and cannot show it again; if it leaks,',
-      'reply to this message and we will replace it.',
-    ].join('\n'),
+    text,
+    html: page.text,
   };
 }
 

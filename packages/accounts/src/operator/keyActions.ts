@@ -1,6 +1,6 @@
 import { rules } from '@quotes/contract';
 import { renewKey, revokeKey, rollSecret, updateActiveKey } from '../data/apiKeys.js';
-import { maxRollGraceMs } from '../domain/rollGrace.js';
+import { graceAfterRoll, maxRollGraceMs } from '../domain/rollGrace.js';
 import { activeKeyOwners, findKeys, insertKeyUnlessTrialTaken, revokeKeysOf } from '../data/keyOwners.js';
 import { settleRequestsOfClosedKeys } from '../data/holderRequests.js';
 import { callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
@@ -14,7 +14,7 @@ import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
 import { optionalText, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
 
-import type { KeyView, OperatorApi } from './operatorTypes.js';
+import type { KeyView, OperatorApi, RolledKey } from './operatorTypes.js';
 import {
   type OperatorContext,
   dayMs,
@@ -232,13 +232,15 @@ export function keyActions(
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} is revoked; a revoked key cannot be rolled`, 'conflict');
-      const key = generateApiKey();
       const now = clock();
-      const previousValidUntil = graceMs === 0 ? null : new Date(now.getTime() + graceMs);
+      const grace = graceAfterRoll(record.previousValidUntil, now, graceMs);
+      if ('refused' in grace) throw new OperatorError(`key ${id} was not rolled: ${grace.refused}`, 'conflict');
+      const key = generateApiKey();
+      const previousValidUntil = grace.keep === 'none' ? null : grace.until;
       await changeKey(
         id,
-        (trx) => rollSecret(trx, id, { hash: hashApiKey(key), prefix: displayPrefix(key) }, now, previousValidUntil),
-        `key ${id} could not be rolled (revoked meanwhile?)`,
+        (trx) => rollSecret(trx, id, { hash: hashApiKey(key), prefix: displayPrefix(key) }, now, record, grace),
+        `key ${id} could not be rolled (revoked or rolled meanwhile?)`,
         {
           action: 'keys roll',
           before: record,
@@ -246,7 +248,12 @@ export function keyActions(
           // The grace is part of what was done: the audit says until when the old secret worked.
           reason:
             previousValidUntil &&
-            [context.givenReason, `previous secret valid until ${isoSeconds(previousValidUntil)}`]
+            [
+              context.givenReason,
+              grace.keep === 'current'
+                ? `previous secret valid until ${isoSeconds(previousValidUntil)}`
+                : `current secret refused at once; the one before it still valid until ${isoSeconds(previousValidUntil)}`,
+            ]
               .filter(Boolean)
               .join('; '),
         },
@@ -258,7 +265,9 @@ export function keyActions(
         plan: record.plan.id,
         expires_at: record.expiresAt && isoSeconds(record.expiresAt),
         prefix: displayPrefix(key),
-      };
+        previousSecretUntil: previousValidUntil && isoSeconds(previousValidUntil),
+        previousSecretIs: grace.keep === 'previous' ? 'earlier' : grace.keep === 'current' ? 'replaced' : null,
+      } satisfies RolledKey;
     },
 
     activeOwners() {

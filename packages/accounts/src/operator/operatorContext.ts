@@ -51,6 +51,10 @@ export function viewOf(record: ApiKeyRecord, now: Date): KeyView {
     revokedReason: record.revokedReason,
     createdAt: isoSeconds(record.createdAt),
     allowedOrigins: [...record.allowedOrigins],
+    previousSecretUntil:
+      record.previousValidUntil && record.previousValidUntil.getTime() > now.getTime()
+        ? isoSeconds(record.previousValidUntil)
+        : null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { rules, taxonomy } from '@quotes/contract';
 import { checkTextField, withRefusedShown } from '@quotes/text-rules';
 import type { KeyState } from '../data/keyOwners.js';
-import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
+import { canonicalOrigin, maxAllowedOrigins, originHint } from '../domain/allowedOrigins.js';
 import { emailAddressProblem, emailMaxCharacters } from '../domain/emailAddress.js';
 import { plansWhere } from '../domain/plans.js';
 import { OperatorError } from './operatorError.js';
@@ -55,10 +55,18 @@ export function optionalText(value: string | null | undefined, name: string, max
 /** A key's browser origins, canonical and without duplicates (see domain/allowedOrigins.ts). */
 export function requireOrigins(values: readonly string[]): string[] {
   const origins: string[] = [];
+  const refused: string[] = [];
   for (const value of values) {
     const canonical = canonicalOrigin(value);
-    if ('error' in canonical) throw new OperatorError(canonical.error);
-    if (!origins.includes(canonical.origin)) origins.push(canonical.origin);
+    if ('error' in canonical) refused.push(canonical.error);
+    else if (!origins.includes(canonical.origin)) origins.push(canonical.origin);
+  }
+  // Every bad entry named at once, so one correction fixes them all (the hint said once).
+  if (refused.length === 1) throw new OperatorError(refused[0]!);
+  if (refused.length > 1) {
+    const named = refused.slice(0, 20).map((error) => error.replace(`: ${originHint}`, ''));
+    const more = refused.length > 20 ? `; and ${refused.length - 20} more` : '';
+    throw new OperatorError(`${refused.length} entries are not origins (${originHint}): ${named.join('; ')}${more}`);
   }
   if (origins.length > maxAllowedOrigins)
     throw new OperatorError(`a key allows at most ${maxAllowedOrigins} origins, got ${origins.length}`);

@@ -69,6 +69,13 @@ export interface IssuedKey {
   prefix: string;
 }
 
+/** A rolled key: the new secret, and which earlier secret still works until when (decision 0049). */
+export interface RolledKey extends IssuedKey {
+  previousSecretUntil: string | null;
+  /** `replaced`: the secret just replaced, for the grace chosen; `earlier`: the one before it, its running grace kept. */
+  previousSecretIs: 'replaced' | 'earlier' | null;
+}
+
 export interface KeyView {
   id: string;
   prefix: string;
@@ -86,6 +93,8 @@ export interface KeyView {
   revokedReason: string | null;
   createdAt: string;
   allowedOrigins: string[];
+  /** Until when a rolled key's previous secret still works; null when none does any more. */
+  previousSecretUntil: string | null;
 }
 
 /** A key's use of its allowance over the period in force: `calls` and `remaining` over the whole period. */
@@ -121,7 +130,7 @@ export interface OperatorApi {
    * A new secret for the same key record and usage; the old secret is refused from the commit
    * on, or after `graceMs` (at most 24 hours: domain/rollGrace.ts).
    */
-  rollKey(id: string, options?: { graceMs?: number }): Promise<IssuedKey>;
+  rollKey(id: string, options?: { graceMs?: number }): Promise<RolledKey>;
   /** Replaces the browser origins a key may be used from (an empty list: none). */
   setAllowedOrigins(id: string, origins: readonly string[]): Promise<KeyView>;
   /** Everyone holding an active key, each address once. */

@@ -406,6 +406,10 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         return;
       }
       printIssued(issued, 'Rolled', mailed);
-      cli.out(`The old secret is refused ${grace.label}.`);
+      cli.out(
+        issued.previousSecretIs === 'earlier'
+          ? `The old secret is refused at once; the one before it still works until ${issued.previousSecretUntil}, the end of its grace.`
+          : `The old secret is refused ${grace.label}.`,
+      );
     });
 }

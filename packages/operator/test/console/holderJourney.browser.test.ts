@@ -79,9 +79,9 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await heading()).toBe('Your keys');
-    await page.getByRole('link', { name: `${issued.prefix}…` }).click();
-    expect(await heading()).toBe(`Key ${issued.prefix}…`);
-    const chart = page.getByRole('img', { name: 'Calls per day, last 30 days (UTC)' });
+    await page.getByRole('link', { name: `Reading nook (${issued.id})` }).click();
+    expect(await heading()).toBe(`Key Reading nook (${issued.id})`);
+    const chart = page.getByRole('img', { name: /^Calls per day since the key was issued on / });
     expect(await chart.isVisible()).toBe(true);
     // The bars drawn: one period with calls, four served and one refused.
     expect(await chart.locator('g.period rect').count()).toBe(2);
@@ -98,7 +98,7 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
     expect(await call(issued.key)).toBe(200);
     await page.getByLabel('at once').check();
     await page.getByRole('button', { name: 'Roll the key' }).click();
-    expect(await heading()).toBe('Your new key');
+    expect(await heading()).toBe('Your new secret');
     const secret = await page.locator('#new-key').innerText();
     expect(secret).toMatch(/^qk_/);
     expect(await call(issued.key)).toBe(401);
@@ -109,7 +109,9 @@ describe.skipIf(browserSkipReason !== undefined)("a key holder's page in Chromiu
   it('sets an origin', async () => {
     await page.getByLabel('Origins').fill('https://reader.example\nhttps://new-app.example');
     await page.getByRole('button', { name: 'Save the origins' }).click();
-    expect(await page.locator('.notice').innerText()).toBe('The allowed origins are saved.');
+    expect(await page.locator('.notice').innerText()).toBe(
+      'Allowed origins saved: https://reader.example, https://new-app.example.',
+    );
     expect((await server.operator.showKey(issued.id)).allowedOrigins).toEqual([
       'https://reader.example',
       'https://new-app.example',

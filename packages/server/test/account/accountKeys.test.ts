@@ -60,7 +60,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     expect(await call(key.key)).toBe(200);
     const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: 'at-once' });
     expect(rolled.status).toBe(200);
-    expect(rolled.text).toContain('The old secret is refused from now on.');
+    expect(rolled.text).toContain('The secret it replaced is refused from now on.');
     const secret = newKeyIn(rolled.text)!;
     expect(await call(key.key)).toBe(401);
     expect(await call(secret)).toBe(200);
@@ -72,7 +72,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     const { key, client, csrf } = await holder('roll-hour@example.com');
     const rolled = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '1-hour' });
     const secret = newKeyIn(rolled.text)!;
-    expect(rolled.text).toContain('The old secret keeps working until 2026-11-27T');
+    expect(rolled.text).toContain('The secret it replaced keeps working until 2026-11-27T');
     expect(await call(key.key)).toBe(200);
     expect(await call(secret)).toBe(200);
     time.advance(hourMs);
@@ -86,7 +86,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     const { key, client, csrf } = await holder('roll-odd@example.com');
     const refused = await client.post(`/account/keys/${key.id}/roll`, { _csrf: csrf, grace: '7-days' });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('choose when the old key stops working');
+    expect(refused.text).toContain('choose when the old secret stops working');
     expect(await call(key.key)).toBe(200);
   });
 
@@ -101,11 +101,12 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     await server.flushUsageHistory();
     await server.flushCounts();
     const page = (await client.get(`/account/keys/${key.id}`)).text;
-    expect(page).toContain('Calls per day, last 30 days (UTC)');
-    expect(page).toContain('Calls per day, last 90 days (UTC)');
     const today = time.clock().toISOString().slice(0, 10);
-    // The figures as a table: today's row with 3 served and 1 refused, in both charts.
-    expect(page.split(`<tr><td>${today}</td><td>3</td><td>1</td></tr>`).length - 1).toBe(2);
+    // A key issued today: one chart, from its first day, not 30 or 90 days before it.
+    expect(page).toContain(`Calls per day since the key was issued on ${today} (UTC)`);
+    expect(page).not.toContain('last 90 days');
+    // The figures as a table: today's row with 3 served and 1 refused.
+    expect(page.split(`<tr><td>${today}</td><td>3</td><td>1</td></tr>`).length - 1).toBe(1);
     expect(page).toMatch(/<svg class="chart-svg"[^>]*role="img"/);
     expect(page).toContain(`${today}: served 3, refused 1`);
     expect(page).toContain('<td>Origin not allowed for this key (origin-not-allowed)</td><td>1</td>');
