@@ -148,7 +148,8 @@ describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
       const count = countOf(await auditActions(key.id), 'keys set-origins');
       expect(count).toBeLessThanOrEqual(10);
       saved.push(count);
-      expect((await placesOf(`key:${key.id}`)).find((row) => row.window_seconds === 3600)?.actions).toBe(count);
+      // A key whose saves all met the holder's bound first took no place: no row.
+      expect((await placesOf(`key:${key.id}`)).find((row) => row.window_seconds === 3600)?.actions ?? 0).toBe(count);
     }
     expect(saved.reduce((sum, count) => sum + count, 0)).toBe(30);
     expect(await placesOf(holderActorOf('origins-flood@example.com'))).toEqual([
