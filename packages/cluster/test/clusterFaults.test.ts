@@ -143,13 +143,13 @@ describe.skipIf(skipReason !== undefined)('three servers behind HAProxy and PgBo
     const lines = running!.progress.slice(said);
     console.info(
       `SIGKILL of one of 3: ${tally.ok} calls answered 200, failed ${JSON.stringify([...tally.failed])}; its journal ` +
-        `counted ${Math.round(recoveredMs)} ms after the kill, quotes-usage then ${counted} (${tally.ok - counted} short); the cluster said: ${lines.join(' / ')}`,
+        `counted ${Math.round(recoveredMs)} ms after the kill, quotes-usage then ${counted} (${counted - tally.ok} above); the cluster said: ${lines.join(' / ')}`,
     );
     expect([...tally.failed]).toEqual([]);
-    // Never a call counted twice or unanswered; short only by the answers written in the event-loop
-    // turn the kill came in (journaled at the end of the turn: one call per client at most).
-    expect(counted).toBeLessThanOrEqual(tally.ok);
-    expect(tally.ok - counted).toBeLessThanOrEqual(clients);
+    // Never a call answered and not counted (an answer leaves once its call is journaled); above
+    // only by calls journaled and killed before their answer left (one per client at most).
+    expect(counted).toBeGreaterThanOrEqual(tally.ok);
+    expect(counted - tally.ok).toBeLessThanOrEqual(clients);
     // Started again by the cluster, on the same ports, and said so.
     expect(lines[0]).toBe('server s2 exited (SIGKILL) without being asked; starting it again in 1.0 s');
     expect(lines[1]).toMatch(/^server s2 started again \(pid \d+\), ready [\d.]+ s after it exited$/);

@@ -55,8 +55,8 @@ export class Problem extends Error {
   readonly headers: Record<string, string>;
   /** The key the refused call presented, when it was recognised (its usage history counts the refusal). */
   keyId: string | undefined;
-  /** A counted answer (a 404 no-match): journaled once it is written (see CallSlot). */
-  counted: { journal(): void } | undefined;
+  /** A counted answer (a 404 no-match): written once it is journaled (see CallSlot). */
+  counted: { journal(send: () => void): void } | undefined;
 
   constructor(
     kind: ProblemKind,

@@ -258,8 +258,8 @@ describe('usage history on two servers sharing one database', () => {
     expect(answered - served).toBeLessThanOrEqual(answeredWithin(flushMs) + clients);
 
     // The next server on this host (the same DATA_DIR) adds what the killed one journaled and had
-    // not written, at its start. A call is journaled once its answer is written, so only one whose
-    // answer was being written at the kill (one per client at most) can be missing.
+    // not written, at its start. An answer leaves once its call is journaled, so none is missing;
+    // only a call journaled and killed before its answer left (one per client at most) is extra.
     const next = await startServiceProcess({ ...serverEnv(), COUNT_FLUSH_MS: String(countFlushMs) });
     try {
       let recovered = (await operator.usage(issued.id)).calls;
@@ -268,8 +268,8 @@ describe('usage history on two servers sharing one database', () => {
         recovered = (await operator.usage(issued.id)).calls;
       }
       console.log(`SIGKILL, then a server started on the same host: ${recovered} counted of ${answered} answered`);
-      expect(recovered).toBeLessThanOrEqual(answered);
-      expect(recovered).toBeGreaterThanOrEqual(answered - clients);
+      expect(recovered).toBeGreaterThanOrEqual(answered);
+      expect(recovered).toBeLessThanOrEqual(answered + clients);
     } finally {
       await stop(next);
     }

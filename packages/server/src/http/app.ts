@@ -63,7 +63,7 @@ export function createApp(
       history.sight(keyId, 'page', pageSighting(query, applyPageLimits(query, call.caller.limits.maxLimit)), nowMs);
     }
   };
-  const handleApiCall: RequestHandler = async (request, response) => {
+  const handleApiCall: RequestHandler = async (request, response, next) => {
     let call: ApiCall | undefined;
     try {
       call = await parseCall(
@@ -84,8 +84,18 @@ export function createApp(
         served(call, request, runtime.clock().getTime(), 'ranks' in answer ? answer.ranks : undefined);
       // No outage ends here: an answer from memory proves nothing of the database. A committed
       // counting round or /readyz does (outage.succeeded).
-      sendApiResponse(response, answer);
-      if ('counted' in answer) answer.counted?.journal();
+      const counted = 'counted' in answer ? answer.counted : undefined;
+      if (counted === undefined) sendApiResponse(response, answer);
+      // Written ahead: a counted answer leaves once its call is in the journal (CountJournal), in
+      // a later step of the turn, where a failure to write it goes to the problem responder.
+      else
+        counted.journal(() => {
+          try {
+            sendApiResponse(response, answer);
+          } catch (error) {
+            next(error);
+          }
+        });
     } catch (error) {
       const problem = asProblem(error);
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))

@@ -36,7 +36,17 @@ export function problemResponder(log: Logger, outage: DatabaseOutage): ErrorRequ
       response.destroy();
       return;
     }
-    sendProblem(response, problem, reqId);
-    problem.counted?.journal();
+    if (problem.counted === undefined) {
+      sendProblem(response, problem, reqId);
+      return;
+    }
+    // A counted answer (a 404 no-match) leaves once its call is in the journal (CountJournal).
+    problem.counted.journal(() => {
+      try {
+        sendProblem(response, problem, reqId);
+      } catch {
+        response.destroy();
+      }
+    });
   };
 }

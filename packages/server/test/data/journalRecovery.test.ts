@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,31 @@ describe('the journal of counted calls', () => {
     expect(await callsInMonth(fixture.database.db, keyId, month)).toBe(8);
     expect(existsSync(deadDir)).toBe(false);
     expect(await sweepers[0]!.recoverJournals(deadJournals(root, 'db', ''))).toBe(0);
+  });
+
+  it("sends a turn's answers only once the turn's lines are written, in the order they came", async () => {
+    const journal = new CountJournal(join(root, 'db', 'here'));
+    const sent: string[] = [];
+    // What each answer would find in the journal as it leaves: its own line among the turn's.
+    const answer = (name: string) => () => sent.push(`${name}: ${readFileSync(join(journal.dir, '1'), 'utf8')}`);
+    journal.record('k1', '2026-11-01', answer('first'));
+    journal.record('k2', '2026-11-01', answer('second'));
+    expect(sent).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = 'k1 2026-11-01\nk2 2026-11-01\n';
+    expect(sent).toEqual([`first: ${lines}`, `second: ${lines}`]);
+    journal.close();
+  });
+
+  it('sends an answer at once when its journal cannot be written', async () => {
+    const journal = new CountJournal(join(root, 'db', 'here'));
+    rmSync(root, { recursive: true, force: true });
+    journal.record('k1', '2026-11-01', () => undefined);
+    journal.rotate();
+    const sent: string[] = [];
+    journal.record('k2', '2026-11-01', () => sent.push('k2'));
+    expect(sent).toEqual(['k2']);
+    journal.close();
   });
 
   it('leaves no journal behind once its calls are written and it is closed', async () => {

@@ -15,15 +15,17 @@ import { dirname, join } from 'node:path';
 import type pg from 'pg';
 
 /**
- * One line per answered counted call, written once per turn of the event loop (one write(2) for
- * every call answered in it: a write per call cost 90-110 µs of server CPU per call on this
- * machine's virtualised system calls, against 35 µs for the whole call), so the page cache holds it
- * when the process is SIGKILLed: the calls a killed server had not flushed are read back from here
- * by the next server started on this host (and by any server on it every sweep). Each counting
- * round begins a new file (a generation): once the round commits, with the generation in
- * `count_journals` in the same transaction, every call of that file and the ones before it is in
- * `monthly_usage`, and the files go. A file's calls are so added exactly once: by the round, or by
- * the one recovery that finds its generation above the recorded one (under that row's lock).
+ * One line per counted call, written ahead of its answer: the answers of a turn of the event loop
+ * are held until that turn's lines are written, with one write(2) for them all (a write per call
+ * cost 90-110 µs of server CPU per call on this machine's virtualised system calls, against 35 µs
+ * for the whole call), then sent. A SIGKILL so never takes an answered call that is not in the
+ * page cache; the calls a killed server had not flushed are read back from here by the next server
+ * started on this host (and by any server on it every sweep). The write is not fsynced: a process
+ * killed is the fault covered, not the machine losing power. Each counting round begins a new file
+ * (a generation): once the round commits, with the generation in `count_journals` in the same
+ * transaction, every call of that file and the ones before it is in `monthly_usage`, and the files
+ * go. A file's calls are so added exactly once: by the round, or by the one recovery that finds
+ * its generation above the recorded one (under that row's lock).
  */
 /** The journals this process writes (several servers may run in one process, as in tests). */
 const openHere = new Set<string>();
@@ -32,9 +34,11 @@ export class CountJournal {
   private fd: number;
   private generation = 1;
   private callsInFile = 0;
-  /** Lines of this turn of the event loop, written by the next setImmediate or rotation. */
+  /** Lines of this turn of the event loop, written at its end (setImmediate) or by a rotation. */
   private pending = '';
-  private writing: NodeJS.Immediate | undefined;
+  /** The answers of this turn, sent once its lines are written. */
+  private held: Array<() => void> = [];
+  private turnEnd: NodeJS.Immediate | undefined;
   /** Generations written to disk and not yet known to be in monthly_usage. */
   private readonly files: number[] = [1];
   /** A file operation failed: journaling stopped, the folder removed (a sweep must never add what a round wrote). */
@@ -49,13 +53,27 @@ export class CountJournal {
     openHere.add(dir);
   }
 
-  /** Appends one answered call, written with the others of this turn of the event loop. */
-  record(keyId: string, monthKey: string): void {
-    if (this.broken) return;
+  /**
+   * Appends one call, written with the others of this turn of the event loop; `send` (its answer,
+   * which must not throw) runs once that write is done, or at once when journaling stopped.
+   */
+  record(keyId: string, monthKey: string, send: () => void): void {
+    if (this.broken) {
+      send();
+      return;
+    }
     this.pending += `${keyId} ${monthKey}\n`;
     this.callsInFile++;
-    this.writing ??= setImmediate(() => this.write());
+    this.held.push(send);
+    this.turnEnd ??= setImmediate(this.endTurn);
   }
+
+  /** The turn's lines written (or journaling stopped): its answers go. */
+  private readonly endTurn = (): void => {
+    this.turnEnd = undefined;
+    this.write();
+    this.release();
+  };
 
   /** Starts a new file for the calls from now on; the generation returned holds every call recorded so far (0: none). */
   rotate(): number {
@@ -90,9 +108,12 @@ export class CountJournal {
    * written; when that round failed (the database gone first), it stays for the next sweep.
    */
   close(): void {
+    if (this.turnEnd) clearImmediate(this.turnEnd);
+    this.turnEnd = undefined;
+    this.write();
+    this.release();
     if (this.broken) return;
     try {
-      this.write();
       closeSync(this.fd);
       // Only the current file left (the older ones' rounds committed), and no call in it.
       if (this.callsInFile === 0 && this.files.length === 1) {
@@ -111,8 +132,6 @@ export class CountJournal {
   }
 
   private write(): void {
-    if (this.writing) clearImmediate(this.writing);
-    this.writing = undefined;
     if (this.pending === '' || this.broken) return;
     try {
       writeSync(this.fd, this.pending);
@@ -120,6 +139,14 @@ export class CountJournal {
       this.fail(error);
     }
     this.pending = '';
+  }
+
+  /** Sends the answers held so far, in the order they came (each `send` handles its own failure). */
+  private release(): void {
+    if (this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    for (const send of held) send();
   }
 
   private fail(error: unknown): void {

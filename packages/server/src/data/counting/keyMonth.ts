@@ -6,8 +6,12 @@ export interface CallSlot {
   served(): number;
   /** The call was not answered at a counted status: its place goes back, nothing is counted. */
   release(): void;
-  /** Its answer is written: the call goes into the journal (after the write, so a kill never journals an unsent answer). */
-  journal(): void;
+  /**
+   * Its answer is ready: the call goes into the journal, and `send` (the answer's write, which must
+   * not throw) runs once the line is written, so a kill never takes an answer sent and not
+   * journaled (write-ahead; at once without a journal).
+   */
+  journal(send: () => void): void;
 }
 
 /** Outcome of admitting one call: a slot to settle once it is answered, or the allowance is used up. */
@@ -84,8 +88,9 @@ export class KeyMonth implements CallSlot {
     this.running--;
   }
 
-  journal(): void {
-    this.journalFile?.record(this.keyId, this.monthKey);
+  journal(send: () => void): void {
+    if (this.journalFile) this.journalFile.record(this.keyId, this.monthKey, send);
+    else send();
   }
 
   get idle(): boolean {
