@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Config, ConfigError, historyRetentionOf, keyRequestBounds } from '@quotes/service-base';
 import type { HistoryRetention } from '@quotes/accounts';
 import type { DatabaseHandle } from '@quotes/database';
-import { migrateToLatest } from '@quotes/database';
+import { connectBeside, migrateToLatest, publicPageConnections } from '@quotes/database';
 import { openServiceDatabase } from './serviceDatabase.js';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
@@ -23,6 +23,7 @@ import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accoun
 import { createMailer, requirePublicBaseUrl } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
 import { HolderMailSweeper } from './holderMailSweeper.js';
+import { publicPagesBulkhead } from './http/publicPagesBulkhead.js';
 import type { HolderMailOutcome } from '@quotes/accounts';
 
 export interface StartServerOptions {
@@ -221,10 +222,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (!address) throw new Error('the server is not listening yet');
       return urlOf(address);
     });
+    // The public pages' bulkhead: a pool of their own beside the API's (see publicPagesBulkhead.ts).
+    const publicDatabase = connectBeside(database, {
+      ...publicPageConnections(config),
+      onPoolError: (error) => log.debug({ err: error }, 'idle database connection of the public pages closed'),
+    });
     const keyRequestService = createKeyRequestService(
-      database,
+      publicDatabase,
       // Requests the service grants by itself (self-service plans) are its actions in the audit.
-      createOperatorApi(database, {
+      createOperatorApi(publicDatabase, {
         clock,
         onKeyChanged: (keyId) => runtime.keys.invalidate(keyId),
         actor: 'service:key-requests',
@@ -245,7 +251,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: keyRequests.trustProxy,
       onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
     };
-    const holderSignIns = holderSignIn(database, holderSettings, clock, log);
+    const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? config.METRICS_PORT;
@@ -255,12 +261,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         metricsServer = await serveMetrics(metrics.registry, metricsPort, options.metricsHost ?? config.METRICS_HOST);
       }
       const pages = Router();
+      pages.use(publicPagesBulkhead({ atOnce: config.PUBLIC_PAGES_AT_ONCE, queued: config.PUBLIC_PAGES_QUEUED }));
       pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
       pages.use(
         '/account',
         accountRouter({
           signIn: holderSignIns,
-          keys: holderKeys(database, holderSettings, clock),
+          keys: holderKeys(publicDatabase, holderSettings, clock),
           publicBaseUrl: servedFrom,
           trustProxy: keyRequests.trustProxy,
           clock,
@@ -273,6 +280,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // never exit after reporting, say, a port already in use.
       await metricsServer?.close();
       keyRequests.mailer.close();
+      await holderSignIns.close();
+      await publicDatabase.close();
       await runtime.close().catch(() => undefined);
       throw error;
     }
@@ -312,8 +321,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await metricsServer?.close();
           await keyRequestService.idle();
           await holderMail.close();
-          await holderSignIns.idle();
+          await holderSignIns.close();
           keyRequests.mailer.close();
+          await publicDatabase.close();
           await ownedDatabase?.close();
         })();
         return closing;
