@@ -252,6 +252,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
     };
     const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
+    const pagesBulkhead = publicPagesBulkhead({
+      atOnce: config.PUBLIC_PAGES_AT_ONCE,
+      queued: config.PUBLIC_PAGES_QUEUED,
+    });
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? config.METRICS_PORT;
@@ -261,7 +265,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         metricsServer = await serveMetrics(metrics.registry, metricsPort, options.metricsHost ?? config.METRICS_HOST);
       }
       const pages = Router();
-      pages.use(publicPagesBulkhead({ atOnce: config.PUBLIC_PAGES_AT_ONCE, queued: config.PUBLIC_PAGES_QUEUED }));
+      pages.use(pagesBulkhead);
       pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
       pages.use(
         '/account',
@@ -319,6 +323,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await stopAccepting(server, options.shutdownGraceMs ?? graceAfterDrain(config));
           await runtime.close();
           await metricsServer?.close();
+          // A public request worked on when connections were cut still records and mails: it ends first.
+          await pagesBulkhead.queue.onIdle();
           await keyRequestService.idle();
           await holderMail.close();
           await holderSignIns.close();
