@@ -14,6 +14,7 @@ const timed = [
   'test/data/usageHistoryMemory.test.ts',
   // Latencies of paying callers beside a flood of the public forms, and a sign-in's timing.
   'test/keyRequests/publicFlood.test.ts',
+  'test/account/signInTiming.test.ts',
 ];
 
 export default defineConfig({

@@ -47,17 +47,18 @@ export const holderActorOf = (emailCanonical: string): string =>
 const tokenHashOf = (token: string): Buffer => secretDigest(token);
 
 /**
- * How often the sign-in links asked for are mailed: on a timer of their own, never right after
- * an answer, so the next request's time cannot tell whether the last address held a key.
+ * A sign-in link is mailed on a timer of its own, one to two of these after it was asked for,
+ * never right after the answer: the request that follows, which comes sooner, never waits for
+ * the look-up and the mail, so its time cannot tell whether the address held a key.
  */
-export const signInMailIntervalMs = 500;
+export const signInMailDelayMs = 1000;
 
 /** The sign-in by mailed link and the sessions of the holders' page. */
 export function holderSignIn(database: { db: Kysely<Database> }, settings: HolderSettings, clock: Clock, log: Logger) {
   const { db } = database;
   const baseUrl = () => settings.publicBaseUrl.replace(/\/+$/, '');
-  /** Links asked for and not yet looked up and mailed. */
-  let queued: { emailCanonical: string; token: string }[] = [];
+  /** Links asked for and not yet looked up and mailed, oldest first. */
+  let queued: { emailCanonical: string; token: string; at: number }[] = [];
   let draining: Promise<void> | undefined;
 
   /**
@@ -82,20 +83,22 @@ export function holderSignIn(database: { db: Kysely<Database> }, settings: Holde
     }
   }
 
-  /** Mails every link queued, one after another (a flood of links waits here, not on the requests). */
-  function drain(): Promise<void> {
+  /** Mails the links asked for at least `minAgeMs` ago, one after another (a flood's links wait here, not on requests). */
+  function drain(minAgeMs: number): Promise<void> {
     draining ??= (async () => {
-      while (queued.length > 0) {
-        const batch = queued;
-        queued = [];
-        for (const link of batch) await mailLink(link.emailCanonical, link.token);
+      for (;;) {
+        const due = performance.now() - minAgeMs;
+        const ready = queued.filter((link) => link.at <= due);
+        if (ready.length === 0) return;
+        queued = queued.slice(ready.length);
+        for (const link of ready) await mailLink(link.emailCanonical, link.token);
       }
     })().finally(() => {
       draining = undefined;
     });
     return draining;
   }
-  const timer = setInterval(() => void drain(), signInMailIntervalMs);
+  const timer = setInterval(() => void drain(signInMailDelayMs), signInMailDelayMs);
   timer.unref();
 
   return {
@@ -122,7 +125,7 @@ export function holderSignIn(database: { db: Kysely<Database> }, settings: Holde
         const canonical = await db
           .selectNoFrom((eb) => eb.fn<string>('canonical_email', [eb.val(address)]).as('canonical'))
           .executeTakeFirstOrThrow();
-        queued.push({ emailCanonical: canonical.canonical, token });
+        queued.push({ emailCanonical: canonical.canonical, token, at: performance.now() });
       }
       return admission;
     },
@@ -130,7 +133,7 @@ export function holderSignIn(database: { db: Kysely<Database> }, settings: Holde
     /** Stops the timer and mails what is queued: resolves when every link has been handed over or failed. */
     async close(): Promise<void> {
       clearInterval(timer);
-      while (queued.length > 0 || draining) await drain();
+      while (queued.length > 0 || draining) await drain(0);
     },
 
     /** Whether a link still signs in (the page with the button); the link stays unused. */
