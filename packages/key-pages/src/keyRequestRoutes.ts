@@ -73,10 +73,30 @@ function sendPage(response: Response, status: number, html: string): void {
   response.send(html);
 }
 
-/** A refusal decided before these pages' routers (the public pages' bulkhead), as a page in words with its headers. */
-export function sendRefusalPage(response: Response, problem: Problem): void {
-  for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
-  sendPage(response, problem.status, refusedPage(problem.title, problem.message));
+/**
+ * A refusal decided before these pages' routers (the public pages' bulkhead), made once: the
+ * status, headers and body a browser gets (a page in words) and a script gets (problem details).
+ */
+export function refusalAnswers(
+  problem: Problem,
+): Record<'page' | 'problem', { headers: Record<string, string>; body: Buffer }> {
+  return {
+    page: {
+      headers: {
+        ...problem.headers,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': pageContentSecurityPolicy,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+      body: Buffer.from(refusedPage(problem.title, problem.message)),
+    },
+    problem: {
+      headers: { ...problem.headers, 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' },
+      body: Buffer.from(JSON.stringify(problem.body())),
+    },
+  };
 }
 
 /** A wait as a person reads it: whole minutes, rounded up (Retry-After keeps the seconds). */

@@ -255,6 +255,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const pagesBulkhead = publicPagesBulkhead({
       atOnce: config.PUBLIC_PAGES_AT_ONCE,
       queued: config.PUBLIC_PAGES_QUEUED,
+      perSecond: config.PUBLIC_PAGES_PER_SECOND,
     });
     try {
       const routing = await loadContractRouting();
@@ -265,7 +266,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         metricsServer = await serveMetrics(metrics.registry, metricsPort, options.metricsHost ?? config.METRICS_HOST);
       }
       const pages = Router();
-      pages.use(pagesBulkhead);
+      pages.use(pagesBulkhead.inTurn);
       pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
       pages.use(
         '/account',
@@ -277,7 +278,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           clock,
         }),
       );
-      server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
+      const app = createApp(runtime, routing, metrics?.observeCalls, pages);
+      server.on('request', (request, response) => {
+        if (!pagesBulkhead.refused(request, response)) app(request, response);
+      });
       address = await listen(server, options.port ?? config.PORT, host);
     } catch (error) {
       // The runtime holds the notification connection open: left running, the process would

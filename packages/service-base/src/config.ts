@@ -140,9 +140,11 @@ const environmentSchema = z
     // new network's first request, and far above an honest hour's.
     UNPROVEN_MAILS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(300),
     // The public pages' bulkhead (key requests, confirmations, holders' pages): their own database
-    // connections, requests worked on at once, and requests waiting; past that, 503 at once.
+    // connections, requests worked on at once and started per second, and requests waiting; past
+    // that, 503.
     PUBLIC_PAGES_DATABASE_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(2),
     PUBLIC_PAGES_AT_ONCE: z.coerce.number().int().min(1).max(100).default(4),
+    PUBLIC_PAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
     PUBLIC_PAGES_QUEUED: z.coerce.number().int().min(0).max(10_000).default(32),
   })
   .superRefine((environment, context) => {

@@ -11,7 +11,7 @@ import { testConfig } from '../../testing/testConfig.js';
 // The public pages' bulkhead, over real HTTP on a real PostgreSQL: while every key request
 // waits on the lock they are recorded under (held here by another session, as a slow commit
 // would), the API's calls still find their connections, only the public pages' own pool waits on
-// the lock, and a post past the bounded queue is refused at once in words.
+// the lock, and a post past the bounded queue is refused in words, unworked.
 // Settings beyond testConfig, and why: QUOTE_CACHE_MB=0 and QUOTE_HOLD_MB=0, so each API call
 // reads PostgreSQL (a call answered from memory would prove nothing of the pool).
 const config = testConfig({ QUOTE_CACHE_MB: '0', QUOTE_HOLD_MB: '0' });
@@ -117,7 +117,7 @@ describe("the public pages' bulkhead", { timeout: 60_000 }, () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(posts.length).fill(202));
   });
 
-  it('refuses a post past the full queue at once, with Retry-After and in words', async () => {
+  it('refuses a post past the full queue unworked, with Retry-After and in words', async () => {
     const lock = await holdKeyRequestLock();
     const room = config.PUBLIC_PAGES_AT_ONCE + config.PUBLIC_PAGES_QUEUED;
     const answered: PostAnswer[] = [];
