@@ -12,6 +12,9 @@ const timed = [
   'test/cluster/**/*.test.ts',
   // Its peak memory depends on how many calls arrive while a flush is writing: the machine's speed.
   'test/data/usageHistoryMemory.test.ts',
+  // Latencies of paying callers beside a flood of the public forms, and a sign-in's timing.
+  'test/keyRequests/publicFlood.test.ts',
+  'test/account/signInTiming.test.ts',
 ];
 
 export default defineConfig({

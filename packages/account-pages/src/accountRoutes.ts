@@ -163,14 +163,21 @@ export function accountRouter(options: AccountRouterOptions): Router {
         if (!admission.admitted) {
           response.setHeader('Retry-After', String(admission.retryAfterSeconds));
           const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+          const wait = `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
           return send(
             response,
             429,
-            refusedPage(
-              'Too many sign-in links',
-              `Too many sign-in links were asked for from here or for this address in the last hour; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-              'signed-out',
-            ),
+            admission.by === 'mail'
+              ? refusedPage(
+                  'Too many links mailed',
+                  `The service has sent all the links it mails to unproven addresses this hour, so nothing was mailed; ${wait}.`,
+                  'signed-out',
+                )
+              : refusedPage(
+                  'Too many sign-in links',
+                  `Too many sign-in links were asked for from here or for this address in the last hour; ${wait}.`,
+                  'signed-out',
+                ),
           );
         }
       } catch (error) {

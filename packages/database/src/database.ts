@@ -21,6 +21,8 @@ export interface DatabaseHandle {
    * corpus loader's temporary table), even when `url` is a transaction pooler.
    */
   readonly directUrl: string;
+  /** How `url` hands out connections (DatabaseOptions.poolMode): another pool on it connects the same way. */
+  readonly poolMode?: PoolMode;
   close(): Promise<void>;
 }
 
@@ -96,12 +98,21 @@ export function connectDatabase(url: string, options: DatabaseOptions = {}): Dat
     pool,
     url,
     directUrl: options.directUrl ?? url,
+    poolMode: options.poolMode ?? 'session',
     async close() {
       if (closed) return;
       closed = true;
       await db.destroy();
     },
   };
+}
+
+/**
+ * Another pool on the database `handle` reaches, connecting the way it does (pooler mode, direct
+ * URL): a bulkhead, so one audience's connections are never another's.
+ */
+export function connectBeside(handle: DatabaseHandle, options: Omit<DatabaseOptions, 'poolMode' | 'directUrl'>) {
+  return connectDatabase(handle.url, { ...options, poolMode: handle.poolMode, directUrl: handle.directUrl });
 }
 
 /** Opens `count` of the pool's connections at once (as far as its size allows) and returns them to it idle. */

@@ -1,4 +1,5 @@
 export {
+  connectBeside,
   connectDatabase,
   type DatabaseHandle,
   type DatabaseOptions,
@@ -18,6 +19,6 @@ export {
 } from './notificationChannels.js';
 export { type DatabaseSettings, type OpenedDatabase, openDatabase, withDatabase } from './openDatabase.js';
 export { planRulesOfRow, seedPlans } from './planSeed.js';
-export { serverConnections } from './serverConnections.js';
+export { publicPageConnections, serverConnections } from './serverConnections.js';
 export { type Lane, type RoundAnswers, type RoundOptions, StatementRounds } from './statementRounds.js';
 export type * from './schema.js';

@@ -132,6 +132,15 @@ export interface AccountSignInsTable {
   used_at: Date | null;
 }
 
+/**
+ * Mails to addresses nobody has proved yet (key requests' confirmation links, holders' sign-in
+ * links), counted per clock hour for the whole service (migration 20261129T0500).
+ */
+export interface UnprovenMailHoursTable {
+  hour: Date;
+  mails: number;
+}
+
 /** A signed-in holder's session (migration 20261127T0300). */
 export interface AccountSessionsTable {
   /** SHA-256 of the session cookie. */
@@ -262,6 +271,7 @@ export interface Database {
   holder_notices: HolderNoticesTable;
   key_requests: KeyRequestsTable;
   account_sign_ins: AccountSignInsTable;
+  unproven_mail_hours: UnprovenMailHoursTable;
   account_sessions: AccountSessionsTable;
   quotes: QuotesTable;
   corpus_state: CorpusStateTable;

@@ -32,6 +32,13 @@ const refusedBy = {
   queue: 'waiting: the queue is full',
 } as const;
 
+/** The words of a refusal: the bound that refused, and when to come back. */
+function refusalWords(by: keyof typeof refusedBy | 'mail', retryAfterSeconds: number): string {
+  if (by === 'mail')
+    return `The service has sent all the confirmation mails it sends to new addresses this hour, so nothing was recorded or mailed; try again in ${minutesOf(retryAfterSeconds)}.`;
+  return `Too many key requests ${refusedBy[by]}; try again in ${minutesOf(retryAfterSeconds)}.`;
+}
+
 /**
  * A body the parsers refused, as the problem it is: body-parser marks each of its refusals with a
  * type and a 4xx status (too many fields, a charset or encoding it does not read, a body that
@@ -52,7 +59,7 @@ function bodyProblem(error: unknown): Problem | undefined {
 }
 
 /** A browser (its Accept prefers HTML) is answered with pages; scripts with JSON and problem details. */
-const wantsPage = (request: Request) =>
+export const wantsPage = (request: Request) =>
   request.accepts(['application/json', 'application/problem+json', 'text/html']) === 'text/html';
 
 function sendPage(response: Response, status: number, html: string): void {
@@ -64,6 +71,32 @@ function sendPage(response: Response, status: number, html: string): void {
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('Referrer-Policy', 'no-referrer');
   response.send(html);
+}
+
+/**
+ * A refusal decided before these pages' routers (the public pages' bulkhead), made once: the
+ * status, headers and body a browser gets (a page in words) and a script gets (problem details).
+ */
+export function refusalAnswers(
+  problem: Problem,
+): Record<'page' | 'problem', { headers: Record<string, string>; body: Buffer }> {
+  return {
+    page: {
+      headers: {
+        ...problem.headers,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': pageContentSecurityPolicy,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+      body: Buffer.from(refusedPage(problem.title, problem.message)),
+    },
+    problem: {
+      headers: { ...problem.headers, 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' },
+      body: Buffer.from(JSON.stringify(problem.body())),
+    },
+  };
 }
 
 /** A wait as a person reads it: whole minutes, rounded up (Retry-After keeps the seconds). */
@@ -105,11 +138,9 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     if (address === '') throw invalidRequest([{ parameter: 'body', message: 'arrived on a closed connection' }]);
     const admission = await service.submit(checked.input, address);
     if (!admission.admitted)
-      throw new Problem(
-        'too-many-key-requests',
-        `Too many key requests ${refusedBy[admission.by]}; try again in ${minutesOf(admission.retryAfterSeconds)}.`,
-        { headers: { 'Retry-After': String(admission.retryAfterSeconds) } },
-      );
+      throw new Problem('too-many-key-requests', refusalWords(admission.by, admission.retryAfterSeconds), {
+        headers: { 'Retry-After': String(admission.retryAfterSeconds) },
+      });
     if (wantsPage(request)) {
       sendPage(response, 202, checkYourMailPage());
       return;

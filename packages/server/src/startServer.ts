@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Config, ConfigError, historyRetentionOf, keyRequestBounds } from '@quotes/service-base';
 import type { HistoryRetention } from '@quotes/accounts';
 import type { DatabaseHandle } from '@quotes/database';
-import { migrateToLatest } from '@quotes/database';
+import { connectBeside, migrateToLatest, publicPageConnections } from '@quotes/database';
 import { openServiceDatabase } from './serviceDatabase.js';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
@@ -24,6 +24,7 @@ import { createMailer, requirePublicBaseUrl } from '@quotes/accounts';
 import { createServiceRuntime } from './serviceRuntime.js';
 import { coldWorkAtOnce } from './fairness/coldWork.js';
 import { HolderMailSweeper } from './holderMailSweeper.js';
+import { publicPagesBulkhead } from './http/publicPagesBulkhead.js';
 import type { HolderMailOutcome } from '@quotes/accounts';
 
 export interface StartServerOptions {
@@ -228,10 +229,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (!address) throw new Error('the server is not listening yet');
       return urlOf(address);
     });
+    // The public pages' bulkhead: a pool of their own beside the API's (see publicPagesBulkhead.ts).
+    const publicDatabase = connectBeside(database, {
+      ...publicPageConnections(config),
+      onPoolError: (error) => log.debug({ err: error }, 'idle database connection of the public pages closed'),
+    });
     const keyRequestService = createKeyRequestService(
-      database,
+      publicDatabase,
       // Requests the service grants by itself (self-service plans) are its actions in the audit.
-      createOperatorApi(database, {
+      createOperatorApi(publicDatabase, {
         clock,
         onKeyChanged: (keyId) => runtime.keys.invalidate(keyId),
         actor: 'service:key-requests',
@@ -252,7 +258,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: keyRequests.trustProxy,
       onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
     };
-    const holderSignIns = holderSignIn(database, holderSettings, clock, log);
+    const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
+    const pagesBulkhead = publicPagesBulkhead({
+      atOnce: config.PUBLIC_PAGES_AT_ONCE,
+      queued: config.PUBLIC_PAGES_QUEUED,
+      perSecond: config.PUBLIC_PAGES_PER_SECOND,
+    });
     try {
       const routing = await loadContractRouting();
       const metricsPort = options.metricsPort ?? config.METRICS_PORT;
@@ -262,24 +273,30 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         metricsServer = await serveMetrics(metrics.registry, metricsPort, options.metricsHost ?? config.METRICS_HOST);
       }
       const pages = Router();
+      pages.use(pagesBulkhead.inTurn);
       pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
       pages.use(
         '/account',
         accountRouter({
           signIn: holderSignIns,
-          keys: holderKeys(database, holderSettings, clock),
+          keys: holderKeys(publicDatabase, holderSettings, clock),
           publicBaseUrl: servedFrom,
           trustProxy: keyRequests.trustProxy,
           clock,
         }),
       );
-      server.on('request', createApp(runtime, routing, metrics?.observeCalls, pages));
+      const app = createApp(runtime, routing, metrics?.observeCalls, pages);
+      server.on('request', (request, response) => {
+        if (!pagesBulkhead.refused(request, response)) app(request, response);
+      });
       address = await listen(server, options.port ?? config.PORT, host);
     } catch (error) {
       // The runtime holds the notification connection open: left running, the process would
       // never exit after reporting, say, a port already in use.
       await metricsServer?.close();
       keyRequests.mailer.close();
+      await holderSignIns.close();
+      await publicDatabase.close();
       await runtime.close().catch(() => undefined);
       throw error;
     }
@@ -317,10 +334,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           await stopAccepting(server, options.shutdownGraceMs ?? graceAfterDrain(config));
           await runtime.close();
           await metricsServer?.close();
+          // A public request worked on when connections were cut still records and mails: it ends first.
+          await pagesBulkhead.queue.onIdle();
           await keyRequestService.idle();
           await holderMail.close();
-          await holderSignIns.idle();
+          await holderSignIns.close();
           keyRequests.mailer.close();
+          await publicDatabase.close();
           await ownedDatabase?.close();
         })();
         return closing;

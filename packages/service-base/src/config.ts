@@ -141,6 +141,17 @@ const environmentSchema = z
     KEY_REQUESTS_PER_EMAIL_HOUR: z.coerce.number().int().min(1).max(10_000).default(3),
     KEY_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(200),
     KEY_REQUESTS_MAX_OPEN: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    // Mails to addresses nobody has proved (confirmation and sign-in links), per clock hour for the
+    // whole service: above the busy mark (KEY_REQUESTS_PER_HOUR), so a busy hour still admits each
+    // new network's first request, and far above an honest hour's.
+    UNPROVEN_MAILS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(300),
+    // The public pages' bulkhead (key requests, confirmations, holders' pages): their own database
+    // connections, requests worked on at once and started per second, and requests waiting; past
+    // that, 503.
+    PUBLIC_PAGES_DATABASE_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(2),
+    PUBLIC_PAGES_AT_ONCE: z.coerce.number().int().min(1).max(100).default(4),
+    PUBLIC_PAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+    PUBLIC_PAGES_QUEUED: z.coerce.number().int().min(0).max(10_000).default(32),
   })
   .superRefine((environment, context) => {
     if (environment.DATABASE_POOL_MODE !== 'transaction') return;
@@ -203,6 +214,7 @@ export function keyRequestBounds(config: Config) {
     perEmailPerHour: config.KEY_REQUESTS_PER_EMAIL_HOUR,
     perHour: config.KEY_REQUESTS_PER_HOUR,
     maxOpen: config.KEY_REQUESTS_MAX_OPEN,
+    unprovenMailsPerHour: config.UNPROVEN_MAILS_PER_HOUR,
   } as const;
 }
 

@@ -3,19 +3,26 @@ import type { Database } from '@quotes/database';
 import { type AskedBy, boundReached, hourlyCounts } from './hourlyBounds.js';
 import type { RequestBounds } from './keyRequests.js';
 import { inTransaction } from './transaction.js';
+import { secondsUntilNextHour, takeUnprovenMail } from './unprovenMailBudget.js';
 
 /** Sign-in links of the holders' page: recorded whether or not the address holds a key. */
 
 export type SignInAdmission =
   | { readonly admitted: true }
-  | { readonly admitted: false; readonly by: 'address' | 'network' | 'email'; readonly retryAfterSeconds: number };
+  | {
+      readonly admitted: false;
+      readonly by: 'address' | 'network' | 'email' | 'mail';
+      readonly retryAfterSeconds: number;
+    };
 
 /** Used and expired links are kept a day (they count towards the hourly bounds), then deleted. */
 const keptMs = 86_400_000;
 
 /**
  * Records a sign-in link unless an hourly bound refuses it (the key requests' bounds, counted
- * the same way under one lock of its own); old links are deleted on the way.
+ * the same way under one lock of its own, and the hour's budget of mails to unproven addresses);
+ * old links are deleted on the way. Every link recorded takes a place of the budget, whether or
+ * not the address holds a key and is mailed: the answer never tells which.
  */
 export async function admitSignIn(
   db: Kysely<Database>,
@@ -31,6 +38,8 @@ export async function admitSignIn(
       .execute();
     const reached = boundReached(await hourlyCounts(trx, 'account_sign_ins', asked, now), bounds, now);
     if (reached) return { admitted: false, ...reached };
+    if (!(await takeUnprovenMail(trx, now, bounds.unprovenMailsPerHour)))
+      return { admitted: false, by: 'mail', retryAfterSeconds: secondsUntilNextHour(now) };
     await trx
       .insertInto('account_sign_ins')
       .values({

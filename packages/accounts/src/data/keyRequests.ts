@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysel
 import type { Database, KeyRequestStatus, KeyRequestsTable } from '@quotes/database';
 import { boundReached, hourlyCounts, secondsUntilFree } from './hourlyBounds.js';
 import { inTransaction } from './transaction.js';
+import { secondsUntilNextHour, takeUnprovenMail } from './unprovenMailBudget.js';
 
 /** Requests for a key (the public form) and the bounds that keep a flood from filling the table. */
 
@@ -42,13 +43,18 @@ export interface RequestBounds {
   readonly perHour: number;
   /** Unconfirmed and pending requests kept at most; beyond it the oldest unconfirmed is dropped. */
   readonly maxOpen: number;
+  /**
+   * Mails to addresses nobody has proved, per clock hour for the whole service (confirmation and
+   * sign-in links together): past it a request is refused, never mailed (unprovenMailBudget.ts).
+   */
+  readonly unprovenMailsPerHour: number;
 }
 
 export type Admission =
   | { readonly admitted: true }
   | {
       readonly admitted: false;
-      readonly by: 'address' | 'network' | 'email' | 'busy' | 'queue';
+      readonly by: 'address' | 'network' | 'email' | 'busy' | 'queue' | 'mail';
       readonly retryAfterSeconds: number;
     };
 
@@ -62,8 +68,10 @@ const expiredKeptMs = 7 * 86_400_000;
  * Records a request unless a bound refuses it, in one transaction under one advisory lock (two
  * requests at once cannot both take the last place): unconfirmed requests past their token's
  * life become expired and old expired ones are deleted, the hourly bounds are counted (address,
- * network, person; then, past the service-wide number, one per site), and when the open requests
- * are at their cap the oldest unconfirmed ones make room.
+ * network, person; then, past the service-wide number, one per site), the hour's budget of
+ * mails to unproven addresses is taken (a robot's trapped request takes its place too, so its
+ * answer is the same), and when the open requests are at their cap the oldest unconfirmed ones
+ * make room.
  */
 export async function admitKeyRequest(
   db: Kysely<Database>,
@@ -91,6 +99,8 @@ export async function admitKeyRequest(
       const site = hour.site;
       if (site.count > 0) return { admitted: false, by: 'busy', retryAfterSeconds: secondsUntilFree(site.oldest, now) };
     }
+    if (!(await takeUnprovenMail(trx, now, bounds.unprovenMailsPerHour)))
+      return { admitted: false, by: 'mail', retryAfterSeconds: secondsUntilNextHour(now) };
     const open = await trx
       .selectFrom('key_requests')
       .select((eb) => eb.fn.countAll<string>().as('n'))

@@ -46,36 +46,60 @@ export const holderActorOf = (emailCanonical: string): string =>
 
 const tokenHashOf = (token: string): Buffer => secretDigest(token);
 
+/**
+ * A sign-in link is mailed on a timer of its own, one to two of these after it was asked for,
+ * never right after the answer: the request that follows, which comes sooner, never waits for
+ * the look-up and the mail, so its time cannot tell whether the address held a key.
+ */
+export const signInMailDelayMs = 1000;
+
 /** The sign-in by mailed link and the sessions of the holders' page. */
 export function holderSignIn(database: { db: Kysely<Database> }, settings: HolderSettings, clock: Clock, log: Logger) {
   const { db } = database;
   const baseUrl = () => settings.publicBaseUrl.replace(/\/+$/, '');
-  const sending = new Set<Promise<void>>();
+  /** Links asked for and not yet looked up and mailed, oldest first. */
+  let queued: { emailCanonical: string; token: string; at: number }[] = [];
+  let draining: Promise<void> | undefined;
 
   /**
    * Looks for the address's keys and mails the link to the address the newest of them was
-   * issued to, after the answer: the answer's content and time are the same whether the address
-   * holds keys or not. The link goes to a key's own address, never to the one typed, so an
-   * address that only compares equal (`ann+x@` for `ann@`) gets nothing.
+   * issued to. The link goes to a key's own address, never to the one typed, so an address that
+   * only compares equal (`ann+x@` for `ann@`) gets nothing.
    */
-  function mailLinkLater(emailCanonical: string, token: string): void {
-    const sent: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        const newest = await db
-          .selectFrom('api_keys')
-          .select('email')
-          .where('email_canonical', '=', emailCanonical)
-          .orderBy('created_at', 'desc')
-          .executeTakeFirst();
-        if (!newest?.email) return;
-        await settings.mailer.send(
-          signInMessage(newest.email, `${baseUrl()}/account/sign-in?token=${token}`, signInValidMinutes),
-        );
-      })
-      .catch((error: unknown) => log.error({ err: error }, "a holder's sign-in link could not be mailed"))
-      .finally(() => sending.delete(sent));
-    sending.add(sent);
+  async function mailLink(emailCanonical: string, token: string): Promise<void> {
+    try {
+      const newest = await db
+        .selectFrom('api_keys')
+        .select('email')
+        .where('email_canonical', '=', emailCanonical)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (!newest?.email) return;
+      await settings.mailer.send(
+        signInMessage(newest.email, `${baseUrl()}/account/sign-in?token=${token}`, signInValidMinutes),
+      );
+    } catch (error) {
+      log.error({ err: error }, "a holder's sign-in link could not be mailed");
+    }
   }
+
+  /** Mails the links asked for at least `minAgeMs` ago, one after another (a flood's links wait here, not on requests). */
+  function drain(minAgeMs: number): Promise<void> {
+    draining ??= (async () => {
+      for (;;) {
+        const due = performance.now() - minAgeMs;
+        const ready = queued.filter((link) => link.at <= due);
+        if (ready.length === 0) return;
+        queued = queued.slice(ready.length);
+        for (const link of ready) await mailLink(link.emailCanonical, link.token);
+      }
+    })().finally(() => {
+      draining = undefined;
+    });
+    return draining;
+  }
+  const timer = setInterval(() => void drain(signInMailDelayMs), signInMailDelayMs);
+  timer.unref();
 
   return {
     /** Records a link for the address unless a bound refuses (an invalid address throws OperatorError). */
@@ -101,14 +125,15 @@ export function holderSignIn(database: { db: Kysely<Database> }, settings: Holde
         const canonical = await db
           .selectNoFrom((eb) => eb.fn<string>('canonical_email', [eb.val(address)]).as('canonical'))
           .executeTakeFirstOrThrow();
-        mailLinkLater(canonical.canonical, token);
+        queued.push({ emailCanonical: canonical.canonical, token, at: performance.now() });
       }
       return admission;
     },
 
-    /** Resolves when every sign-in mail started has been handed over or failed. */
-    async idle(): Promise<void> {
-      while (sending.size > 0) await Promise.all(sending);
+    /** Stops the timer and mails what is queued: resolves when every link has been handed over or failed. */
+    async close(): Promise<void> {
+      clearInterval(timer);
+      while (queued.length > 0 || draining) await drain(0);
     },
 
     /** Whether a link still signs in (the page with the button); the link stays unused. */

@@ -18,6 +18,7 @@ import * as consoleSignInLinks from './20261127T0100_console_sign_in_links.js';
 import * as holderAccounts from './20261127T0300_holder_accounts.js';
 import * as holderNotices from './20261127T0400_holder_notices.js';
 import * as holderActionWindows from './20261129T0500_holder_action_windows.js';
+import * as unprovenMailHours from './20261129T0500_unproven_mail_hours.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T0300_holder_accounts': holderAccounts,
   '20261127T0400_holder_notices': holderNotices,
   '20261129T0500_holder_action_windows': holderActionWindows,
+  '20261129T0500_unproven_mail_hours': unprovenMailHours,
 };

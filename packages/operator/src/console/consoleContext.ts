@@ -37,7 +37,14 @@ const readOnly: KeyRequestSettings = {
     close: () => undefined,
   },
   publicBaseUrl: undefined,
-  bounds: { perAddressPerHour: 0, perNetworkPerHour: 0, perEmailPerHour: 0, perHour: 0, maxOpen: 0 },
+  bounds: {
+    perAddressPerHour: 0,
+    perNetworkPerHour: 0,
+    perEmailPerHour: 0,
+    perHour: 0,
+    maxOpen: 0,
+    unprovenMailsPerHour: 0,
+  },
 };
 
 export function consoleContext(

@@ -31,6 +31,7 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
           perEmailPerHour: 1000,
           perHour: 10_000,
           maxOpen: 1000,
+          unprovenMailsPerHour: 10_000,
         },
       },
     });

@@ -37,6 +37,7 @@ describe('the holders page', { timeout: 60_000 }, () => {
           perEmailPerHour: 3,
           perHour: 10_000,
           maxOpen: 1000,
+          unprovenMailsPerHour: 10_000,
         },
       },
     });
@@ -294,7 +295,14 @@ describe('the holders page', { timeout: 60_000 }, () => {
           outboxDir: '/nonexistent',
         }),
         publicBaseUrl: server.url,
-        bounds: { perAddressPerHour: 100, perNetworkPerHour: 100, perEmailPerHour: 100, perHour: 1000, maxOpen: 1000 },
+        bounds: {
+          perAddressPerHour: 100,
+          perNetworkPerHour: 100,
+          perEmailPerHour: 100,
+          perHour: 1000,
+          maxOpen: 1000,
+          unprovenMailsPerHour: 1000,
+        },
       },
       time.clock,
       silentLogger,

@@ -25,7 +25,14 @@ beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
   server = await startServerMailingTo(database, inbox, {
     keyRequests: {
-      bounds: { perAddressPerHour: 2, perNetworkPerHour: 50, perEmailPerHour: 50, perHour: 10_000, maxOpen: 10_000 },
+      bounds: {
+        perAddressPerHour: 2,
+        perNetworkPerHour: 50,
+        perEmailPerHour: 50,
+        perHour: 10_000,
+        maxOpen: 10_000,
+        unprovenMailsPerHour: 10_000,
+      },
     },
   });
 });

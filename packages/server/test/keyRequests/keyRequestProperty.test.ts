@@ -30,6 +30,7 @@ const bounds = {
   perEmailPerHour: 10_000,
   perHour: 10_000,
   maxOpen: 100_000,
+  unprovenMailsPerHour: 100_000,
 };
 
 beforeAll(async () => {

@@ -222,7 +222,14 @@ describe('the cap on open requests', { timeout: 60_000 }, () => {
     const own = await createTestDatabase();
     const capped = await startServerMailingTo(own, inbox, {
       keyRequests: {
-        bounds: { perAddressPerHour: 100, perNetworkPerHour: 100, perEmailPerHour: 100, perHour: 100, maxOpen: 3 },
+        bounds: {
+          perAddressPerHour: 100,
+          perNetworkPerHour: 100,
+          perEmailPerHour: 100,
+          perHour: 100,
+          maxOpen: 3,
+          unprovenMailsPerHour: 100,
+        },
       },
     });
     try {

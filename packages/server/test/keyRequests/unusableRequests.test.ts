@@ -86,7 +86,14 @@ describe('a stored request whose text no later step accepts', { timeout: 30_000 
       {
         mailer,
         publicBaseUrl: running.server.url,
-        bounds: { perAddressPerHour: 5, perNetworkPerHour: 10, perEmailPerHour: 3, perHour: 200, maxOpen: 1000 },
+        bounds: {
+          perAddressPerHour: 5,
+          perNetworkPerHour: 10,
+          perEmailPerHour: 3,
+          perHour: 200,
+          maxOpen: 1000,
+          unprovenMailsPerHour: 300,
+        },
       },
       systemClock,
       silentLogger,
