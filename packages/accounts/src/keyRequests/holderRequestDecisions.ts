@@ -3,6 +3,7 @@ import { findKeyRequest, type KeyRequestRow, settleRequest } from '../data/keyRe
 import type { Clock } from '../domain/clock.js';
 import { type HolderDecision, holderApprovedMessage, holderRejectedMessage } from '../mail/accountMessages.js';
 import type { Delivery, Mailer } from '../mail/mailer.js';
+import { type AllowanceChoice, allowanceOf } from '../operator/operatorInput.js';
 import { type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 
 /** How far a renewal takes a key: a year from its expiry, or from now when that is later. */
@@ -30,7 +31,7 @@ function decisionOf(row: KeyRequestRow, key: KeyView, baseUrl: string): HolderDe
 export async function approveHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
-  options: { plan?: string; send: boolean },
+  options: AllowanceChoice & { plan?: string; send: boolean; maxLimit?: number | null },
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
 ): Promise<{ key: KeyView; delivery: Delivery | null }> {
   const keyId = row.for_key_id;
@@ -38,7 +39,14 @@ export async function approveHolderRequest(
   const key = await operator.atomically(async (atomic, trx) => {
     let changed: KeyView;
     if (row.kind === 'plan-change') {
-      changed = await atomic.changePlan(keyId, { plan: options.plan ?? row.plan_id, allowAnotherTrial: true });
+      // The key action holds every plan rule (a per-key plan's allowance chosen): an approval cannot skip one.
+      changed = await atomic.changePlan(keyId, {
+        plan: options.plan ?? row.plan_id,
+        monthlyCalls: allowanceOf(options).monthlyCalls,
+        unlimited: options.unlimited,
+        maxLimit: options.maxLimit,
+        allowAnotherTrial: true,
+      });
     } else {
       const current = await atomic.showKey(keyId);
       const from = Math.max(context.clock().getTime(), current.expiresAt ? Date.parse(current.expiresAt) : 0);

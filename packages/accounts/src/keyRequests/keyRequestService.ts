@@ -30,7 +30,7 @@ import { keyMessage } from '../mail/operatorMessages.js';
 import { requirePublicBaseUrl } from '../mail/publicAddress.js';
 import { type IssuedKey, type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 import { approveHolderRequest, isHolderRequest, rejectHolderRequest } from './holderRequestDecisions.js';
-import { requireText } from '../operator/operatorInput.js';
+import { type AllowanceChoice, allowanceOf, requireText } from '../operator/operatorInput.js';
 import { clientOf, confirmAndDecide, issueWithin, unusableTextOf } from './keyRequestDecisions.js';
 import type { KeyRequestInput } from './keyRequestFields.js';
 
@@ -137,11 +137,22 @@ export interface KeyRequestService {
    */
   approve(
     id: string,
-    options: { plan?: string; send: boolean },
+    options: ApproveOptions,
   ): Promise<{ request: KeyRequestView; issued: IssuedKey | null; changed?: KeyView; delivery: Delivery | null }>;
   reject(id: string, reason: string): Promise<{ request: KeyRequestView; delivery: Delivery }>;
   /** The pending requests, and the digest mailed to OPERATOR_EMAIL when `send`. */
   digest(send: boolean): Promise<{ pending: KeyRequestView[]; delivery: Delivery | null }>;
+}
+
+/**
+ * The operator's approval: the plan (default: the one asked for) and, on a plan with per-key
+ * limits, the allowance chosen as `keys create` chooses it (the key action refuses it missing).
+ */
+export interface ApproveOptions extends AllowanceChoice {
+  readonly plan?: string;
+  readonly send: boolean;
+  readonly monthlyCalls?: number | string | null;
+  readonly maxLimit?: number | null;
 }
 
 export function createKeyRequestService(
@@ -300,7 +311,15 @@ export function createKeyRequestService(
           'conflict',
         );
       // The operator's approval is the override of the one-trial rules.
-      const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
+      const issued = await operator.atomically((atomic, trx) =>
+        issueWithin(
+          atomic,
+          trx,
+          row,
+          { ...allowanceOf(options), maxLimit: options.maxLimit, plan, allowAnotherTrial: true },
+          clock(),
+        ),
+      );
       if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
       const delivery = base === undefined ? null : await mailKey(issued, base);
       return { request: viewOf(await existing(id)), issued, delivery };

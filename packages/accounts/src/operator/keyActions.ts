@@ -12,7 +12,14 @@ import { recordRevocationNotices } from '../notices/revocationNotices.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
-import { optionalText, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
+import {
+  allowanceOf,
+  optionalText,
+  requireAllowanceChoice,
+  requireClientName,
+  requireEmail,
+  requireOrigins,
+} from './operatorInput.js';
 
 import type { KeyView, OperatorApi } from './operatorTypes.js';
 import {
@@ -49,13 +56,13 @@ export function keyActions(
       const allowedOrigins = requireOrigins(input.allowedOrigins ?? []);
       const email = input.email == null || input.email.trim() === '' ? null : requireEmail(input.email);
       const plan = await planNamed(input.plan);
-      const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
+      const hasOverrides = allowanceOf(input).monthlyCalls !== null || (input.maxLimit ?? null) !== null;
       if (hasOverrides && !plan.perKeyLimits)
         throw new OperatorError(
           `monthly calls and max limit can only be set per key on ${plansWhere((rule) => rule.perKeyLimits)}, not on ${plan.id}`,
         );
-      const monthlyCalls =
-        input.monthlyCalls == null ? null : requireWholeNumber(input.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
+      // The plan's rules are the action's: a key request's approval, the console and the CLI meet the same refusal.
+      const monthlyCalls = requireAllowanceChoice(plan.id, input);
       const maxLimit =
         input.maxLimit == null ? null : requireWholeNumber(input.maxLimit, 'max limit', 1, rules.pageCeiling);
 
@@ -169,21 +176,21 @@ export function keyActions(
 
     async changePlan(id, change) {
       const now = clock();
+      // The plan's rules first: what is asked is refused in the same words whatever key it names.
+      const plan = await planNamed(change.plan);
+      const hasOverrides = allowanceOf(change).monthlyCalls !== null || (change.maxLimit ?? null) !== null;
+      if (hasOverrides && !plan.perKeyLimits)
+        throw new OperatorError(
+          `monthly calls and max limit can only be set per key on ${plansWhere((rule) => rule.perKeyLimits)}, not on ${plan.id}`,
+        );
+      const monthlyCalls = requireAllowanceChoice(plan.id, change);
+      const maxLimit =
+        change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} is revoked; its plan cannot change`, 'conflict');
-      const plan = await planNamed(change.plan);
-      const hasOverrides = (change.monthlyCalls ?? null) !== null || (change.maxLimit ?? null) !== null;
-      if (hasOverrides && !plan.perKeyLimits)
-        throw new OperatorError(
-          `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
-        );
       if (plan.id === record.plan.id && !hasOverrides)
         throw new OperatorError(`key ${id} is already on ${plan.id}`, 'conflict');
-      const monthlyCalls =
-        change.monthlyCalls == null ? null : requireWholeNumber(change.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
-      const maxLimit =
-        change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
       // A plan with a validity (trial) bounds the expiry from now; leaving one drops the expiry it imposed.
       let expiresAt = record.expiresAt;
       if (plan.validityDays !== null) {

@@ -17,8 +17,10 @@ export interface CreateKeyInput {
   email?: string | null;
   /** Optional expiry; a plan with a validity (trial) defaults to issue + validity and cannot exceed it. */
   expiresAt?: Date | null;
-  /** Enterprise only: calls per month (absent: unlimited). */
-  monthlyCalls?: number | null;
+  /** Plans with per-key limits only: calls per month (a number, or its text from a form); such a plan needs this or `unlimited`. */
+  monthlyCalls?: number | string | null;
+  /** Plans with per-key limits only: no monthly allowance, chosen out loud. */
+  unlimited?: boolean;
   /** Plans with per-key limits only: largest page, 1 to the contract's page ceiling (absent: the plan's). */
   maxLimit?: number | null;
   /** Issue a trial even though this person or client had one recently (the operator's explicit override). */
@@ -38,7 +40,9 @@ export interface KeyFilterInput {
 
 export interface ChangePlanInput {
   plan: string;
-  monthlyCalls?: number | null;
+  /** As at creation: a plan with per-key limits needs this or `unlimited`. */
+  monthlyCalls?: number | string | null;
+  unlimited?: boolean;
   maxLimit?: number | null;
   allowAnotherTrial?: boolean;
 }

@@ -11,7 +11,6 @@ import {
   keyMessage,
   maxMonthlyCalls,
   OperatorError,
-  requireAllowanceChoice,
   requirePublicBaseUrl,
 } from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
@@ -71,24 +70,21 @@ function keyLines(view: KeyView): string[] {
 
 const planOption = (flags: string, description: string) =>
   new Option(flags, description).choices([...taxonomy.plans]).makeOptionMandatory();
-const monthlyCallsOption = (): [string, string, (text: string) => number] => [
+export const monthlyCallsOption = (): [string, string, (text: string) => number] => [
   '--monthly-calls <n>',
   `${perKeyPlans()} only, and needed there: calls per month (or --unlimited)`,
   wholeNumber('--monthly-calls', 0, maxMonthlyCalls),
 ];
-const maxLimitOption = (): [string, string, (text: string) => number] => [
+export const maxLimitOption = (): [string, string, (text: string) => number] => [
   '--max-limit <n>',
   `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
   wholeNumber('--max-limit', 1, rules.pageCeiling),
 ];
 
-const unlimitedOption = (): [string, string] => [
+export const unlimitedOption = (): [string, string] => [
   '--unlimited',
   `${perKeyPlans()} only: no monthly allowance, said in words rather than by leaving --monthly-calls out`,
 ];
-
-/** The CLI's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
-const allowanceFlags = { calls: '--monthly-calls', unlimited: '--unlimited' };
 
 const collectOrigin = (value: string, previous: string[]) => [...previous, value];
 
@@ -172,7 +168,6 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           throw new OperatorError('--send needs --email: the address to mail the key to');
         // Refused before the key exists, as every --send that mails the holder links.
         if (options.send) requirePublicBaseUrl(cli.config().PUBLIC_BASE_URL);
-        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const { issued, view } = await cli.run(async (database) => {
           const operator = createOperatorApi(database, { reason: options.reason });
           const issued = await operator.createKey({
@@ -180,7 +175,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             plan: options.plan,
             email: options.email,
             expiresAt: options.expiresAt,
-            monthlyCalls,
+            monthlyCalls: options.monthlyCalls,
+            unlimited: options.unlimited,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
             allowedOrigins: options.allowedOrigin,
@@ -362,11 +358,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           reason?: string;
         },
       ) => {
-        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const view = await cli.run((database) =>
           createOperatorApi(database, { reason: options.reason }).changePlan(id, {
             plan: options.plan,
-            monthlyCalls,
+            monthlyCalls: options.monthlyCalls,
+            unlimited: options.unlimited,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
           }),

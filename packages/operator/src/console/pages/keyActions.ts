@@ -26,6 +26,7 @@ export interface ActionArguments {
   until?: Date;
   plan?: string;
   monthlyCalls?: number | null;
+  unlimited?: boolean;
   origins?: string[];
 }
 
@@ -56,7 +57,7 @@ function untilOf(text: string | undefined): Date {
 }
 
 /** The console's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
-const allowanceFields = { calls: '"monthly calls"', unlimited: '"unlimited"' };
+export const allowanceFields = { calls: '"monthly calls"', unlimited: '"unlimited"' };
 
 export const keyActions: Readonly<Record<string, KeyAction>> = {
   revoke: {
@@ -97,12 +98,14 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
     title: 'Change plan',
     read: (input) => {
       const plan = requirePlanName(input.plan ?? '');
+      const unlimited = input.unlimited !== undefined;
+      // Read for the confirm step's sentence; the action applies the same rule again when run.
       const monthlyCalls = requireAllowanceChoice(
         plan,
-        { monthlyCalls: input.monthlyCalls, unlimited: input.unlimited !== undefined },
+        { monthlyCalls: input.monthlyCalls, unlimited },
         allowanceFields,
       );
-      return { plan, monthlyCalls };
+      return { plan, monthlyCalls, unlimited };
     },
     summary: (key, _input, args) =>
       `Move ${key.id} (${key.client}) from ${key.plan} to ${args.plan}${
@@ -115,7 +118,11 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
 <label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
 <label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>`,
     run: async (operator, key, args) => {
-      await operator.changePlan(key.id, { plan: args.plan!, monthlyCalls: args.monthlyCalls });
+      await operator.changePlan(key.id, {
+        plan: args.plan!,
+        monthlyCalls: args.monthlyCalls,
+        unlimited: args.unlimited,
+      });
       return {};
     },
     done: 'Plan changed.',

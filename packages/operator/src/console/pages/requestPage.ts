@@ -15,6 +15,10 @@ export type RequestDecision = keyof typeof requestDecisions;
 /** The form's values, kept when a decision is refused so nothing typed is lost. */
 export interface DecisionInput {
   plan?: string;
+  monthlyCalls?: string;
+  /** Present when the box is ticked. */
+  unlimited?: string;
+  category?: string;
   reason?: string;
 }
 
@@ -67,6 +71,8 @@ ${csrfField(session)}
 <label for="plan">Plan<select id="plan" name="plan">${taxonomy.plans.map(
     (plan) => html`<option value="${plan}"${plan === chosen ? html` selected` : ''}>${plan}</option>`,
   )}</select></label>
+<label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
+<label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>
 ${approvalText(request)}
 <button type="submit">${request.kind === 'key' ? 'Approve and mail the key' : 'Approve and mail the holder'}</button>
 </form>
