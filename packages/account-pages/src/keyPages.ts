@@ -13,7 +13,7 @@ function keyFacts(key: HolderKey): Html {
 <dt>Key</dt><dd><code>${key.prefix}…</code></dd>
 <dt>Application</dt><dd>${key.client}</dd>
 <dt>Plan</dt><dd>${key.plan}</dd>
-<dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedReason ? html` (${key.revokedReason})` : html``}</dd>
+<dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedBecause ? html` (${key.revokedBecause})` : html``}</dd>
 <dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
 <dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>
@@ -26,7 +26,7 @@ function requestRows(requests: readonly HolderRequestView[]): Html {
 <table><thead><tr><th scope="col">Request</th><th scope="col">For</th><th scope="col">Asked</th><th scope="col">State</th></tr></thead>
 <tbody>${requests.map(
     (request) =>
-      html`<tr><td>${request.id}</td><td>${request.kind === 'plan-change' ? `plan ${request.plan}` : 'renewal'}</td><td>${request.createdAt}</td><td>${request.status}${request.rejectionReason ? html`: ${request.rejectionReason}` : html``}</td></tr>`,
+      html`<tr><td>${request.id}</td><td>${request.kind === 'plan-change' ? `plan ${request.plan}` : 'renewal'}</td><td>${request.createdAt}</td><td>${request.status}${request.rejectedBecause ? html`: ${request.rejectedBecause}` : html``}</td></tr>`,
   )}</tbody></table>`;
 }
 

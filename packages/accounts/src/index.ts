@@ -30,3 +30,4 @@ export * from './rules.js';
 export * from './holders/holderKeys.js';
 export * from './holders/holderSignIn.js';
 export { renewalDays } from './keyRequests/holderRequestDecisions.js';
+export * from './mail/inertText.js';

@@ -1,6 +1,7 @@
 import type { KeyRequestKind } from '@quotes/database';
 import { findKeyRequest, type KeyRequestRow, settleRequest } from '../data/keyRequests.js';
 import type { Clock } from '../domain/clock.js';
+import type { DecisionCategory } from '../domain/decisionCategories.js';
 import { type HolderDecision, holderApprovedMessage, holderRejectedMessage } from '../mail/accountMessages.js';
 import type { Delivery, Mailer } from '../mail/mailer.js';
 import { type AllowanceChoice, allowanceOf } from '../operator/operatorInput.js';
@@ -71,29 +72,31 @@ export async function approveHolderRequest(
   return { key, delivery };
 }
 
-/** Rejects a holder's request with the operator's reason, audited; the holder is mailed the reason. */
+/** Rejects a holder's request, audited with the operator's reason; the holder is mailed the category's words. */
 export async function rejectHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
-  reason: string,
+  decision: { readonly category: DecisionCategory; readonly reason: string | null },
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
 ): Promise<{ row: KeyRequestRow; delivery: Delivery }> {
   const keyId = row.for_key_id;
   if (!keyId) throw new OperatorError(`request ${row.id} names no key`, 'failed');
   const settled = await operator.atomically(async (atomic, trx) => {
-    if (!(await settleRequest(trx, row.id, { status: 'rejected', reason }, context.clock())))
+    if (!(await settleRequest(trx, row.id, { status: 'rejected', ...decision }, context.clock())))
       throw new OperatorError(`request ${row.id} was settled meanwhile`, 'conflict');
     await atomic.recordAction({
       action: 'requests reject',
       target: row.id,
       keyId,
       before: { status: row.status, kind: row.kind, plan: row.plan_id },
-      after: { status: 'rejected' },
-      reason,
+      after: { status: 'rejected', category: decision.category },
+      reason: decision.reason,
     });
     return (await findKeyRequest(trx, row.id))!;
   });
   const key = await operator.showKey(keyId);
-  const delivery = await context.mailer.send(holderRejectedMessage(decisionOf(row, key, context.baseUrl), reason));
+  const delivery = await context.mailer.send(
+    holderRejectedMessage(decisionOf(row, key, context.baseUrl), decision.category),
+  );
   return { row: settled, delivery };
 }

@@ -123,7 +123,7 @@ export async function confirmAndDecide(operator: OperatorApi, tokenHash: Buffer,
     const unusable = unusableTextOf(claimed);
     if (unusable !== undefined) {
       const reason = `the request cannot become a key: ${unusable}`;
-      await settleRequest(trx, claimed.id, { status: 'rejected', reason }, now);
+      await settleRequest(trx, claimed.id, { status: 'rejected', category: 'request-unusable', reason }, now);
       await atomic.recordAction({
         action: 'requests reject',
         target: claimed.id,

@@ -6,7 +6,7 @@ import { settleRequestsOfClosedKeys } from '../data/holderRequests.js';
 import { callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
 import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
-import { revocationCategoryOf } from '../domain/holderNoticeRules.js';
+import { type DecisionCategory, holderActorPrefix } from '../domain/decisionCategories.js';
 import { plansWhere } from '../domain/plans.js';
 import { recordRevocationNotices } from '../notices/revocationNotices.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
@@ -16,6 +16,7 @@ import {
   allowanceOf,
   optionalText,
   requireAllowanceChoice,
+  requireDecisionCategory,
   requireClientName,
   requireEmail,
   requireOrigins,
@@ -50,6 +51,13 @@ export function keyActions(
   | 'renewKey'
 > {
   const { db, clock, changed, actor, audit, changeKey, existing, planNamed } = context;
+  /** The category the holder reads: theirs when they close the key themselves, else the operator's choice. */
+  const categoryOf = (category: string | undefined): DecisionCategory =>
+    actor.startsWith(holderActorPrefix)
+      ? 'requested-by-holder'
+      : category === undefined
+        ? 'other'
+        : requireDecisionCategory(category);
   return {
     async createKey(input) {
       const client = requireClientName(input.client);
@@ -143,19 +151,20 @@ export function keyActions(
       return records.map((record) => ({ ...viewOf(record, now), callsThisMonth: calls.get(record.id) ?? 0 }));
     },
 
-    async revokeKeysOf(owner, reason) {
+    async revokeKeysOf(owner, reason, category) {
       if (owner.email === undefined && owner.client === undefined)
         throw new OperatorError('name the keys to revoke: a key id, --email or --client');
       const email = owner.email === undefined ? undefined : requireEmail(owner.email);
       const client = owner.client === undefined ? undefined : requireClientName(owner.client);
       const text = optionalText(reason, 'reason', 500);
+      const decided = categoryOf(category);
       const views = await inTransaction(db, async (trx) => {
         const at = clock();
-        const ids = await revokeKeysOf(trx, { email, client }, text, at);
+        const ids = await revokeKeysOf(trx, { email, client }, { category: decided, reason: text }, at);
         const now = clock();
         const revoked: KeyView[] = [];
         for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
-        await recordRevocationNotices(trx, revoked, at, revocationCategoryOf({ actor, scope: 'holder' }));
+        await recordRevocationNotices(trx, revoked, at, decided);
         await settleRequestsOfClosedKeys(trx, ids, at);
         await audit(
           trx,
@@ -283,8 +292,9 @@ export function keyActions(
       };
     },
 
-    async revokeKey(id, reason) {
+    async revokeKey(id, reason, category) {
       const text = optionalText(reason, 'reason', 500);
+      const decided = categoryOf(category);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(
@@ -295,9 +305,9 @@ export function keyActions(
       return changeKey(
         id,
         async (trx) => {
-          if (!(await revokeKey(trx, id, text, at))) return false;
+          if (!(await revokeKey(trx, id, { category: decided, reason: text }, at))) return false;
           // The holder's mail is due in the revocation's own transaction: whoever revokes, it is sent.
-          await recordRevocationNotices(trx, [record], at, revocationCategoryOf({ actor, scope: 'key' }));
+          await recordRevocationNotices(trx, [record], at, decided);
           await settleRequestsOfClosedKeys(trx, [id], at);
           return true;
         },

@@ -2,6 +2,7 @@ import { rules, taxonomy } from '@quotes/contract';
 import { checkTextField, withRefusedShown } from '@quotes/text-rules';
 import type { KeyState } from '../data/keyOwners.js';
 import { canonicalOrigin, maxAllowedOrigins } from '../domain/allowedOrigins.js';
+import { type DecisionCategory, decisionCategoryIds, isDecisionCategory } from '../domain/decisionCategories.js';
 import { emailAddressProblem, emailMaxCharacters } from '../domain/emailAddress.js';
 import { plansWhere } from '../domain/plans.js';
 import { OperatorError } from './operatorError.js';
@@ -72,6 +73,14 @@ export function requirePlanName(value: string, name = 'plan'): string {
   if (!taxonomy.plans.includes(value))
     throw new OperatorError(`${name} must be one of ${taxonomy.plans.join(', ')}, got ${quoted(value)}`);
   return value;
+}
+
+/** What the holder is told of a decision: one of the fixed categories (domain/decisionCategories.ts). */
+export function requireDecisionCategory(value: unknown, name = 'category'): DecisionCategory {
+  if (isDecisionCategory(value)) return value;
+  throw new OperatorError(
+    `${name} must be one of ${decisionCategoryIds.join(', ')}${typeof value === 'string' ? `, got ${quoted(value)}` : ''}`,
+  );
 }
 
 export const keyStates: readonly KeyState[] = ['active', 'expired', 'revoked'];

@@ -5,9 +5,9 @@ import { keyRequestBounds } from '@quotes/service-base';
 import { systemClock } from '@quotes/accounts/rules';
 import { createKeyRequestService, type KeyRequestService, type KeyRequestView } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
-import { createOperatorApi } from '@quotes/accounts';
+import { createOperatorApi, requireDecisionCategory } from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
-import { type CliContext, maxLimitOption, monthlyCallsOption, unlimitedOption } from './keyCommands.js';
+import { type CliContext, categoryHelp, maxLimitOption, monthlyCallsOption, unlimitedOption } from './keyCommands.js';
 import { listOutput } from './listOutput.js';
 
 const statuses = ['pending', 'approved', 'rejected', 'expired', 'unconfirmed'] as const;
@@ -155,11 +155,18 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
 
   requests
     .command('reject')
-    .description('Refuse a pending request; the reason is mailed to the person who asked')
+    .description("Refuse a pending request; the category's words are mailed to the person who asked")
     .argument('<id>', 'request id (r_...)')
-    .requiredOption('--reason <text>', 'why, in words (mailed; at most 1000 characters)')
-    .action(async (id: string, options: { reason: string }) => {
-      const { request, delivery } = await withService((service) => service.reject(id, options.reason));
+    .option('--category <category>', categoryHelp)
+    .option(
+      '--reason <text>',
+      "why, in the operator's words (kept in the audit, never mailed; at most 1000 characters)",
+    )
+    .action(async (id: string, options: { category?: string; reason?: string }) => {
+      const category = requireDecisionCategory(options.category, '--category');
+      const { request, delivery } = await withService((service) =>
+        service.reject(id, { category, reason: options.reason }),
+      );
       cli.out(`Rejected ${request.id} (${request.email}).\n${deliveryLine(delivery)}`);
     });
 

@@ -247,7 +247,7 @@ export function consoleApp(
             unlimited: input.unlimited !== undefined,
             send: true,
           });
-        else await service.reject(id, input.reason ?? '');
+        else await service.reject(id, { category: input.category ?? '', reason: input.reason });
         log(`console: console:${session.label} requests ${decision} ${id}`);
         response.redirect(303, `/requests/${encodeURIComponent(id)}?done=${decision}`);
       } catch (error) {

@@ -2,13 +2,14 @@ import { taxonomy } from '@quotes/contract';
 import type { KeyRequestView } from '@quotes/accounts';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { type Html, html } from '../consoleHtml.js';
+import { categorySelect } from './keyActions.js';
 import { consolePage, csrfField, keyLink, notice } from './layout.js';
 
 /** What the operator can do with a request from its page; each through the request service. */
 export const requestDecisions = {
   approve:
     'Approved: the key was made, or changed as asked, and the decision mailed to the address the request proved.',
-  reject: 'Rejected: the reason was mailed to the person who asked.',
+  reject: "Rejected: the category's words were mailed to the person who asked.",
 } as const;
 export type RequestDecision = keyof typeof requestDecisions;
 
@@ -54,7 +55,11 @@ function facts(request: KeyRequestView): Html {
     ['confirmed', request.confirmedAt],
     ['decided', request.decidedAt],
     ['key', request.keyId ? keyLink(request.keyId) : null],
-    ['rejected for', request.rejectionReason],
+    [
+      'rejected for',
+      request.rejectionCategory &&
+        `${request.rejectionCategory}${request.rejectionReason ? `: ${request.rejectionReason}` : ''}`,
+    ],
   ];
   return html`<dl class="facts">${rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value ?? '-'}</dd>`)}</dl>`;
 }
@@ -79,8 +84,9 @@ ${approvalText(request)}
 <form method="post" action="${path}/reject" class="action">
 <h3>Reject</h3>
 ${csrfField(session)}
-<label for="reason">Reason (mailed to the person who asked; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000" required>${input.reason ?? ''}</textarea></label>
-<button type="submit" class="danger">Reject and mail the reason</button>
+${categorySelect(input.category)}
+<label for="reason">Reason (kept in the audit, never mailed; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000">${input.reason ?? ''}</textarea></label>
+<button type="submit" class="danger">Reject and mail the category</button>
 </form>
 </div>`;
 }
