@@ -230,7 +230,10 @@ function readProblemStatuses(document: ContractDocument): ReadonlyMap<string, nu
         const status = wholeNumber(example.status, `components.responses.${name} example ${kind} status`, false)!;
         const known = statuses.get(kind);
         if (known !== undefined && known !== status)
-          throw new ContractRuleError(`components.responses.${name}`, `gives ${kind} status ${status}, elsewhere ${known}`);
+          throw new ContractRuleError(
+            `components.responses.${name}`,
+            `gives ${kind} status ${status}, elsewhere ${known}`,
+          );
         statuses.set(kind, status);
       }
     }
