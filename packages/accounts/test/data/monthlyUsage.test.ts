@@ -36,7 +36,7 @@ describe('quotes-usage reads', () => {
     const operator = createOperatorApi(database);
     const keys = await Promise.all(
       Array.from({ length: 20 }, async (_, index) => {
-        const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise' });
+        const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise', unlimited: true });
         if (index > 0) await setUsage(database, id, index * 3, '2026-11');
         return id;
       }),
