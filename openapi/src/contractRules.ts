@@ -1,3 +1,4 @@
+import { problemTypePrefix } from './taxonomy.js';
 import { type ContractDocument, loadContract } from './contractDocument.js';
 
 /**
@@ -65,6 +66,11 @@ export interface ContractRules {
   readonly filters: readonly FilterRule[];
   /** The `Length` bands, shortest first. */
   readonly lengths: readonly LengthBand[];
+  /**
+   * The status each problem kind (`revoked-api-key`, `allowance-exhausted`, ...) is answered with,
+   * as the documented responses' examples state it: what a mail or page may say of a refusal.
+   */
+  readonly problemStatuses: ReadonlyMap<string, number>;
 }
 
 type Json = Record<string, unknown>;
@@ -208,6 +214,33 @@ function readLengths(document: ContractDocument): LengthBand[] {
   return bands;
 }
 
+/** Every problem example of the shared responses: its kind (the type without its prefix) and its status. */
+function readProblemStatuses(document: ContractDocument): ReadonlyMap<string, number> {
+  const statuses = new Map<string, number>();
+  const responses = (document.components.responses ?? {}) as Record<string, { content?: Record<string, Json> }>;
+  for (const [name, response] of Object.entries(responses)) {
+    for (const media of Object.values(response.content ?? {})) {
+      const named = Object.values((media.examples ?? {}) as Record<string, { value?: unknown }>).map(
+        (example) => example.value,
+      );
+      for (const value of [media.example, ...named]) {
+        const example = value as Json | undefined;
+        if (typeof example?.type !== 'string' || !example.type.startsWith(problemTypePrefix)) continue;
+        const kind = example.type.slice(problemTypePrefix.length);
+        const status = wholeNumber(example.status, `components.responses.${name} example ${kind} status`, false)!;
+        const known = statuses.get(kind);
+        if (known !== undefined && known !== status)
+          throw new ContractRuleError(
+            `components.responses.${name}`,
+            `gives ${kind} status ${status}, elsewhere ${known}`,
+          );
+        statuses.set(kind, status);
+      }
+    }
+  }
+  return statuses;
+}
+
 /** Reads every rule of a contract document (the checked-in one by default). */
 export function readContractRules(document: ContractDocument = loadContract()): ContractRules {
   const plans = readPlans(document);
@@ -221,6 +254,7 @@ export function readContractRules(document: ContractDocument = loadContract()): 
     countedStatuses: readCountedStatuses(document),
     filters: Object.freeze(readFilters(document)),
     lengths: Object.freeze(readLengths(document)),
+    problemStatuses: readProblemStatuses(document),
   });
 }
 

@@ -11,6 +11,7 @@ import {
 } from '../src/index.js';
 
 type Plans = Array<Record<string, unknown>>;
+type Json = Record<string, unknown>;
 const plansOf = (document: object) => (document as { info: { 'x-plans': Plans } }).info['x-plans'];
 
 describe('the rules in the contract', () => {
@@ -63,6 +64,24 @@ describe('the rules in the contract', () => {
       ['x'.repeat(99), 'x'.repeat(100), 'x'.repeat(200), 'x'.repeat(201)].map((text) => lengthOfText(text)),
     ).toEqual(['Short', 'Medium', 'Medium', 'Long']);
     expect(lengthOfText('😀'.repeat(99))).toBe('Short');
+  });
+
+  it('read the status each problem kind is answered with from the documented responses', () => {
+    expect(
+      ['revoked-api-key', 'expired-api-key', 'invalid-api-key', 'allowance-exhausted'].map((kind) =>
+        rules.problemStatuses.get(kind),
+      ),
+    ).toEqual([403, 403, 401, 429]);
+    const kinds = taxonomy.problemTypes.map((type) => type.replace('urn:quotes:problem:', ''));
+    for (const kind of rules.problemStatuses.keys()) expect(kinds).toContain(kind);
+    // One kind answered with two statuses in two documented responses is refused, naming both.
+    const contradicted = cloneContract();
+    const responses = contradicted.components.responses as Record<string, { content: Record<string, Json> }>;
+    const unauthorized = responses.Unauthorized!.content['application/problem+json']!;
+    (unauthorized.examples as Record<string, { value: Json }>).revokedToo = {
+      value: { type: 'urn:quotes:problem:revoked-api-key', title: 'API key revoked', status: 401, detail: 'x' },
+    };
+    expect(() => readContractRules(contradicted)).toThrow(/revoked-api-key status (401|403), elsewhere (403|401)/);
   });
 
   it('follow a changed copy of the contract, and the reference page with them', () => {

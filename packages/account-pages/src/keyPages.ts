@@ -14,7 +14,7 @@ function keyFacts(key: HolderKey): Html {
 <dt>Application</dt><dd>${key.client}</dd>
 <dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${key.previousSecretUntil}` : html``}</dd>
 <dt>Plan</dt><dd>${key.plan}</dd>
-<dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedReason ? html` (${key.revokedReason})` : html``}</dd>
+<dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedBecause ? html` (${key.revokedBecause})` : html``}</dd>
 <dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
 ${
@@ -31,7 +31,7 @@ function requestRows(requests: readonly HolderRequestView[]): Html {
 <table><thead><tr><th scope="col">Request</th><th scope="col">For</th><th scope="col">Asked</th><th scope="col">State</th></tr></thead>
 <tbody>${requests.map(
     (request) =>
-      html`<tr><td>${request.id}</td><td>${request.kind === 'plan-change' ? `plan ${request.plan}` : 'renewal'}</td><td>${request.createdAt}</td><td>${request.status}${request.rejectionReason ? html`: ${request.rejectionReason}` : html``}</td></tr>`,
+      html`<tr><td>${request.id}</td><td>${request.kind === 'plan-change' ? `plan ${request.plan}` : 'renewal'}</td><td>${request.createdAt}</td><td>${request.status}${request.rejectedBecause ? html`: ${request.rejectedBecause}` : html``}</td></tr>`,
   )}</tbody></table>`;
 }
 

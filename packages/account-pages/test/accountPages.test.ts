@@ -18,7 +18,7 @@ const key: HolderKey = {
   faithFilter: false,
   expiresAt: null,
   revokedAt: null,
-  revokedReason: null,
+  revokedBecause: null,
   createdAt: '2026-11-01T00:00:00Z',
   allowedOrigins: ['https://a.example'],
   previousSecretUntil: null,
@@ -72,14 +72,14 @@ describe('the pages of /account', () => {
     expect(keysPage(signed, [key], [])).toContain('1,234 used, 8,766 left of 10,000, until 2026-12-01');
     const closed = keyPage(
       signed,
-      { ...key, state: 'revoked', revokedReason: 'closed by its holder' },
+      { ...key, state: 'revoked', revokedBecause: 'requested by you' },
       {
         charts: [],
         refusals: [],
         requests: [],
       },
     );
-    expect(closed).toContain('closed (closed by its holder)');
+    expect(closed).toContain('closed (requested by you)');
     expect(closed).not.toContain('Roll the key</button>');
   });
 

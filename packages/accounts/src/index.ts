@@ -31,3 +31,4 @@ export * from './holders/holderKeys.js';
 export * from './holders/holderSignIn.js';
 export * from './holders/tooManyActions.js';
 export { renewalDays } from './keyRequests/holderRequestDecisions.js';
+export * from './mail/inertText.js';

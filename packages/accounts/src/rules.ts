@@ -6,6 +6,7 @@ export * from './domain/calendarMonth.js';
 export * from './domain/callSightings.js';
 export * from './domain/clientNetwork.js';
 export * from './domain/clock.js';
+export * from './domain/decisionCategories.js';
 export * from './domain/emailAddress.js';
 export * from './domain/filterResolution.js';
 export * from './domain/holderNoticeRules.js';

@@ -1,3 +1,4 @@
+import { rules } from '@quotes/contract';
 import { Writable } from 'node:stream';
 import type { DatabaseHandle } from '@quotes/database';
 import type { Clock } from '@quotes/accounts/rules';
@@ -93,8 +94,14 @@ export async function startTestServer(
     close: () => server.close(),
     call: (path, callOptions) => callServer(server.url, path, callOptions),
     // Tests issue many trials to one client: the one-trial-per-person rule has its own tests.
+    // A per-key plan's allowance is chosen out loud: unlimited unless the test names one.
     createKey: (input) =>
-      server.operator.createKey({ client: `Test client (${input.plan})`, allowAnotherTrial: true, ...input }),
+      server.operator.createKey({
+        client: `Test client (${input.plan})`,
+        allowAnotherTrial: true,
+        unlimited: rules.planById.get(input.plan)?.perKeyLimits === true && input.monthlyCalls == null,
+        ...input,
+      }),
   };
 }
 

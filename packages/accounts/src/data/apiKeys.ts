@@ -16,6 +16,7 @@ export interface ApiKeyRecord {
   readonly status: 'active' | 'revoked';
   readonly revokedAt: Date | null;
   readonly revokedReason: string | null;
+  readonly revokedCategory: string | null;
   readonly expiresAt: Date | null;
   readonly createdAt: Date;
   /** Browser origins the key may be used from (canonical, see domain/allowedOrigins.ts). */
@@ -43,6 +44,7 @@ export function selectKeysWithPlans(db: Kysely<Database>) {
       'k.status',
       'k.revoked_at',
       'k.revoked_reason',
+      'k.revoked_category',
       'k.expires_at',
       'k.created_at',
       'k.allowed_origins',
@@ -82,6 +84,7 @@ export function toRecord(row: KeyWithPlanRow): ApiKeyRecord {
     status: row.status,
     revokedAt: row.revoked_at,
     revokedReason: row.revoked_reason,
+    revokedCategory: row.revoked_category,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     allowedOrigins: row.allowed_origins,
@@ -208,9 +211,19 @@ export async function rollSecret(
   });
 }
 
-/** Revokes an active key; false when the key is unknown or already revoked. */
-export function revokeKey(db: Kysely<Database>, id: string, reason: string | null, at: Date): Promise<boolean> {
-  return updateActiveKey(db, id, { status: 'revoked', revoked_at: at, revoked_reason: reason });
+/** Revokes an active key with the holder's category and the operator's words; false when unknown or already revoked. */
+export function revokeKey(
+  db: Kysely<Database>,
+  id: string,
+  decision: { readonly category: string; readonly reason: string | null },
+  at: Date,
+): Promise<boolean> {
+  return updateActiveKey(db, id, {
+    status: 'revoked',
+    revoked_at: at,
+    revoked_reason: decision.reason,
+    revoked_category: decision.category,
+  });
 }
 
 /** Sets a new expiry on an active key; false when the key is unknown or revoked. */

@@ -60,7 +60,7 @@ export async function holderRequestsOf(db: Kysely<Database>, keyIds: readonly st
   if (keyIds.length === 0) return [];
   return db
     .selectFrom('key_requests')
-    .select(['id', 'kind', 'for_key_id', 'plan_id', 'status', 'created_at', 'decided_at', 'rejection_reason'])
+    .select(['id', 'kind', 'for_key_id', 'plan_id', 'status', 'created_at', 'decided_at', 'rejection_category'])
     .where('for_key_id', 'in', keyIds)
     .orderBy('created_at', 'desc')
     .limit(50)
@@ -82,7 +82,12 @@ export async function settleRequestsOfClosedKeys(
   if (keyIds.length === 0) return 0;
   const settled = await db
     .updateTable('key_requests')
-    .set({ status: 'rejected', decided_at: now, rejection_reason: keyClosedBeforeDecision })
+    .set({
+      status: 'rejected',
+      decided_at: now,
+      rejection_category: 'key-closed',
+      rejection_reason: keyClosedBeforeDecision,
+    })
     .where('for_key_id', 'in', keyIds)
     .where('status', '=', 'pending')
     .executeTakeFirst();

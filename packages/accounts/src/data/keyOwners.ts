@@ -90,13 +90,13 @@ export async function insertKeyUnlessTrialTaken(
 export async function revokeKeysOf(
   db: Kysely<Database>,
   owner: { readonly email?: string; readonly client?: string },
-  reason: string | null,
+  decision: { readonly category: string; readonly reason: string | null },
   at: Date,
 ): Promise<string[]> {
   return inTransaction(db, async (trx) => {
     const rows = await trx
       .updateTable('api_keys')
-      .set({ status: 'revoked', revoked_at: at, revoked_reason: reason })
+      .set({ status: 'revoked', revoked_at: at, revoked_reason: decision.reason, revoked_category: decision.category })
       .where('status', '=', 'active')
       .where((eb) =>
         eb.or([

@@ -230,7 +230,7 @@ export async function settleRequest(
   id: string,
   outcome:
     | { readonly status: 'approved'; readonly keyId: string; readonly planId: string }
-    | { readonly status: 'rejected'; readonly reason: string },
+    | { readonly status: 'rejected'; readonly category: string; readonly reason: string | null },
   now: Date,
 ): Promise<boolean> {
   const result = await db
@@ -238,7 +238,12 @@ export async function settleRequest(
     .set(
       outcome.status === 'approved'
         ? { status: 'approved', key_id: outcome.keyId, plan_id: outcome.planId, decided_at: now }
-        : { status: 'rejected', rejection_reason: outcome.reason, decided_at: now },
+        : {
+            status: 'rejected',
+            rejection_category: outcome.category,
+            rejection_reason: outcome.reason,
+            decided_at: now,
+          },
     )
     .where('id', '=', id)
     .where('status', '=', 'pending')

@@ -30,26 +30,6 @@ export function expiryNoticeDue(expiresAt: Date | null, now: Date): boolean {
   return left > 0 && left <= expiryNoticeDays * dayMs;
 }
 
-/**
- * What the holder is told of why a key was revoked: a category read from how it was revoked,
- * never the operator's reason (free text that may name other people or an investigation).
- */
-export type RevocationCategory = 'closed-by-holder' | 'holder-keys-revoked' | 'revoked-by-operator';
-
-/** Actors that are the key's holder acting on their own key (the holder's page). */
-export const holderActorPrefix = 'holder:';
-
-export function revocationCategoryOf(revocation: { actor: string; scope: 'key' | 'holder' }): RevocationCategory {
-  if (revocation.actor.startsWith(holderActorPrefix)) return 'closed-by-holder';
-  return revocation.scope === 'holder' ? 'holder-keys-revoked' : 'revoked-by-operator';
-}
-
-export const revocationCategoryText: Record<RevocationCategory, string> = {
-  'closed-by-holder': 'You closed this key yourself.',
-  'holder-keys-revoked': 'The operator revoked every key of this address or application at once.',
-  'revoked-by-operator': 'The operator revoked this key.',
-};
-
 /** Sends of one notice tried at most; then it is marked failed (shown to the operator), never retried forever. */
 export const noticeAttempts = 6;
 /** How long a claimed notice is held for its sender: well beyond the mailer's 30 s deadline. */

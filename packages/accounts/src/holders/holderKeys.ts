@@ -7,6 +7,7 @@ import { holderRequestsOf, insertHolderRequest } from '../data/holderRequests.js
 import { giveBackActionPlaces, takeActionPlaces } from '../data/holderActionWindows.js';
 import { actionWindows, boundReachedWords, type HolderAction, secondsLeftIn } from '../domain/holderActionBounds.js';
 import { resetSentence } from '../domain/allowanceWording.js';
+import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
 import type { Clock } from '../domain/clock.js';
@@ -23,8 +24,13 @@ import { TooManyActions } from './tooManyActions.js';
 /** Why a holder closes a key, as its revocation records it. */
 export const closedByHolder = 'closed by its holder';
 
-/** One key as its holder sees it: the key, this period's use of its allowance, and its requests. */
-export interface HolderKey extends KeyView {
+/**
+ * One key as its holder sees it: the key, this period's use of its allowance, and its requests.
+ * Of a revocation, the category's words only: the operator's own words are not part of it.
+ */
+export interface HolderKey extends Omit<KeyView, 'revokedReason' | 'revokedCategory'> {
+  /** Why it was revoked, in the category's words (domain/decisionCategories.ts); null while not revoked. */
+  readonly revokedBecause: string | null;
   /** The calls of the allowance's period (a calendar month, or a trial's 30 days). */
   readonly usage: PeriodUsageView;
   /** When the period ends: the allowance resets, or a trial's ends. */
@@ -43,7 +49,8 @@ export interface HolderRequestView {
   readonly status: string;
   readonly createdAt: string;
   readonly decidedAt: string | null;
-  readonly rejectionReason: string | null;
+  /** Why it was not granted, in the category's words; null unless rejected. */
+  readonly rejectedBecause: string | null;
 }
 
 /** The refusal of every change to a closed key: it is there to be viewed, nothing more. */
@@ -129,8 +136,10 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
     const [shown, mails] = await Promise.all([operatorFor(session).showKey(id), allowanceMailsOn(db, id)]);
     const plan = rules.planById.get(shown.plan);
     if (!plan) throw new OperatorError(`key ${id} is on an unknown plan`, 'failed');
+    const { revokedReason: _operatorsWords, revokedCategory, ...held } = shown;
     return {
-      ...shown,
+      ...held,
+      revokedBecause: shown.state === 'revoked' || shown.revokedAt ? decisionCategoryWords(revokedCategory) : null,
       resets: shown.usage.periodEnd,
       resetWords: resetSentence(plan),
       allowanceMails: mails !== false,
@@ -219,7 +228,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
       return on;
     },
 
-    /** Revokes the key for good, with the reason `closed by its holder`. */
+    /** Revokes the key for good, with the reason `closed by its holder` (category `requested-by-holder`). */
     async close(session: HolderSession, id: string): Promise<KeyView> {
       return act(session, id, 'close', (operator) => operator.revokeKey(id, closedByHolder));
     },
@@ -290,7 +299,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
         status: 'pending',
         createdAt: isoSeconds(now),
         decidedAt: null,
-        rejectionReason: null,
+        rejectedBecause: null,
       };
     },
 
@@ -309,7 +318,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
         status: row.status,
         createdAt: isoSeconds(row.created_at),
         decidedAt: row.decided_at && isoSeconds(row.decided_at),
-        rejectionReason: row.rejection_reason,
+        rejectedBecause: row.status === 'rejected' ? decisionCategoryWords(row.rejection_category) : null,
       }));
     },
   };

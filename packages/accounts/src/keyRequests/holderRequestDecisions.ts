@@ -1,8 +1,10 @@
 import type { KeyRequestKind } from '@quotes/database';
 import { findKeyRequest, type KeyRequestRow, settleRequest } from '../data/keyRequests.js';
 import type { Clock } from '../domain/clock.js';
+import type { DecisionCategory } from '../domain/decisionCategories.js';
 import { type HolderDecision, holderApprovedMessage, holderRejectedMessage } from '../mail/accountMessages.js';
 import type { Delivery, Mailer } from '../mail/mailer.js';
+import { type AllowanceChoice, allowanceOf } from '../operator/operatorInput.js';
 import { type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 
 /** How far a renewal takes a key: a year from its expiry, or from now when that is later. */
@@ -30,7 +32,7 @@ function decisionOf(row: KeyRequestRow, key: KeyView, baseUrl: string): HolderDe
 export async function approveHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
-  options: { plan?: string; send: boolean },
+  options: AllowanceChoice & { plan?: string; send: boolean; maxLimit?: number | null },
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
 ): Promise<{ key: KeyView; delivery: Delivery | null }> {
   const keyId = row.for_key_id;
@@ -38,7 +40,14 @@ export async function approveHolderRequest(
   const key = await operator.atomically(async (atomic, trx) => {
     let changed: KeyView;
     if (row.kind === 'plan-change') {
-      changed = await atomic.changePlan(keyId, { plan: options.plan ?? row.plan_id, allowAnotherTrial: true });
+      // The key action holds every plan rule (a per-key plan's allowance chosen): an approval cannot skip one.
+      changed = await atomic.changePlan(keyId, {
+        plan: options.plan ?? row.plan_id,
+        monthlyCalls: allowanceOf(options).monthlyCalls,
+        unlimited: options.unlimited,
+        maxLimit: options.maxLimit,
+        allowAnotherTrial: true,
+      });
     } else {
       const current = await atomic.showKey(keyId);
       const from = Math.max(context.clock().getTime(), current.expiresAt ? Date.parse(current.expiresAt) : 0);
@@ -63,29 +72,31 @@ export async function approveHolderRequest(
   return { key, delivery };
 }
 
-/** Rejects a holder's request with the operator's reason, audited; the holder is mailed the reason. */
+/** Rejects a holder's request, audited with the operator's reason; the holder is mailed the category's words. */
 export async function rejectHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
-  reason: string,
+  decision: { readonly category: DecisionCategory; readonly reason: string | null },
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
 ): Promise<{ row: KeyRequestRow; delivery: Delivery }> {
   const keyId = row.for_key_id;
   if (!keyId) throw new OperatorError(`request ${row.id} names no key`, 'failed');
   const settled = await operator.atomically(async (atomic, trx) => {
-    if (!(await settleRequest(trx, row.id, { status: 'rejected', reason }, context.clock())))
+    if (!(await settleRequest(trx, row.id, { status: 'rejected', ...decision }, context.clock())))
       throw new OperatorError(`request ${row.id} was settled meanwhile`, 'conflict');
     await atomic.recordAction({
       action: 'requests reject',
       target: row.id,
       keyId,
       before: { status: row.status, kind: row.kind, plan: row.plan_id },
-      after: { status: 'rejected' },
-      reason,
+      after: { status: 'rejected', category: decision.category },
+      reason: decision.reason,
     });
     return (await findKeyRequest(trx, row.id))!;
   });
   const key = await operator.showKey(keyId);
-  const delivery = await context.mailer.send(holderRejectedMessage(decisionOf(row, key, context.baseUrl), reason));
+  const delivery = await context.mailer.send(
+    holderRejectedMessage(decisionOf(row, key, context.baseUrl), decision.category),
+  );
   return { row: settled, delivery };
 }

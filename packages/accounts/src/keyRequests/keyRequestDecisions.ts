@@ -18,7 +18,13 @@ import {
   waitingReasons,
   waitingReasonsForHolder,
 } from '../domain/keyRequestDecision.js';
-import { type IssuedKey, type OperatorApi, OperatorError, TrialTakenError } from '../operator/operatorApi.js';
+import {
+  type CreateKeyInput,
+  type IssuedKey,
+  type OperatorApi,
+  OperatorError,
+  TrialTakenError,
+} from '../operator/operatorApi.js';
 import { clientNameMaxCharacters, requireEmail } from '../operator/operatorInput.js';
 import { keyRequestTextFields } from './keyRequestFields.js';
 
@@ -70,13 +76,14 @@ export async function issueWithin(
   atomic: OperatorApi,
   trx: Kysely<Database>,
   row: KeyRequestRow,
-  plan: string,
-  allowAnotherTrial: boolean,
+  grant: Pick<CreateKeyInput, 'plan' | 'allowAnotherTrial' | 'monthlyCalls' | 'unlimited' | 'maxLimit'>,
   now: Date,
 ): Promise<IssuedKey | { refused: string }> {
+  const { plan } = grant;
   let created: IssuedKey;
   try {
-    created = await atomic.createKey({ client: clientOf(row), email: row.email, plan, allowAnotherTrial });
+    // The key action holds every plan rule (a per-key plan's allowance chosen): an approval cannot skip one.
+    created = await atomic.createKey({ ...grant, client: clientOf(row), email: row.email });
   } catch (error) {
     if (!(error instanceof TrialTakenError)) throw error;
     const earlier = error.earlier;
@@ -116,7 +123,7 @@ export async function confirmAndDecide(operator: OperatorApi, tokenHash: Buffer,
     const unusable = unusableTextOf(claimed);
     if (unusable !== undefined) {
       const reason = `the request cannot become a key: ${unusable}`;
-      await settleRequest(trx, claimed.id, { status: 'rejected', reason }, now);
+      await settleRequest(trx, claimed.id, { status: 'rejected', category: 'request-unusable', reason }, now);
       await atomic.recordAction({
         action: 'requests reject',
         target: claimed.id,
@@ -154,7 +161,7 @@ export async function confirmAndDecide(operator: OperatorApi, tokenHash: Buffer,
     const reasons = waitingReasons(facts);
     const holderReasons = waitingReasonsForHolder(facts);
     if (reasons.length === 0) {
-      const granted = await issueWithin(atomic, trx, claimed, claimed.plan_id, false, now);
+      const granted = await issueWithin(atomic, trx, claimed, { plan: claimed.plan_id, allowAnotherTrial: false }, now);
       if (!('refused' in granted)) return { outcome: 'granted', id: claimed.id, issued: granted };
       reasons.push(granted.refused);
       holderReasons.push(personTrialReasonForHolder);

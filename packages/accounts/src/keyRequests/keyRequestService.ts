@@ -29,7 +29,7 @@ import { keyMessage } from '../mail/operatorMessages.js';
 import { requirePublicBaseUrl } from '../mail/publicAddress.js';
 import { type IssuedKey, type KeyView, type OperatorApi, OperatorError } from '../operator/operatorApi.js';
 import { approveHolderRequest, isHolderRequest, rejectHolderRequest } from './holderRequestDecisions.js';
-import { requireText } from '../operator/operatorInput.js';
+import { type AllowanceChoice, allowanceOf, optionalText, requireDecisionCategory } from '../operator/operatorInput.js';
 import { clientOf, confirmAndDecide, issueWithin, unusableTextOf } from './keyRequestDecisions.js';
 import type { KeyRequestInput } from './keyRequestFields.js';
 
@@ -71,7 +71,10 @@ export interface KeyRequestView {
   readonly confirmedAt: string | null;
   readonly decidedAt: string | null;
   readonly keyId: string | null;
+  /** The operator's own words (never mailed). */
   readonly rejectionReason: string | null;
+  /** What the person who asked was told: a decision category (domain/decisionCategories.ts). */
+  readonly rejectionCategory: string | null;
   /** A new key, or a holder's plan change or renewal of the key `forKeyId`. */
   readonly kind: KeyRequestKind;
   readonly forKeyId: string | null;
@@ -106,6 +109,7 @@ function viewOf(row: KeyRequestRow): KeyRequestView {
     decidedAt: row.decided_at && isoSeconds(row.decided_at),
     keyId: row.key_id,
     rejectionReason: row.rejection_reason,
+    rejectionCategory: row.rejection_category,
     kind: row.kind,
     forKeyId: row.for_key_id,
   };
@@ -136,11 +140,29 @@ export interface KeyRequestService {
    */
   approve(
     id: string,
-    options: { plan?: string; send: boolean },
+    options: ApproveOptions,
   ): Promise<{ request: KeyRequestView; issued: IssuedKey | null; changed?: KeyView; delivery: Delivery | null }>;
-  reject(id: string, reason: string): Promise<{ request: KeyRequestView; delivery: Delivery }>;
+  /**
+   * Refuses a pending request: the person who asked is mailed the `category`'s words
+   * (domain/decisionCategories.ts); the operator's `reason` stays in the audit and the request.
+   */
+  reject(
+    id: string,
+    decision: { readonly category: string; readonly reason?: string | null },
+  ): Promise<{ request: KeyRequestView; delivery: Delivery }>;
   /** The pending requests, and the digest mailed to OPERATOR_EMAIL when `send`. */
   digest(send: boolean): Promise<{ pending: KeyRequestView[]; delivery: Delivery | null }>;
+}
+
+/**
+ * The operator's approval: the plan (default: the one asked for) and, on a plan with per-key
+ * limits, the allowance chosen as `keys create` chooses it (the key action refuses it missing).
+ */
+export interface ApproveOptions extends AllowanceChoice {
+  readonly plan?: string;
+  readonly send: boolean;
+  readonly monthlyCalls?: number | string | null;
+  readonly maxLimit?: number | null;
 }
 
 export function createKeyRequestService(
@@ -299,33 +321,47 @@ export function createKeyRequestService(
           'conflict',
         );
       // The operator's approval is the override of the one-trial rules.
-      const issued = await operator.atomically((atomic, trx) => issueWithin(atomic, trx, row, plan, true, clock()));
+      const issued = await operator.atomically((atomic, trx) =>
+        issueWithin(
+          atomic,
+          trx,
+          row,
+          { ...allowanceOf(options), maxLimit: options.maxLimit, plan, allowAnotherTrial: true },
+          clock(),
+        ),
+      );
       if ('refused' in issued) throw new OperatorError(issued.refused, 'refused');
       const delivery = base === undefined ? null : await mailKey(issued, base);
       return { request: viewOf(await existing(id)), issued, delivery };
     },
 
-    async reject(id, reason) {
-      const text = requireText(reason, 'reason', 1000);
+    async reject(id, decision) {
+      const category = requireDecisionCategory(decision.category);
+      const text = optionalText(decision.reason, 'reason', 1000);
       const row = await pending(id);
       if (isHolderRequest(row)) {
-        const settled = await rejectHolderRequest(operator, row, text, decisionContext(baseUrl()));
+        const settled = await rejectHolderRequest(
+          operator,
+          row,
+          { category, reason: text },
+          decisionContext(baseUrl()),
+        );
         return { request: viewOf(settled.row), delivery: settled.delivery };
       }
       const request = await operator.atomically(async (atomic, trx) => {
-        if (!(await settleRequest(trx, id, { status: 'rejected', reason: text }, clock())))
+        if (!(await settleRequest(trx, id, { status: 'rejected', category, reason: text }, clock())))
           throw new OperatorError(`request ${id} was settled meanwhile`, 'conflict');
         const settled = await findKeyRequest(trx, id);
         await atomic.recordAction({
           action: 'requests reject',
           target: id,
           before: { status: row.status, plan: row.plan_id, email: row.email },
-          after: { status: settled!.status },
+          after: { status: settled!.status, category },
           reason: text,
         });
         return viewOf(settled!);
       });
-      return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), text)) };
+      return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), category)) };
     },
 
     async digest(send) {

@@ -1,4 +1,5 @@
 import type { KeyRequestKind } from '@quotes/database';
+import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import { message } from './keyRequestMessages.js';
 import type { MailMessage } from './mailer.js';
 
@@ -41,11 +42,11 @@ export function holderApprovedMessage(
   ]);
 }
 
-export function holderRejectedMessage(decision: HolderDecision, reason: string): MailMessage {
+/** `category`: a decision category (domain/decisionCategories.ts); its words are mailed, never the operator's. */
+export function holderRejectedMessage(decision: HolderDecision, category: string): MailMessage {
   return message(decision.to, `Your request ${decision.requestId} is not granted`, [
     'Hello,',
-    `The operator did not grant your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…:`,
-    reason,
+    `The operator did not grant your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…. The reason recorded: ${decisionCategoryWords(category)}.`,
     'The key itself is unchanged. Reply to this message if you think this is a mistake.',
     { link: decision.accountUrl },
   ]);

@@ -1,5 +1,6 @@
 import { expiryText } from '../domain/keyExpiry.js';
-import { type RevocationCategory, revocationCategoryText } from '../domain/holderNoticeRules.js';
+import { refusedWith } from '../domain/refusalWording.js';
+import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import type { UsageAlert } from '../operator/operatorTypes.js';
 import { message, withHtml } from './keyRequestMessages.js';
 import type { MailMessage } from './mailer.js';
@@ -37,7 +38,7 @@ export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessa
     text: [
       'Hello,',
       `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${alert.periodStart} to ${alert.periodEnd} (UTC): ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
-      `${alert.threshold >= 100 ? 'Further calls are refused with 429 until the allowance resets.' : 'Calls beyond the allowance are refused with 429 until it resets.'} ${resetSentence(alert)} Reply to this message to move to a larger plan.`,
+      `${alert.threshold >= 100 ? `Further calls are ${refusedWith('allowance-exhausted')} until the allowance resets.` : `Calls beyond the allowance are ${refusedWith('allowance-exhausted')} until it resets.`} ${resetSentence(alert)} Reply to this message to move to a larger plan.`,
       `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
       `You can turn these allowance mails off on your account page: ${baseUrl}/account`,
     ].join('\n\n'),
@@ -59,7 +60,7 @@ export function expiryNoticeMessage(key: NoticeKey, expiresAt: string, baseUrl: 
     subject: `Quote Retrieval Service: key ${name} expires at ${expiresAt}`,
     text: [
       'Hello,',
-      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, expires at ${expiryText(expiresAt)}. From then on its calls are refused with 401.`,
+      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, expires at ${expiryText(expiresAt)}. From then on its calls are ${refusedWith('expired-api-key')}.`,
       `To keep calling, ask for a renewal on your account page, ${baseUrl}/account, or reply to this message.`,
       `API reference: ${baseUrl}/docs`,
     ].join('\n\n'),
@@ -69,7 +70,8 @@ export function expiryNoticeMessage(key: NoticeKey, expiresAt: string, baseUrl: 
 export function revocationMessage(
   key: NoticeKey,
   revokedAt: string,
-  category: RevocationCategory,
+  /** A decision category (domain/decisionCategories.ts): the holder reads its words, never the operator's. */
+  category: string | null,
   operatorEmail: string | undefined,
   baseUrl: string,
 ): MailMessage {
@@ -83,8 +85,8 @@ export function revocationMessage(
     subject: `Quote Retrieval Service: key ${name} is revoked`,
     text: [
       'Hello,',
-      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was revoked at ${revokedAt}. From then on its calls are refused with 401.`,
-      revocationCategoryText[category],
+      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was revoked at ${revokedAt}. From then on its calls are ${refusedWith('revoked-api-key')}.`,
+      `The reason recorded: ${decisionCategoryWords(category)}.`,
       contact,
       `To ask for a new key: ${baseUrl}/keys/request`,
     ].join('\n\n'),

@@ -1,7 +1,9 @@
+import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import { waitingBecause } from '../domain/keyRequestDecision.js';
 import { type Html, html } from '@quotes/text-rules';
 import { rules } from '@quotes/contract';
 import { afterRequestSentence, planPriceSentence, trialArrival } from '../domain/allowanceWording.js';
+import { inertForMail } from './inertText.js';
 import type { MailMessage } from './mailer.js';
 
 /** What happens after a request for `planId` (its price and the operator's answer by mail). */
@@ -73,11 +75,11 @@ export function receivedMessage(request: RequestSummary, holderReasons: readonly
   ]);
 }
 
-export function rejectionMessage(request: RequestSummary, reason: string): MailMessage {
+/** `category`: a decision category (domain/decisionCategories.ts); its words are mailed, never the operator's. */
+export function rejectionMessage(request: RequestSummary, category: string): MailMessage {
   return message(request.email, 'Your request for a Quote Retrieval Service API key', [
     `Hello ${request.name},`,
-    `We cannot grant your request ${request.id} for a key on the ${request.plan} plan for "${request.application}":`,
-    reason,
+    `We cannot grant your request ${request.id} for a key on the ${request.plan} plan for "${request.application}". The reason recorded: ${decisionCategoryWords(category)}.`,
     'Reply to this message if you think this is a mistake.',
   ]);
 }
@@ -95,11 +97,12 @@ export function digestMessage(to: string, pending: readonly DigestEntry[]): Mail
       pending.length === 0
         ? 'No key request is waiting.'
         : `${pending.length} confirmed key request(s) wait for a decision:`,
+      // The names, addresses and reasons are strangers' text: inert, so the operator's mail client links none of it.
       ...pending.map(
         (entry) =>
-          `${entry.id}  ${entry.createdAt}  ${entry.plan}\n${entry.name} <${entry.email}>, "${entry.application}"\n${entry.reasons.length > 0 ? `Waiting because: ${entry.reasons.join('; ')}` : 'Waiting for the operator'}`,
+          `${entry.id}  ${entry.createdAt}  ${entry.plan}\n${inertForMail(`${entry.name} <${entry.email}>, "${entry.application}"`)}\n${entry.reasons.length > 0 ? `Waiting because: ${inertForMail(entry.reasons.join('; '))}` : 'Waiting for the operator'}`,
       ),
-      'Decide with: quotes-admin requests approve ID --send | requests reject ID --reason TEXT',
+      'Decide with: quotes-admin requests approve ID --send | requests reject ID --category CATEGORY',
     ],
   );
 }

@@ -4,6 +4,7 @@ import { expiryText } from '../domain/keyExpiry.js';
 import type { Signal } from '../domain/usageSignals.js';
 import type { IssuedKey, KeyView, RolledKey } from '../operator/operatorApi.js';
 import { html } from '@quotes/text-rules';
+import { inertForMail } from './inertText.js';
 import type { MailMessage } from './mailer.js';
 
 /** The messages the operator sends: a key (new or rolled), the signs of broken terms. */
@@ -132,7 +133,8 @@ export function usageSignalsMessage(signals: readonly Signal[], month: string, o
       ...signals.map((signal) => {
         const involved = [...signal.involves.keys, ...signal.involves.requests];
         const named = involved.length === 1 && involved[0] === signal.subject ? '' : ` (${involved.join(', ')})`;
-        return `- ${signal.subject} ${signal.signal}${named}: ${signal.evidence}`;
+        // Evidence names clients and applications strangers typed: inert, so no part of it is a link.
+        return inertForMail(`- ${signal.subject} ${signal.signal}${named}: ${signal.evidence}`);
       }),
       '',
       `Details: npx quotes-admin usage signals --month ${month}`,

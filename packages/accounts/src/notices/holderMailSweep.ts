@@ -12,7 +12,7 @@ import {
 import { findKeys } from '../data/keyOwners.js';
 import { isoSeconds } from '../domain/calendarMonth.js';
 import type { Clock } from '../domain/clock.js';
-import { expiryNoticeDue, type RevocationCategory, revocationCategoryText } from '../domain/holderNoticeRules.js';
+import { expiryNoticeDue } from '../domain/holderNoticeRules.js';
 import { keyStanding } from '../domain/keyStanding.js';
 import { expiryNoticeMessage, revocationMessage, usageAlertMessage } from '../mail/holderMessages.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
@@ -88,9 +88,7 @@ export async function noticeMessage(
     email: record.email,
   };
   if (notice.event === 'revoked') {
-    const category = (notice.category ?? 'revoked-by-operator') as RevocationCategory;
-    if (!(category in revocationCategoryText)) return undefined;
-    return revocationMessage(key, notice.period, category, settings.operatorEmail, settings.publicBaseUrl);
+    return revocationMessage(key, notice.period, notice.category, settings.operatorEmail, settings.publicBaseUrl);
   }
   if (keyStanding(record, now) !== 'active') return undefined;
   if (notice.event === 'expiry-soon') {

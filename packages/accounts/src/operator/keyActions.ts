@@ -6,13 +6,21 @@ import { settleRequestsOfClosedKeys } from '../data/holderRequests.js';
 import { callsInPeriod, usageInMonth } from '../data/monthlyUsage.js';
 import { allowancePeriod } from '../domain/allowancePeriod.js';
 import { calendarMonthOf, isoSeconds } from '../domain/calendarMonth.js';
-import { revocationCategoryOf } from '../domain/holderNoticeRules.js';
+import { type DecisionCategory, holderActorPrefix } from '../domain/decisionCategories.js';
 import { plansWhere } from '../domain/plans.js';
 import { recordRevocationNotices } from '../notices/revocationNotices.js';
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from '../keys/apiKeySecret.js';
 import { inTransaction } from '../data/transaction.js';
 import { OperatorError } from './operatorError.js';
-import { optionalText, requireClientName, requireEmail, requireOrigins } from './operatorInput.js';
+import {
+  allowanceOf,
+  optionalText,
+  requireAllowanceChoice,
+  requireDecisionCategory,
+  requireClientName,
+  requireEmail,
+  requireOrigins,
+} from './operatorInput.js';
 
 import type { KeyView, OperatorApi, RolledKey } from './operatorTypes.js';
 import {
@@ -43,19 +51,26 @@ export function keyActions(
   | 'renewKey'
 > {
   const { db, clock, changed, actor, audit, changeKey, existing, planNamed } = context;
+  /** The category the holder reads: theirs when they close the key themselves, else the operator's choice. */
+  const categoryOf = (category: string | undefined): DecisionCategory =>
+    actor.startsWith(holderActorPrefix)
+      ? 'requested-by-holder'
+      : category === undefined
+        ? 'other'
+        : requireDecisionCategory(category);
   return {
     async createKey(input) {
       const client = requireClientName(input.client);
       const allowedOrigins = requireOrigins(input.allowedOrigins ?? []);
       const email = input.email == null || input.email.trim() === '' ? null : requireEmail(input.email);
       const plan = await planNamed(input.plan);
-      const hasOverrides = (input.monthlyCalls ?? null) !== null || (input.maxLimit ?? null) !== null;
+      const hasOverrides = allowanceOf(input).monthlyCalls !== null || (input.maxLimit ?? null) !== null;
       if (hasOverrides && !plan.perKeyLimits)
         throw new OperatorError(
           `monthly calls and max limit can only be set per key on ${plansWhere((rule) => rule.perKeyLimits)}, not on ${plan.id}`,
         );
-      const monthlyCalls =
-        input.monthlyCalls == null ? null : requireWholeNumber(input.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
+      // The plan's rules are the action's: a key request's approval, the console and the CLI meet the same refusal.
+      const monthlyCalls = requireAllowanceChoice(plan.id, input);
       const maxLimit =
         input.maxLimit == null ? null : requireWholeNumber(input.maxLimit, 'max limit', 1, rules.pageCeiling);
 
@@ -136,19 +151,20 @@ export function keyActions(
       return records.map((record) => ({ ...viewOf(record, now), callsThisMonth: calls.get(record.id) ?? 0 }));
     },
 
-    async revokeKeysOf(owner, reason) {
+    async revokeKeysOf(owner, reason, category) {
       if (owner.email === undefined && owner.client === undefined)
         throw new OperatorError('name the keys to revoke: a key id, --email or --client');
       const email = owner.email === undefined ? undefined : requireEmail(owner.email);
       const client = owner.client === undefined ? undefined : requireClientName(owner.client);
       const text = optionalText(reason, 'reason', 500);
+      const decided = categoryOf(category);
       const views = await inTransaction(db, async (trx) => {
         const at = clock();
-        const ids = await revokeKeysOf(trx, { email, client }, text, at);
+        const ids = await revokeKeysOf(trx, { email, client }, { category: decided, reason: text }, at);
         const now = clock();
         const revoked: KeyView[] = [];
         for (const id of ids) revoked.push(viewOf(await existing(id, trx), now));
-        await recordRevocationNotices(trx, revoked, at, revocationCategoryOf({ actor, scope: 'holder' }));
+        await recordRevocationNotices(trx, revoked, at, decided);
         await settleRequestsOfClosedKeys(trx, ids, at);
         await audit(
           trx,
@@ -169,21 +185,21 @@ export function keyActions(
 
     async changePlan(id, change) {
       const now = clock();
+      // The plan's rules first: what is asked is refused in the same words whatever key it names.
+      const plan = await planNamed(change.plan);
+      const hasOverrides = allowanceOf(change).monthlyCalls !== null || (change.maxLimit ?? null) !== null;
+      if (hasOverrides && !plan.perKeyLimits)
+        throw new OperatorError(
+          `monthly calls and max limit can only be set per key on ${plansWhere((rule) => rule.perKeyLimits)}, not on ${plan.id}`,
+        );
+      const monthlyCalls = requireAllowanceChoice(plan.id, change);
+      const maxLimit =
+        change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(`key ${id} is revoked; its plan cannot change`, 'conflict');
-      const plan = await planNamed(change.plan);
-      const hasOverrides = (change.monthlyCalls ?? null) !== null || (change.maxLimit ?? null) !== null;
-      if (hasOverrides && !plan.perKeyLimits)
-        throw new OperatorError(
-          `monthly calls and max limit can only be set per key on the enterprise plan, not on ${plan.id}`,
-        );
       if (plan.id === record.plan.id && !hasOverrides)
         throw new OperatorError(`key ${id} is already on ${plan.id}`, 'conflict');
-      const monthlyCalls =
-        change.monthlyCalls == null ? null : requireWholeNumber(change.monthlyCalls, 'monthly calls', 0, 2_147_483_647);
-      const maxLimit =
-        change.maxLimit == null ? null : requireWholeNumber(change.maxLimit, 'max limit', 1, rules.pageCeiling);
       // A plan with a validity (trial) bounds the expiry from now; leaving one drops the expiry it imposed.
       let expiresAt = record.expiresAt;
       if (plan.validityDays !== null) {
@@ -285,8 +301,9 @@ export function keyActions(
       };
     },
 
-    async revokeKey(id, reason) {
+    async revokeKey(id, reason, category) {
       const text = optionalText(reason, 'reason', 500);
+      const decided = categoryOf(category);
       const record = await existing(id);
       if (record.status === 'revoked')
         throw new OperatorError(
@@ -297,9 +314,9 @@ export function keyActions(
       return changeKey(
         id,
         async (trx) => {
-          if (!(await revokeKey(trx, id, text, at))) return false;
+          if (!(await revokeKey(trx, id, { category: decided, reason: text }, at))) return false;
           // The holder's mail is due in the revocation's own transaction: whoever revokes, it is sent.
-          await recordRevocationNotices(trx, [record], at, revocationCategoryOf({ actor, scope: 'key' }));
+          await recordRevocationNotices(trx, [record], at, decided);
           await settleRequestsOfClosedKeys(trx, [id], at);
           return true;
         },

@@ -49,6 +49,7 @@ export function viewOf(record: ApiKeyRecord, now: Date): KeyView {
     expiresAt: record.expiresAt && isoSeconds(record.expiresAt),
     revokedAt: record.revokedAt && isoSeconds(record.revokedAt),
     revokedReason: record.revokedReason,
+    revokedCategory: record.revokedCategory,
     createdAt: isoSeconds(record.createdAt),
     allowedOrigins: [...record.allowedOrigins],
     previousSecretUntil:

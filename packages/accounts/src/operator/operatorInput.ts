@@ -2,6 +2,7 @@ import { rules, taxonomy } from '@quotes/contract';
 import { checkTextField, withRefusedShown } from '@quotes/text-rules';
 import type { KeyState } from '../data/keyOwners.js';
 import { canonicalOrigin, maxAllowedOrigins, originHint } from '../domain/allowedOrigins.js';
+import { type DecisionCategory, decisionCategoryIds, isDecisionCategory } from '../domain/decisionCategories.js';
 import { emailAddressProblem, emailMaxCharacters } from '../domain/emailAddress.js';
 import { plansWhere } from '../domain/plans.js';
 import { OperatorError } from './operatorError.js';
@@ -82,6 +83,14 @@ export function requirePlanName(value: string, name = 'plan'): string {
   return value;
 }
 
+/** What the holder is told of a decision: one of the fixed categories (domain/decisionCategories.ts). */
+export function requireDecisionCategory(value: unknown, name = 'category'): DecisionCategory {
+  if (isDecisionCategory(value)) return value;
+  throw new OperatorError(
+    `${name} must be one of ${decisionCategoryIds.join(', ')}${typeof value === 'string' ? `, got ${quoted(value)}` : ''}`,
+  );
+}
+
 export const keyStates: readonly KeyState[] = ['active', 'expired', 'revoked'];
 
 /** A key's state as lists filter by it. */
@@ -100,28 +109,69 @@ export function requirePageNumber(text: string, name = 'page'): number {
 
 export const maxMonthlyCalls = 2_147_483_647;
 
+/** A surface's words for a per-key plan's allowance: `--monthly-calls`/`--unlimited`, or the console's labels. */
+export interface AllowanceNames {
+  readonly calls: string;
+  readonly unlimited: string;
+}
+
+/** The action's own words, for callers with none of their own (a key request's approval in code, the tests). */
+export const actionAllowanceNames: AllowanceNames = { calls: 'a monthly allowance', unlimited: 'unlimited' };
+
+export interface AllowanceChoice {
+  readonly monthlyCalls?: number | string | null;
+  readonly unlimited?: boolean;
+}
+
+/** The choice as given, a blank number as none (a form's empty field). */
+export function allowanceOf(choice: AllowanceChoice): { monthlyCalls: number | string | null; unlimited: boolean } {
+  const calls = typeof choice.monthlyCalls === 'string' ? choice.monthlyCalls.trim() : choice.monthlyCalls;
+  return { monthlyCalls: calls === undefined || calls === '' ? null : calls, unlimited: choice.unlimited === true };
+}
+
+/**
+ * The refusal of a per-key plan's allowance as chosen: typed, so each surface says it in its own
+ * words (`in(names)`), while the rule itself is the action's.
+ */
+export class AllowanceChoiceError extends OperatorError {
+  constructor(
+    message: string,
+    readonly plan: string,
+    readonly choice: AllowanceChoice,
+  ) {
+    super(message, 'invalid');
+  }
+
+  /** The same refusal, naming the surface's fields. */
+  in(names: AllowanceNames): string {
+    try {
+      requireAllowanceChoice(this.plan, this.choice, names);
+    } catch (error) {
+      if (error instanceof OperatorError) return error.message;
+    }
+    return this.message;
+  }
+}
+
 /**
  * A per-key plan's monthly allowance is chosen out loud: a number of calls, or unlimited; never by
- * leaving the number out. `names` are the surface's words for the two (`--monthly-calls` and
- * `--unlimited`, or the console's field labels). Returns the calls, null for unlimited or none given.
+ * leaving the number out. The key actions (create, change of plan) call it, whichever surface
+ * asked; `names` are the words of the refusal. Returns the calls, null for unlimited or none given.
  */
 export function requireAllowanceChoice(
   plan: string,
-  choice: { monthlyCalls?: number | string | null; unlimited?: boolean },
-  names: { calls: string; unlimited: string },
+  choice: AllowanceChoice,
+  names: AllowanceNames = actionAllowanceNames,
 ): number | null {
   const text = typeof choice.monthlyCalls === 'string' ? choice.monthlyCalls.trim() : choice.monthlyCalls;
   const given = text !== undefined && text !== null && text !== '';
-  if (choice.unlimited && given) throw new OperatorError(`give ${names.calls} or ${names.unlimited}, not both`);
+  const refuse = (message: string) => new AllowanceChoiceError(message, plan, choice);
+  if (choice.unlimited && given) throw refuse(`give ${names.calls} or ${names.unlimited}, not both`);
   const perKey = rules.plans.find((rule) => rule.id === plan)?.perKeyLimits ?? false;
   if (!perKey && choice.unlimited)
-    throw new OperatorError(
-      `${names.unlimited} is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`,
-    );
+    throw refuse(`${names.unlimited} is only for keys on ${plansWhere((rule) => rule.perKeyLimits)}, not ${plan}`);
   if (perKey && !given && !choice.unlimited)
-    throw new OperatorError(
-      `${plan} keys need ${names.calls} N (calls a month), or ${names.unlimited} for no monthly limit`,
-    );
+    throw refuse(`${plan} keys need ${names.calls} N (calls a month), or ${names.unlimited} for no monthly limit`);
   if (!given) return null;
   const calls = Number(text);
   if (
@@ -130,8 +180,6 @@ export function requireAllowanceChoice(
     calls < 0 ||
     calls > maxMonthlyCalls
   )
-    throw new OperatorError(
-      `${names.calls} must be a whole number from 0 to ${maxMonthlyCalls}, got ${quoted(String(text))}`,
-    );
+    throw refuse(`${names.calls} must be a whole number from 0 to ${maxMonthlyCalls}, got ${quoted(String(text))}`);
   return calls;
 }

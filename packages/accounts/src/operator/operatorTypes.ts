@@ -17,8 +17,10 @@ export interface CreateKeyInput {
   email?: string | null;
   /** Optional expiry; a plan with a validity (trial) defaults to issue + validity and cannot exceed it. */
   expiresAt?: Date | null;
-  /** Enterprise only: calls per month (absent: unlimited). */
-  monthlyCalls?: number | null;
+  /** Plans with per-key limits only: calls per month (a number, or its text from a form); such a plan needs this or `unlimited`. */
+  monthlyCalls?: number | string | null;
+  /** Plans with per-key limits only: no monthly allowance, chosen out loud. */
+  unlimited?: boolean;
   /** Plans with per-key limits only: largest page, 1 to the contract's page ceiling (absent: the plan's). */
   maxLimit?: number | null;
   /** Issue a trial even though this person or client had one recently (the operator's explicit override). */
@@ -38,7 +40,9 @@ export interface KeyFilterInput {
 
 export interface ChangePlanInput {
   plan: string;
-  monthlyCalls?: number | null;
+  /** As at creation: a plan with per-key limits needs this or `unlimited`. */
+  monthlyCalls?: number | string | null;
+  unlimited?: boolean;
   maxLimit?: number | null;
   allowAnotherTrial?: boolean;
 }
@@ -90,7 +94,10 @@ export interface KeyView {
   faithFilter: boolean;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** The operator's own words: for the operator's eyes (CLI, console, audit) only. */
   revokedReason: string | null;
+  /** What the holder reads: a decision category (domain/decisionCategories.ts). */
+  revokedCategory: string | null;
   createdAt: string;
   allowedOrigins: string[];
   /** Until when a rolled key's previous secret still works; null when none does any more. */
@@ -124,7 +131,11 @@ export interface OperatorApi {
   /** Keys matching every filter given, each with this month's calls. */
   listKeys(filter?: KeyFilterInput): Promise<(KeyView & { callsThisMonth: number })[]>;
   /** Revokes every active key of a person (canonical address) or client, in one transaction; each holder's mail is due with it. */
-  revokeKeysOf(owner: { email?: string; client?: string }, reason?: string | null): Promise<KeyView[]>;
+  revokeKeysOf(
+    owner: { email?: string; client?: string },
+    reason?: string | null,
+    category?: string,
+  ): Promise<KeyView[]>;
   changePlan(id: string, change: ChangePlanInput): Promise<KeyView>;
   /**
    * A new secret for the same key record and usage; the old secret is refused from the commit
@@ -145,8 +156,12 @@ export interface OperatorApi {
   sendUsageAlerts(month: string | undefined, send: (alert: UsageAlert) => Promise<void>): Promise<UsageAlert[]>;
   /** The key, and its calls over the allowance period in force (a calendar month, or a trial's 30 days). */
   showKey(id: string): Promise<KeyView & { usage: PeriodUsageView }>;
-  /** Revokes a key; its holder's mail (the category, never the reason) is due in the same transaction. */
-  revokeKey(id: string, reason?: string | null): Promise<KeyView>;
+  /**
+   * Revokes a key with the operator's `reason` (kept for the operator) and the `category` its
+   * holder reads (domain/decisionCategories.ts; default `other`, and always `requested-by-holder`
+   * when the holder closes it); the holder's mail is due in the same transaction.
+   */
+  revokeKey(id: string, reason?: string | null, category?: string): Promise<KeyView>;
   renewKey(id: string, until: Date): Promise<KeyView>;
   usage(id: string, month?: string): Promise<UsageView>;
   usageReport(month?: string): Promise<UsageView[]>;

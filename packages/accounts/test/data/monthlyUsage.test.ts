@@ -36,7 +36,7 @@ describe('quotes-usage reads', () => {
     const operator = createOperatorApi(database);
     const keys = await Promise.all(
       Array.from({ length: 20 }, async (_, index) => {
-        const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise' });
+        const { id } = await operator.createKey({ client: `Usage ${index}`, plan: 'enterprise', unlimited: true });
         if (index > 0) await setUsage(database, id, index * 3, '2026-11');
         return id;
       }),
@@ -51,7 +51,11 @@ describe('quotes-usage reads', () => {
   });
 
   it('keeps nothing: a read asked for after a count sees it', async () => {
-    const { id } = await createOperatorApi(database).createKey({ client: 'Usage order', plan: 'enterprise' });
+    const { id } = await createOperatorApi(database).createKey({
+      client: 'Usage order',
+      plan: 'enterprise',
+      unlimited: true,
+    });
     const { db } = countingDb(database.pool);
     const before = callsInMonth(db, id, month);
     // Counted after the first read was sent: a read asked for now must see it.

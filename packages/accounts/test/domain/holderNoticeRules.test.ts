@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expiryNoticeDue,
-  noticeRetryDelayMs,
-  revocationCategoryOf,
-  thresholdReached,
-} from '../../src/domain/holderNoticeRules.js';
+import { decisionCategoryWords, isDecisionCategory } from '../../src/domain/decisionCategories.js';
+import { expiryNoticeDue, noticeRetryDelayMs, thresholdReached } from '../../src/domain/holderNoticeRules.js';
 
 describe('when a key holder is mailed', () => {
   it('reaches 80% and 100% by whole percent, rounded down; an allowance of 0 is used up', () => {
@@ -20,10 +16,12 @@ describe('when a key holder is mailed', () => {
     expect(expiryNoticeDue(null, now)).toBe(false);
   });
 
-  it("names a revocation's category from who revoked and how, never from the reason", () => {
-    expect(revocationCategoryOf({ actor: 'holder:ann@example.com', scope: 'key' })).toBe('closed-by-holder');
-    expect(revocationCategoryOf({ actor: 'os:ops', scope: 'holder' })).toBe('holder-keys-revoked');
-    expect(revocationCategoryOf({ actor: 'console:s1', scope: 'key' })).toBe('revoked-by-operator');
+  it("says a decision in its category's words, and an unknown one as other", () => {
+    expect(decisionCategoryWords('terms-rotating-trials')).toBe('terms: rotating trial accounts');
+    expect(decisionCategoryWords('requested-by-holder')).toBe('requested by you');
+    expect(decisionCategoryWords('revoked-by-operator')).toBe('other');
+    expect(decisionCategoryWords(null)).toBe('other');
+    expect(isDecisionCategory('internal: fraud ticket 4411')).toBe(false);
   });
 
   it('waits 1, 2, 4, 8, 16 minutes between attempts', () => {

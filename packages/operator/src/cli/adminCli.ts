@@ -10,7 +10,7 @@ import {
 import { CorpusError } from '@quotes/corpus/errors';
 import { visibleLines, visibleText } from '@quotes/text-rules';
 import type { OpenedDatabase } from '@quotes/database';
-import { MailError, OperatorError, type OperatorErrorCode } from '@quotes/accounts';
+import { AllowanceChoiceError, MailError, OperatorError, type OperatorErrorCode } from '@quotes/accounts';
 import { type CliDatabases, cliDatabases, withDatabase } from './cliDatabase.js';
 import { registerAuditCommands } from './auditCommands.js';
 import { registerConsoleCommand } from './consoleCommand.js';
@@ -30,9 +30,17 @@ const exitCodes: Record<OperatorErrorCode, number> = {
   refused: 5,
 };
 
-/** The first line of a message: errors are one line, never a stack trace. */
+/** The CLI's words for a per-key plan's allowance: the flags `keys create`, `change-plan` and `requests approve` take. */
+export const allowanceFlags = { calls: '--monthly-calls', unlimited: '--unlimited' };
+
+/** The first line of a message: errors are one line, never a stack trace; a plan rule names the flags. */
 function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text =
+    error instanceof AllowanceChoiceError
+      ? error.in(allowanceFlags)
+      : error instanceof Error
+        ? error.message
+        : String(error);
   return visibleText(text.split('\n')[0]!.trim()) || 'failed';
 }
 

@@ -3,7 +3,14 @@ import { type Command, Option } from 'commander';
 import type { OpenedDatabase } from '@quotes/database';
 import { visibleText } from '@quotes/text-rules';
 import { type Config, publicBaseUrl } from '@quotes/service-base';
-import { allowanceSentence, expiryText, plansWhere, rollGraceOf, rollGraces } from '@quotes/accounts/rules';
+import {
+  allowanceSentence,
+  decisionCategoryIds,
+  expiryText,
+  plansWhere,
+  rollGraceOf,
+  rollGraces,
+} from '@quotes/accounts/rules';
 import {
   createOperatorApi,
   type IssuedKey,
@@ -11,7 +18,7 @@ import {
   keyMessage,
   maxMonthlyCalls,
   OperatorError,
-  requireAllowanceChoice,
+  requireDecisionCategory,
   requirePublicBaseUrl,
 } from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
@@ -58,7 +65,7 @@ function keyLines(view: KeyView): string[] {
     `client       ${show(view.client)}`,
     `email        ${show(view.email)}`,
     `plan         ${view.plan}`,
-    `state        ${view.state}${view.revokedReason ? ` (${show(view.revokedReason)})` : ''}`,
+    `state        ${view.state}${view.revokedCategory ? ` (category ${view.revokedCategory}${view.revokedReason ? `: ${show(view.revokedReason)}` : ''})` : ''}`,
     `calls/month  ${view.monthlyCalls === null ? 'unlimited' : view.monthlyCalls.toLocaleString('en-US')}`,
     `max limit    ${view.maxLimit}`,
     `filters      ${view.filtersPerCall} per call${view.faithFilter ? ', faith filter allowed' : ', no faith filter'}`,
@@ -71,24 +78,24 @@ function keyLines(view: KeyView): string[] {
 
 const planOption = (flags: string, description: string) =>
   new Option(flags, description).choices([...taxonomy.plans]).makeOptionMandatory();
-const monthlyCallsOption = (): [string, string, (text: string) => number] => [
+/** The --category flag's help: the list the holder's words come from. */
+export const categoryHelp = `what the holder is told, one of ${decisionCategoryIds.join(', ')}`;
+
+export const monthlyCallsOption = (): [string, string, (text: string) => number] => [
   '--monthly-calls <n>',
   `${perKeyPlans()} only, and needed there: calls per month (or --unlimited)`,
   wholeNumber('--monthly-calls', 0, maxMonthlyCalls),
 ];
-const maxLimitOption = (): [string, string, (text: string) => number] => [
+export const maxLimitOption = (): [string, string, (text: string) => number] => [
   '--max-limit <n>',
   `${perKeyPlans()} only: largest page, 1-${rules.pageCeiling} (default: the plan's)`,
   wholeNumber('--max-limit', 1, rules.pageCeiling),
 ];
 
-const unlimitedOption = (): [string, string] => [
+export const unlimitedOption = (): [string, string] => [
   '--unlimited',
   `${perKeyPlans()} only: no monthly allowance, said in words rather than by leaving --monthly-calls out`,
 ];
-
-/** The CLI's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
-const allowanceFlags = { calls: '--monthly-calls', unlimited: '--unlimited' };
 
 const collectOrigin = (value: string, previous: string[]) => [...previous, value];
 
@@ -172,7 +179,6 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           throw new OperatorError('--send needs --email: the address to mail the key to');
         // Refused before the key exists, as every --send that mails the holder links.
         if (options.send) requirePublicBaseUrl(cli.config().PUBLIC_BASE_URL);
-        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const { issued, view } = await cli.run(async (database) => {
           const operator = createOperatorApi(database, { reason: options.reason });
           const issued = await operator.createKey({
@@ -180,7 +186,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
             plan: options.plan,
             email: options.email,
             expiresAt: options.expiresAt,
-            monthlyCalls,
+            monthlyCalls: options.monthlyCalls,
+            unlimited: options.unlimited,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
             allowedOrigins: options.allowedOrigin,
@@ -295,33 +302,48 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .argument('[id]', 'key id (k_...)')
     .option('--email <address>', 'every active key of this person (case, +tag and Gmail dots ignored)')
     .option('--client <name>', 'every active key of this client (case and spacing ignored)')
-    .option('--reason <text>', 'why (kept with the key, at most 500 characters)')
-    .action(async (id: string | undefined, options: { email?: string; client?: string; reason?: string }) => {
-      const byOwner = options.email !== undefined || options.client !== undefined;
-      if (id !== undefined && byOwner) throw new OperatorError('give a key id or --email/--client, not both');
-      if (id === undefined && !byOwner)
-        throw new OperatorError('name the keys to revoke: a key id, --email or --client');
-      if (id !== undefined) {
-        const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason));
-        cli.out(
-          `Revoked ${view.id} (${show(view.client)}) at ${view.revokedAt}${view.revokedReason ? `: ${show(view.revokedReason)}` : ''}.`,
+    .option('--category <category>', categoryHelp)
+    .option(
+      '--reason <text>',
+      "why, in the operator's words (kept with the key and in the audit, never shown to the holder; at most 500 characters)",
+    )
+    .action(
+      async (
+        id: string | undefined,
+        options: { email?: string; client?: string; category?: string; reason?: string },
+      ) => {
+        // The holder reads the category, never the reason: it is chosen on every revocation.
+        const category = requireDecisionCategory(options.category, '--category');
+        const byOwner = options.email !== undefined || options.client !== undefined;
+        if (id !== undefined && byOwner) throw new OperatorError('give a key id or --email/--client, not both');
+        if (id === undefined && !byOwner)
+          throw new OperatorError('name the keys to revoke: a key id, --email or --client');
+        if (id !== undefined) {
+          const view = await cli.run((database) => createOperatorApi(database).revokeKey(id, options.reason, category));
+          cli.out(
+            `Revoked ${view.id} (${show(view.client)}) at ${view.revokedAt}, category ${category}${view.revokedReason ? `: ${show(view.revokedReason)}` : ''}.`,
+          );
+          return;
+        }
+        const views = await cli.run((database) =>
+          createOperatorApi(database).revokeKeysOf(
+            { email: options.email, client: options.client },
+            options.reason,
+            category,
+          ),
         );
-        return;
-      }
-      const views = await cli.run((database) =>
-        createOperatorApi(database).revokeKeysOf({ email: options.email, client: options.client }, options.reason),
-      );
-      if (views.length === 0) {
-        cli.out('No active key matches: nothing revoked.');
-        return;
-      }
-      cli.out(
-        `Revoked ${views.length} key${views.length === 1 ? '' : 's'} in one transaction:\n${textTable(
-          ['ID', 'CLIENT', 'EMAIL', 'PLAN', 'REVOKED'],
-          views.map((view) => [view.id, view.client, view.email ?? '-', view.plan, view.revokedAt ?? '-']),
-        )}`,
-      );
-    });
+        if (views.length === 0) {
+          cli.out('No active key matches: nothing revoked.');
+          return;
+        }
+        cli.out(
+          `Revoked ${views.length} key${views.length === 1 ? '' : 's'} in one transaction:\n${textTable(
+            ['ID', 'CLIENT', 'EMAIL', 'PLAN', 'REVOKED'],
+            views.map((view) => [view.id, view.client, view.email ?? '-', view.plan, view.revokedAt ?? '-']),
+          )}`,
+        );
+      },
+    );
 
   keys
     .command('renew')
@@ -362,11 +384,11 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           reason?: string;
         },
       ) => {
-        const monthlyCalls = requireAllowanceChoice(options.plan, options, allowanceFlags);
         const view = await cli.run((database) =>
           createOperatorApi(database, { reason: options.reason }).changePlan(id, {
             plan: options.plan,
-            monthlyCalls,
+            monthlyCalls: options.monthlyCalls,
+            unlimited: options.unlimited,
             maxLimit: options.maxLimit,
             allowAnotherTrial: options.allowAnotherTrial,
           }),

@@ -5,9 +5,9 @@ import { keyRequestBounds } from '@quotes/service-base';
 import { systemClock } from '@quotes/accounts/rules';
 import { createKeyRequestService, type KeyRequestService, type KeyRequestView } from '@quotes/accounts';
 import { silentLogger } from '@quotes/service-base';
-import { createOperatorApi } from '@quotes/accounts';
+import { createOperatorApi, requireDecisionCategory } from '@quotes/accounts';
 import { deliveryLine, withMailer } from './cliMail.js';
-import type { CliContext } from './keyCommands.js';
+import { type CliContext, categoryHelp, maxLimitOption, monthlyCallsOption, unlimitedOption } from './keyCommands.js';
 import { listOutput } from './listOutput.js';
 
 const statuses = ['pending', 'approved', 'rejected', 'expired', 'unconfirmed'] as const;
@@ -110,40 +110,63 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
     )
     .argument('<id>', 'request id (r_...)')
     .addOption(new Option('--plan <plan>', 'another plan than the one asked for').choices([...taxonomy.plans]))
+    .option(...monthlyCallsOption())
+    .option(...unlimitedOption())
+    .option(...maxLimitOption())
     .option('--send', 'mail the key to the address the request proved')
-    .action(async (id: string, options: { plan?: string; send?: boolean }) => {
-      const { request, issued, changed, delivery } = await withService((service) =>
-        service.approve(id, { plan: options.plan, send: options.send === true }),
-      );
-      if (!issued) {
-        // A holder's plan change or renewal: their key changed, no new secret to show.
-        const header = `Approved ${request.id} (${request.kind}): key ${request.forKeyId} is on the ${changed?.plan} plan${changed?.expiresAt ? `, valid until ${changed.expiresAt}` : ', with no expiry'}.`;
-        cli.out(
-          delivery ? [header, deliveryLine(delivery)].join('\n') : `${header}\nThe holder was not mailed (no --send).`,
+    .action(
+      async (
+        id: string,
+        options: { plan?: string; send?: boolean; monthlyCalls?: number; unlimited?: boolean; maxLimit?: number },
+      ) => {
+        const { request, issued, changed, delivery } = await withService((service) =>
+          service.approve(id, {
+            plan: options.plan,
+            monthlyCalls: options.monthlyCalls,
+            unlimited: options.unlimited,
+            maxLimit: options.maxLimit,
+            send: options.send === true,
+          }),
         );
-        return;
-      }
-      const header = `Approved ${request.id}: key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
-      cli.out(
-        delivery
-          ? [header, deliveryLine(delivery)].join('\n')
-          : [
-              header,
-              '',
-              `  ${issued.key}`,
-              '',
-              'Shown this once (only its hash is kept): pass it on, or use --send next time.',
-            ].join('\n'),
-      );
-    });
+        if (!issued) {
+          // A holder's plan change or renewal: their key changed, no new secret to show.
+          const header = `Approved ${request.id} (${request.kind}): key ${request.forKeyId} is on the ${changed?.plan} plan${changed?.expiresAt ? `, valid until ${changed.expiresAt}` : ', with no expiry'}.`;
+          cli.out(
+            delivery
+              ? [header, deliveryLine(delivery)].join('\n')
+              : `${header}\nThe holder was not mailed (no --send).`,
+          );
+          return;
+        }
+        const header = `Approved ${request.id}: key ${issued.id} for ${JSON.stringify(issued.client)} on the ${issued.plan} plan${issued.expires_at ? `, valid until ${issued.expires_at}` : ''}.`;
+        cli.out(
+          delivery
+            ? [header, deliveryLine(delivery)].join('\n')
+            : [
+                header,
+                '',
+                `  ${issued.key}`,
+                '',
+                'Shown this once (only its hash is kept): pass it on, or use --send next time.',
+              ].join('\n'),
+        );
+      },
+    );
 
   requests
     .command('reject')
-    .description('Refuse a pending request; the reason is mailed to the person who asked')
+    .description("Refuse a pending request; the category's words are mailed to the person who asked")
     .argument('<id>', 'request id (r_...)')
-    .requiredOption('--reason <text>', 'why, in words (mailed; at most 1000 characters)')
-    .action(async (id: string, options: { reason: string }) => {
-      const { request, delivery } = await withService((service) => service.reject(id, options.reason));
+    .option('--category <category>', categoryHelp)
+    .option(
+      '--reason <text>',
+      "why, in the operator's words (kept in the audit, never mailed; at most 1000 characters)",
+    )
+    .action(async (id: string, options: { category?: string; reason?: string }) => {
+      const category = requireDecisionCategory(options.category, '--category');
+      const { request, delivery } = await withService((service) =>
+        service.reject(id, { category, reason: options.reason }),
+      );
       cli.out(`Rejected ${request.id} (${request.email}).\n${deliveryLine(delivery)}`);
     });
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { OperatorError, type OperatorErrorCode } from '@quotes/accounts';
+import { AllowanceChoiceError, OperatorError, type OperatorErrorCode } from '@quotes/accounts';
 import { consoleAssets, publicAsset } from './consoleAssets.js';
 import type { ConsoleContext } from './consoleContext.js';
 import { allowedHost, consoleHeaders } from './consoleSecurity.js';
 import { type ConsoleSession, ConsoleSessions, sessionLifetimeMs } from './consoleSessions.js';
 import { auditPage, keyAuditPageOf } from './pages/auditPage.js';
 import { corpusPage } from './pages/corpusPage.js';
-import { type ActionArguments, actionInputOf, keyActions } from './pages/keyActions.js';
+import { type ActionArguments, actionInputOf, allowanceFields, keyActions } from './pages/keyActions.js';
 import { confirmPage, keyPage, rolledPage } from './pages/keyPage.js';
 import { keysPage } from './pages/keysPage.js';
 import { consolePage, notice } from './pages/layout.js';
@@ -17,6 +17,11 @@ import { type DecisionInput, requestDecisions, requestPage } from './pages/reque
 import { signInPage } from './pages/signInPage.js';
 
 export const sessionCookie = 'quotes_console';
+
+/** An action's refusal in the console's words: a plan rule names the form's fields. */
+function refusalWords(error: OperatorError): string {
+  return error instanceof AllowanceChoiceError ? error.in(allowanceFields) : error.message;
+}
 
 type SessionRequest = Request & { session?: ConsoleSession };
 
@@ -175,7 +180,10 @@ export function consoleApp(
         return confirmPage(session, key, name, input, { args: action.read(input) });
       } catch (error) {
         if (!(error instanceof OperatorError)) throw error;
-        return { status: statusOf[error.code], page: confirmPage(session, key, name, input, { error: error.message }) };
+        return {
+          status: statusOf[error.code],
+          page: confirmPage(session, key, name, input, { error: refusalWords(error) }),
+        };
       }
     }),
   );
@@ -201,7 +209,11 @@ export function consoleApp(
         response.redirect(303, `/keys/${encodeURIComponent(id)}?done=${name}`);
       } catch (error) {
         if (!(error instanceof OperatorError)) throw error;
-        html(response, statusOf[error.code], confirmPage(session, key, name, input, { args, error: error.message }));
+        html(
+          response,
+          statusOf[error.code],
+          confirmPage(session, key, name, input, { args, error: refusalWords(error) }),
+        );
       }
     } catch (error) {
       next(error);
@@ -222,22 +234,32 @@ export function consoleApp(
     if (!requestId.test(id) || !(decision in requestDecisions))
       return html(response, 404, consolePage('Not found', session, notice('error', 'No such action.')));
     const body = (request.body ?? {}) as Record<string, unknown>;
+    const text = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
     const input: DecisionInput = {
-      plan: typeof body.plan === 'string' ? body.plan : undefined,
-      reason: typeof body.reason === 'string' ? body.reason : undefined,
+      plan: text('plan'),
+      monthlyCalls: text('monthlyCalls'),
+      unlimited: text('unlimited'),
+      category: text('category'),
+      reason: text('reason'),
     };
     try {
       try {
         // The service the CLI's `requests approve --send` and `requests reject` use: same rules, mail and audit.
         const service = context.keyRequests(session);
-        if (decision === 'approve') await service.approve(id, { plan: input.plan, send: true });
-        else await service.reject(id, input.reason ?? '');
+        if (decision === 'approve')
+          await service.approve(id, {
+            plan: input.plan,
+            monthlyCalls: input.monthlyCalls,
+            unlimited: input.unlimited !== undefined,
+            send: true,
+          });
+        else await service.reject(id, { category: input.category ?? '', reason: input.reason });
         log(`console: console:${session.label} requests ${decision} ${id}`);
         response.redirect(303, `/requests/${encodeURIComponent(id)}?done=${decision}`);
       } catch (error) {
         if (!(error instanceof OperatorError)) throw error;
         const shown = await context.keyRequestsView(session).show(id);
-        html(response, statusOf[error.code], requestPage(session, shown, { error: error.message, input }));
+        html(response, statusOf[error.code], requestPage(session, shown, { error: refusalWords(error), input }));
       }
     } catch (error) {
       next(error);

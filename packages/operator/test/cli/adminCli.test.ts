@@ -52,10 +52,10 @@ describe.concurrent('quotes-admin keys', { timeout: 90_000 }, () => {
     expect(human.stdout).toContain('curl -H "X-API-Key: qk_');
     expect(human.stdout).toMatch(/valid until \d{4}-\d{2}-\d{2}T/);
 
-    const revoked = await admin('keys', 'revoke', id, '--reason', 'contract ended');
+    const revoked = await admin('keys', 'revoke', '--category', 'other', id, '--reason', 'contract ended');
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain('contract ended');
-    const again = await admin('keys', 'revoke', id);
+    const again = await admin('keys', 'revoke', '--category', 'other', id);
     expectOneLineError(again, /already revoked/, expect);
     const renewRevoked = await admin('keys', 'renew', id, '--until', '2030-01-01');
     expectOneLineError(renewRevoked, /revoked/, expect);
@@ -173,7 +173,7 @@ describe.concurrent('quotes-admin usage and db', { timeout: 90_000 }, () => {
     expect(report.stdout).toMatch(
       new RegExp(`^${created.id} +${created.key.slice(0, 11)} +Reporter +platform +active +4,213 +unlimited`, 'm'),
     );
-    expect((await admin('keys', 'revoke', created.id)).code).toBe(0);
+    expect((await admin('keys', 'revoke', '--category', 'other', created.id)).code).toBe(0);
     const after = await admin('usage', 'report', '--month', '2026-10');
     expect(after.stdout).toMatch(new RegExp(`^${created.id} +qk_\\w{8} +Reporter +platform +revoked +4,213`, 'm'));
     const json = JSON.parse((await admin('usage', 'report', '--month', '2026-10', '--json')).stdout) as {

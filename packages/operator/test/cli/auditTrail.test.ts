@@ -65,13 +65,13 @@ describe('the audit trail through quotes-admin', { timeout: 180_000 }, () => {
     await ok('keys', 'change-plan', id, '--plan', 'professional', '--reason', 'upgrade');
     await ok('keys', 'renew', id, '--until', '2099-01-31');
     const rolled = JSON.parse(await ok('keys', 'roll', id, '--json', '--reason', 'leaked in a log')) as { key: string };
-    await ok('keys', 'revoke', id, '--reason', 'contract ended');
+    await ok('keys', 'revoke', '--category', 'other', id, '--reason', 'contract ended');
     const other = JSON.parse(
       await ok(...keysCreate('Second Co', 'trial'), '--email', 'a@second.example', '--json'),
     ) as {
       id: string;
     };
-    await ok('keys', 'revoke', '--client', 'Second Co', '--reason', 'abuse');
+    await ok('keys', 'revoke', '--category', 'other', '--client', 'Second Co', '--reason', 'abuse');
     const notice = join(dataDir, 'notice.txt');
     await writeFile(notice, 'The terms change on 1 January.\n');
     await ok(...keysCreate('Third', 'starter'), '--email', 'c@third.example');

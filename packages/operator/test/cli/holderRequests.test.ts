@@ -87,10 +87,19 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
 
     const refused = await asked('ray@example.com', { kind: 'renewal', reason: 'Longer please.' });
     const before = inbox.messages.length;
-    const rejected = await admin('requests', 'reject', refused.requestId, '--reason', 'Renewals open next month.');
+    const rejected = await admin(
+      'requests',
+      'reject',
+      refused.requestId,
+      '--category',
+      'non-payment',
+      '--reason',
+      'internal: card flagged by the bank',
+    );
     expect(rejected.code, rejected.stderr).toBe(0);
     const mail = await newMailTo(inbox, before, 'ray@example.com', /is not granted$/);
-    expect(mail.text).toContain('Renewals open next month.');
+    expect(mail.text).toContain('The reason recorded: non-payment.');
+    for (const part of [mail.text ?? '', String(mail.html)]) expect(part).not.toContain('card flagged');
     const audit = await server.operator.auditTrail({ keyId: refused.keyId });
     expect(audit.map((entry) => entry.action)).toEqual(['keys create', 'requests renewal', 'requests reject']);
   });

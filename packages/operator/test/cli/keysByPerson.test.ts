@@ -123,7 +123,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
     );
     const c = await create('--client', 'Elsewhere', '--plan', 'starter', '--email', 'elsewhere@example.test');
     await setCallsThisMonth(a.id, 1234);
-    await admin('keys', 'revoke', c.id);
+    await admin('keys', 'revoke', '--category', 'other', c.id);
 
     const byEmail = await admin('keys', 'list', '--email', 'FILTER.PERSON@example.test');
     expect(byEmail.code, byEmail.stderr).toBe(0);
@@ -159,7 +159,16 @@ describe('keys by person', { timeout: 90_000 }, () => {
     for (const issued of [...mine, bystander])
       expect((await server.call('/v1/quotes-usage', { key: issued.key })).status).toBe(200);
 
-    const revoked = await admin('keys', 'revoke', '--email', 'rotator@example.test', '--reason', 'rotating trials');
+    const revoked = await admin(
+      'keys',
+      'revoke',
+      '--category',
+      'other',
+      '--email',
+      'rotator@example.test',
+      '--reason',
+      'rotating trials',
+    );
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain('Revoked 3 keys in one transaction');
     for (const issued of mine) expect(revoked.stdout).toContain(issued.id);
@@ -168,18 +177,24 @@ describe('keys by person', { timeout: 90_000 }, () => {
     const delays = await Promise.all(mine.map((issued) => untilStatus(server, issued.key, 403, 1000)));
     for (const delay of delays) expect(delay).toBeLessThan(1000);
     expect((await server.call('/v1/quotes-usage', { key: bystander.key })).status).toBe(200);
-    expect((await admin('keys', 'revoke', '--email', 'rotator@example.test')).stdout).toContain('nothing revoked');
+    expect((await admin('keys', 'revoke', '--category', 'other', '--email', 'rotator@example.test')).stdout).toContain(
+      'nothing revoked',
+    );
   });
 
   it('revoke --client takes every key of the client, whoever holds it', async ({ expect }) => {
     const one = await create('--client', 'Shared Client', '--plan', 'starter', '--email', 'one@shared.example');
     const two = await create('--client', 'shared  client', '--plan', 'starter');
-    const run = await admin('keys', 'revoke', '--client', 'SHARED CLIENT');
+    const run = await admin('keys', 'revoke', '--category', 'other', '--client', 'SHARED CLIENT');
     expect(run.stdout).toContain('Revoked 2 keys');
     expect(run.stdout).toContain(one.id);
     expect(run.stdout).toContain(two.id);
-    expectOneLineError(await admin('keys', 'revoke'), /a key id, --email or --client/, expect);
-    expectOneLineError(await admin('keys', 'revoke', one.id, '--client', 'x'), /not both/, expect);
+    expectOneLineError(await admin('keys', 'revoke', '--category', 'other'), /a key id, --email or --client/, expect);
+    expectOneLineError(
+      await admin('keys', 'revoke', '--category', 'other', one.id, '--client', 'x'),
+      /not both/,
+      expect,
+    );
   });
 
   it('change-plan keeps the secret and the usage; leaving trial drops its expiry', async ({ expect }) => {
@@ -233,7 +248,7 @@ describe('keys by person', { timeout: 90_000 }, () => {
     expect(graced.stdout).toContain('The old secret is refused after 1 hour.');
     expect((await server.call('/v1/quotes-usage', { key: fresh.key })).status).toBe(200);
     expectOneLineError(await admin('keys', 'roll', issued.id, '--grace', '2-days'), /Allowed choices|2-days/, expect);
-    await admin('keys', 'revoke', issued.id);
+    await admin('keys', 'revoke', '--category', 'other', issued.id);
     expectOneLineError(await admin('keys', 'roll', issued.id), /revoked/, expect);
   });
 });
@@ -262,7 +277,7 @@ describe('what the operator types and sees', { timeout: 90_000 }, () => {
       /at most 254/,
     ],
     [['keys', 'list', '--email', 'nope'], /not an e-mail address/],
-    [['keys', 'revoke', 'k_x', '--reason', 'a\u0007b'], /reason .* control character/],
+    [['keys', 'revoke', '--category', 'other', 'k_x', '--reason', 'a\u0007b'], /reason .* control character/],
   ])('refuses %j in one line', async ([args, pattern], { expect }) => {
     const run = await admin(...args);
     expectOneLineError(run, pattern, expect);
@@ -322,7 +337,7 @@ describe('what the operator types and sees', { timeout: 90_000 }, () => {
         { key_id: formula.id, month: '2026-09-01', calls: 7 },
       ])
       .execute();
-    expect((await admin('keys', 'revoke', formula.id)).code).toBe(0);
+    expect((await admin('keys', 'revoke', '--category', 'other', formula.id)).code).toBe(0);
     const run = await admin('usage', 'report', '--month', '2026-09', '--csv');
     expect(run.code, run.stderr).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];

@@ -97,7 +97,7 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     await owner('Terms A second', 'Terms.A+other@example.test');
     await owner('Terms B', 'terms.b@example.test');
     const revoked = await owner('Terms C', 'terms.c@example.test');
-    expect((await viaSmtp('keys', 'revoke', revoked.id)).code).toBe(0);
+    expect((await viaSmtp('keys', 'revoke', '--category', 'other', revoked.id)).code).toBe(0);
     const expired = await owner('Terms D', 'terms.d@example.test');
     await database.db
       .updateTable('api_keys')

@@ -52,7 +52,7 @@ describe('quotes-admin: one rule per input, one answer per refusal', { timeout: 
     const invalid = await admin(...keysCreate('No Allowance', 'enterprise'));
     const badFlag = await admin(...keysCreate('X', 'gold'));
     const missing = await admin('keys', 'show', 'k_nosuchkey');
-    const conflict = await admin('keys', 'revoke', id);
+    const conflict = await admin('keys', 'revoke', '--category', 'other', id);
     const refused = await admin(...keysCreate('Trial Taker', 'trial'), '--email', 'taker@example.com');
     expectOneLineError(invalid, /enterprise keys need --monthly-calls N/);
     expectOneLineError(badFlag, /--plan must be one of/);

@@ -146,20 +146,38 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     expect(inbox.messages.filter((message) => JSON.stringify(message.to).includes('pia@example.com'))).toHaveLength(3);
   });
 
-  it('rejects with a reason, mailed', async () => {
+  it("rejects with a category, whose words are mailed; the operator's reason stays in the audit", async () => {
     const id = await confirmedRequest('rae@example.com', 'professional', '127.22.0.1');
-    expect((await admin('requests', 'reject', id)).code).not.toBe(0);
-    const rejected = await admin('requests', 'reject', id, '--reason', 'We could not verify the application.');
+    expectOneLineError(
+      await admin('requests', 'reject', id, '--reason', 'We could not verify the application.'),
+      /^quotes-admin: --category must be one of terms-bulk-harvest, terms-competing-service, .*, other$/,
+    );
+    const rejected = await admin(
+      'requests',
+      'reject',
+      id,
+      '--category',
+      'other',
+      '--reason',
+      'We could not verify the application.',
+    );
     expect(rejected.code, rejected.stderr).toBe(0);
     const mail = await mailTo(inbox, 'rae@example.com', /^Your request for a Quote Retrieval Service API key$/);
-    expect(mail.text).toContain('We could not verify the application.');
+    expect(mail.text).toContain('The reason recorded: other.');
+    expect(mail.text).not.toContain('verify');
     const listed = JSON.parse((await admin('requests', 'list', '--status', 'rejected', '--json')).stdout);
-    expect(listed).toEqual([expect.objectContaining({ id, rejectionReason: 'We could not verify the application.' })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id,
+        rejectionCategory: 'other',
+        rejectionReason: 'We could not verify the application.',
+      }),
+    ]);
     const audit = JSON.parse((await admin('audit', 'list', '--json')).stdout) as AuditRow[];
     expect(audit.find((entry) => entry.target === id)).toMatchObject({
       action: 'requests reject',
       before: { status: 'pending', plan: 'professional' },
-      after: { status: 'rejected' },
+      after: { status: 'rejected', category: 'other' },
       reason: 'We could not verify the application.',
     });
   });

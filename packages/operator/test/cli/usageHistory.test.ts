@@ -81,7 +81,13 @@ describe('usage history on two servers sharing one database', () => {
     // Ordinary apps on every plan but trial (three trials on one network would be a rotation).
     const plans = ['starter', 'professional', 'platform', 'enterprise'] as const;
     const apps = await Promise.all(
-      Array.from({ length: 14 }, (_, n) => operator.createKey({ client: `App ${n}`, plan: plans[n % plans.length]! })),
+      Array.from({ length: 14 }, (_, n) =>
+        operator.createKey({
+          client: `App ${n}`,
+          plan: plans[n % plans.length]!,
+          unlimited: plans[n % plans.length] === 'enterprise',
+        }),
+      ),
     );
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     const expected = new Map<string, Record<string, number>>();

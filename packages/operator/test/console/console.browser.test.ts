@@ -130,6 +130,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     expect(await page.content()).not.toContain(traffic.reader.key);
 
     const revoke = page.locator('form.action', { hasText: 'Revoke' });
+    await revoke.getByLabel('Category').selectOption('terms-shared-key');
     await revoke.getByLabel('Reason').fill('published in a public repository');
     await revoke.getByRole('button', { name: 'Revoke...' }).click();
     expect(await page.locator('.confirm').innerText()).toContain(`Revoke ${traffic.reader.id}`);

@@ -167,16 +167,21 @@ describe('deciding requests from the console', { timeout: 120_000 }, () => {
     expect(alertOf(again.body)).toMatch(/is approved; only pending/);
   });
 
-  it('rejects with a reason, mailed; without a reason it is refused and the form kept', async () => {
+  it("rejects with a category, whose words are mailed and never the operator's; without one it is refused and the form kept", async () => {
     const id = await confirmedRequest('rex@example.com', 'platform', '127.42.0.1');
-    const empty = await post(first, `/requests/${id}/reject`, { reason: '  ' });
+    const empty = await post(first, `/requests/${id}/reject`, { reason: 'internal: looks like a reseller' });
     expect(empty.status).toBe(400);
-    expect(alertOf(empty.body)).toMatch(/reason/);
+    expect(alertOf(empty.body)).toMatch(/^category must be one of terms-bulk-harvest, .*, other$/);
+    expect(empty.body).toContain('internal: looks like a reseller</textarea>');
     expect(await statusOf(id)).toBe('pending');
-    const rejected = await post(first, `/requests/${id}/reject`, { reason: 'We could not verify the application.' });
+    const rejected = await post(first, `/requests/${id}/reject`, {
+      category: 'terms-bulk-harvest',
+      reason: 'internal: looks like a reseller',
+    });
     expect(rejected.status).toBe(303);
     const mail = await mailTo(inbox, 'rex@example.com', /^Your request for a Quote Retrieval Service API key$/);
-    expect(mail.text).toContain('We could not verify the application.');
+    expect(mail.text).toContain('The reason recorded: terms: harvesting, reselling or redistributing the data.');
+    for (const part of [mail.text ?? '', String(mail.html)]) expect(part).not.toContain('reseller');
     expect(await statusOf(id)).toBe('rejected');
   });
 

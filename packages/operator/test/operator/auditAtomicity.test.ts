@@ -137,7 +137,7 @@ describe('an operator action and its audit entry', () => {
     const approve = await admin('requests', 'approve', 'r_atomic1');
     expect(approve.code).toBe(1);
     expect(approve.stderr).toMatch(/^quotes-admin: requests approve r_atomic1 was not done: its audit entry could not/);
-    const reject = await admin('requests', 'reject', 'r_atomic2', '--reason', 'not a real app');
+    const reject = await admin('requests', 'reject', 'r_atomic2', '--category', 'other', '--reason', 'not a real app');
     expect(reject.code).toBe(1);
     expect(reject.stderr).toMatch(/^quotes-admin: requests reject r_atomic2 was not done/);
     const requests = await database.db.selectFrom('key_requests').select(['id', 'status', 'key_id']).execute();

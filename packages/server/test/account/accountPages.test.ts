@@ -240,7 +240,7 @@ describe('the holders page', { timeout: 60_000 }, () => {
     expect((await client.post(`/account/keys/${key.id}/close`, { _csrf: csrf, confirm: 'yes' })).status).toBe(303);
     const closed = await server.operator.showKey(key.id);
     expect(closed.state).toBe('revoked');
-    expect(closed.revokedReason).toBe('closed by its holder');
+    expect(closed).toMatchObject({ revokedReason: 'closed by its holder', revokedCategory: 'requested-by-holder' });
     const trail = await server.operator.auditTrail({ keyId: key.id });
     const actor = holderActorOf('gil@example.com');
     expect(trail.map((entry) => [entry.action, entry.actor])).toEqual([
@@ -339,7 +339,7 @@ describe('the holders page', { timeout: 60_000 }, () => {
     await server.operator.revokeKey(revoked.id, 'leaked');
     const requests = await database.db
       .selectFrom('key_requests')
-      .select(['for_key_id', 'status', 'rejection_reason'])
+      .select(['for_key_id', 'status', 'rejection_reason', 'rejection_category'])
       .where('for_key_id', 'in', [closed.id, revoked.id])
       .execute();
     expect(requests).toHaveLength(2);
@@ -347,6 +347,7 @@ describe('the holders page', { timeout: 60_000 }, () => {
       expect(request, request.for_key_id ?? '').toMatchObject({
         status: 'rejected',
         rejection_reason: 'the key was closed before a decision',
+        rejection_category: 'key-closed',
       });
   });
 

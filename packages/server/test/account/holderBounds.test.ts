@@ -43,6 +43,7 @@ describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
           perNetworkPerHour: 1000,
           perEmailPerHour: 1000,
           perHour: 10_000,
+          unprovenMailsPerHour: 10_000,
           maxOpen: 1000,
         },
       },
@@ -192,7 +193,14 @@ describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
           outboxDir: '/nonexistent',
         }),
         publicBaseUrl: server.url,
-        bounds: { perAddressPerHour: 100, perNetworkPerHour: 100, perEmailPerHour: 100, perHour: 1000, maxOpen: 1000 },
+        bounds: {
+          perAddressPerHour: 100,
+          perNetworkPerHour: 100,
+          perEmailPerHour: 100,
+          perHour: 1000,
+          maxOpen: 1000,
+          unprovenMailsPerHour: 10_000,
+        },
       },
       time.clock,
       silentLogger,
@@ -209,7 +217,7 @@ describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
       // A second request while one waits is refused as before, and takes no place (else the third would be refused).
       if (index === 0) expect((await ask()).status).toBe(409);
       const waiting = (await service.list('pending')).find((request) => request.forKeyId === key.id)!;
-      await service.reject(waiting.id, 'Not this month.');
+      await service.reject(waiting.id, { category: 'other', reason: 'Not this month.' });
     }
     const refused = await ask();
     expect(refused.status).toBe(429);

@@ -37,6 +37,7 @@ beforeAll(async () => {
       client: `Holder app ${holder}`,
       email: `holder-${holder}@example.com`,
       plan: 'enterprise',
+      unlimited: true,
       allowAnotherTrial: true,
     });
 }, 60_000);

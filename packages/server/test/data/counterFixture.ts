@@ -40,7 +40,13 @@ export function counterFixture() {
       return counter;
     },
     async newKey(): Promise<string> {
-      return (await createOperatorApi(held.database).createKey({ client: 'Counter test', plan: 'enterprise' })).id;
+      return (
+        await createOperatorApi(held.database).createKey({
+          client: 'Counter test',
+          plan: 'enterprise',
+          unlimited: true,
+        })
+      ).id;
     },
     /** The test database's pool, its transactions' connections coming from `connect` (to break them). */
     connectingWith(connect: () => Promise<pg.PoolClient>): pg.Pool {

@@ -138,7 +138,7 @@ describe('faults', () => {
 
   // Load loops below use enterprise keys: they send faster than any other plan's burst limit.
   it('a frozen database: 503 with Retry-After within the deadline (after what memory can answer), /readyz too, recovery after SIGCONT, counts equal to the 200s', async () => {
-    const issued = await operator.createKey({ client: 'Freeze', plan: 'enterprise' });
+    const issued = await operator.createKey({ client: 'Freeze', plan: 'enterprise', unlimited: true });
     const headers = { 'X-API-Key': issued.key };
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const load = loadUntil(8, () => get(`${service.url}/v1/quotes-random`, headers, { agent }));
@@ -332,7 +332,7 @@ describe('faults', () => {
   });
 
   it('SIGTERM under keep-alive load: /readyz fails, answers carry Connection: close, the process exits within the grace period', async () => {
-    const issued = await operator.createKey({ client: 'Shutdown', plan: 'enterprise' });
+    const issued = await operator.createKey({ client: 'Shutdown', plan: 'enterprise', unlimited: true });
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const load = loadUntil(8, () => get(`${service.url}/v1/quotes-random`, { 'X-API-Key': issued.key }, { agent }));
     const readyAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -364,7 +364,7 @@ describe('faults', () => {
 
   it('SIGTERM with the database frozen: the process still exits within the grace period', async () => {
     service = await startService();
-    const issued = await operator.createKey({ client: 'Frozen shutdown', plan: 'enterprise' });
+    const issued = await operator.createKey({ client: 'Frozen shutdown', plan: 'enterprise', unlimited: true });
     const headers = { 'X-API-Key': issued.key };
     expect((await get(`${service.url}/v1/quotes-random`, headers)).status).toBe(200);
     const load = loadUntil(4, () => get(`${service.url}/v1/quotes-random`, headers));

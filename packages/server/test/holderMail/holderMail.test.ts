@@ -38,7 +38,13 @@ afterAll(async () => {
 });
 
 const createKey = (email: string, input: { monthlyCalls?: number; expiresAt?: Date } = {}) =>
-  servers[0]!.operator.createKey({ client: `App of ${email}`, plan: 'enterprise', email, ...input });
+  servers[0]!.operator.createKey({
+    client: `App of ${email}`,
+    plan: 'enterprise',
+    email,
+    ...(input.monthlyCalls === undefined ? { unlimited: true } : {}),
+    ...input,
+  });
 
 describe('mail to a key holder', { timeout: 60_000 }, () => {
   it('mails 80% and 100% of an allowance of 10 once each, with two servers sweeping at once', async () => {
@@ -104,21 +110,27 @@ describe('mail to a key holder', { timeout: 60_000 }, () => {
       `Quote Retrieval Service: key ${key.prefix}... (${key.id}) expires at ${expiresAt.toISOString().slice(0, 19)}Z`,
     ]);
     expect(mails[0]!.text).toContain(`${publicBaseUrl}/account`);
+    // The status the contract documents for an expired key's calls, not a number of the mail's own.
+    expect(mails[0]!.text).toContain('From then on its calls are refused with 403 (expired-api-key).');
     clock.advance(dayMs);
     await raceSweeps(servers);
     expect(await mailsTo(inbox, email)).toHaveLength(1);
   });
 
-  it("mails a revoked key's holder once, with the category and the operator's address, never the operator's words", async () => {
+  it("mails a revoked key's holder once, with the category the operator chose and the operator's address, never the operator's words", async () => {
     const email = 'revoked@example.com';
     const key = await createKey(email);
-    await servers[0]!.operator.revokeKey(key.id, 'Posted on a forum by Bob Stranger <bob@other.example>');
+    await servers[0]!.operator.revokeKey(
+      key.id,
+      'Posted on a forum by Bob Stranger <bob@other.example>',
+      'terms-shared-key',
+    );
     await raceSweeps(servers);
     await raceSweeps(servers);
     const mails = await mailsTo(inbox, email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe(`Quote Retrieval Service: key ${key.prefix}... (${key.id}) is revoked`);
-    expect(mails[0]!.text).toContain('The operator revoked this key.');
+    expect(mails[0]!.text).toContain('The reason recorded: terms: a shared or published key.');
     expect(mails[0]!.text).toContain(operatorEmail);
     for (const part of [mails[0]!.text ?? '', String(mails[0]!.html)])
       for (const word of ['Bob', 'bob@other.example', 'forum']) expect(part).not.toContain(word);
@@ -131,7 +143,7 @@ describe('mail to a key holder', { timeout: 60_000 }, () => {
     await raceSweeps(servers);
     const both = await mailsTo(inbox, other);
     expect(both).toHaveLength(2);
-    for (const mail of both) expect(mail.text).toContain('every key of this address or application');
+    for (const mail of both) expect(mail.text).toContain('The reason recorded: other.');
   });
 });
 

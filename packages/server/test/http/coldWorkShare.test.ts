@@ -66,7 +66,7 @@ async function enterpriseKeys(count: number): Promise<string[]> {
   const operator = createOperatorApi(database);
   const keys: string[] = [];
   for (let key = 0; key < count; key++)
-    keys.push((await operator.createKey({ client: `Cold ${key}`, plan: 'enterprise' })).key);
+    keys.push((await operator.createKey({ client: `Cold ${key}`, plan: 'enterprise', unlimited: true })).key);
   return keys;
 }
 

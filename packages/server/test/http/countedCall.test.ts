@@ -22,7 +22,9 @@ afterAll(() => database.drop());
 
 describe('a counted call', () => {
   it('reads while it waits for its lease, except for a key whose allowance was found used up', async () => {
-    const keyId = (await createOperatorApi(database).createKey({ client: 'Counted call test', plan: 'enterprise' })).id;
+    const keyId = (
+      await createOperatorApi(database).createKey({ client: 'Counted call test', plan: 'enterprise', unlimited: true })
+    ).id;
     const counter = new MonthlyCounter(database.pool, { flushMs: 60_000 });
     const runtime = {
       clock: () => new Date('2026-11-24T12:00:00Z'),

@@ -10,7 +10,7 @@ beforeAll(async () => {
   for (const plan of ['trial', 'starter', 'professional', 'platform', 'enterprise']) {
     keys[plan] = (await fixture.server.createKey({ plan })).key;
   }
-  keys.enterpriseWide = (await fixture.server.createKey({ plan: 'enterprise', maxLimit: 500 })).key;
+  keys.enterpriseWide = (await fixture.server.createKey({ plan: 'enterprise', unlimited: true, maxLimit: 500 })).key;
   keys.enterpriseNarrow = (await fixture.server.createKey({ plan: 'enterprise', maxLimit: 3, monthlyCalls: 1000 })).key;
 });
 afterAll(() => fixture?.close());

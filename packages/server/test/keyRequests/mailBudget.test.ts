@@ -36,6 +36,7 @@ beforeAll(async () => {
     client: 'Holder app',
     email: 'holder@example.com',
     plan: 'enterprise',
+    unlimited: true,
     allowAnotherTrial: true,
   });
 }, 60_000);

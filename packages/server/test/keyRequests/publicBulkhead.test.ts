@@ -37,6 +37,7 @@ beforeAll(async () => {
       client: 'Paying caller',
       email: 'payer@example.com',
       plan: 'enterprise',
+      unlimited: true,
       allowAnotherTrial: true,
     })
   ).key;

@@ -85,6 +85,7 @@ async function startFreshServer(): Promise<void> {
       client: 'Paying caller',
       email: 'payer@example.com',
       plan: 'enterprise',
+      unlimited: true,
       allowAnotherTrial: true,
     })
   ).key;

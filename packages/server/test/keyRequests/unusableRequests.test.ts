@@ -108,7 +108,10 @@ describe('a stored request whose text no later step accepts', { timeout: 30_000 
       );
       expect(refusal).not.toContain('\u202E');
       expect((await rowOf('r_pending_rlo')).status).toBe('pending');
-      await service.reject('r_pending_rlo', 'the application holds a right-to-left override');
+      await service.reject('r_pending_rlo', {
+        category: 'request-unusable',
+        reason: 'the application holds a right-to-left override',
+      });
       expect(await rowOf('r_pending_rlo')).toMatchObject({ status: 'rejected' });
       await mailTo(running.inbox, 'r_pending_rlo@example.com', /Quote Retrieval Service API key/);
     } finally {

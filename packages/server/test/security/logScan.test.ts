@@ -28,7 +28,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
   // Keys exist: the server prints no demo key, so nothing key-shaped belongs in its output at all.
-  validKey = (await createOperatorApi(database).createKey({ client: 'Log scan', plan: 'enterprise' })).key;
+  validKey = (await createOperatorApi(database).createKey({ client: 'Log scan', plan: 'enterprise', unlimited: true }))
+    .key;
   // A real SMTP server that refuses some recipients, quoting the address, as real ones do.
   smtp = new SMTPServer({
     authOptional: true,

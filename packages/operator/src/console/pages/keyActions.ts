@@ -1,11 +1,18 @@
 import { taxonomy } from '@quotes/contract';
-import { endOfDay, readCalendarDate } from '@quotes/accounts/rules';
+import {
+  type DecisionCategory,
+  decisionCategories,
+  decisionCategoryWords,
+  endOfDay,
+  readCalendarDate,
+} from '@quotes/accounts/rules';
 import {
   type IssuedKey,
   type KeyView,
   type OperatorApi,
   OperatorError,
   requireAllowanceChoice,
+  requireDecisionCategory,
   requireOrigins,
   requirePlanName,
 } from '@quotes/accounts';
@@ -18,7 +25,7 @@ import { count } from './layout.js';
  * input rules, the same functions the CLI calls), the sentence the confirm step shows, and the call.
  */
 export type ActionInput = Partial<
-  Record<'reason' | 'until' | 'plan' | 'monthlyCalls' | 'unlimited' | 'origins', string>
+  Record<'reason' | 'category' | 'until' | 'plan' | 'monthlyCalls' | 'unlimited' | 'origins', string>
 >;
 
 /** What an action reads from its form; each field only where that action has it. */
@@ -26,6 +33,8 @@ export interface ActionArguments {
   until?: Date;
   plan?: string;
   monthlyCalls?: number | null;
+  unlimited?: boolean;
+  category?: DecisionCategory;
   origins?: string[];
 }
 
@@ -56,17 +65,26 @@ function untilOf(text: string | undefined): Date {
 }
 
 /** The console's words for a per-key plan's allowance (operatorInput's requireAllowanceChoice). */
-const allowanceFields = { calls: '"monthly calls"', unlimited: '"unlimited"' };
+export const allowanceFields = { calls: '"monthly calls"', unlimited: '"unlimited"' };
+
+/** The category a holder reads of a decision (revocation, rejection): the fixed list, nothing typed. */
+export function categorySelect(selected: string | undefined, id = 'category'): Html {
+  return html`<label for="${id}">Category (what the holder is told)<select id="${id}" name="category" required>
+<option value=""${selected ? '' : html` selected`}>choose…</option>${decisionCategories.map(
+    (category) =>
+      html`<option value="${category.id}"${category.id === selected ? html` selected` : ''}>${category.words}</option>`,
+  )}</select></label>`;
+}
 
 export const keyActions: Readonly<Record<string, KeyAction>> = {
   revoke: {
     title: 'Revoke',
-    summary: (key) =>
-      `Revoke ${key.id} (${key.prefix}..., ${key.client})? Running servers refuse it within a second; it cannot be undone.`,
-    read: () => ({}),
-    fields: () => html``,
-    run: async (operator, key, _args, input) => {
-      await operator.revokeKey(key.id, input.reason);
+    summary: (key, _input, args) =>
+      `Revoke ${key.id} (${key.prefix}..., ${key.client}), telling its holder "${decisionCategoryWords(args.category)}"? Running servers refuse it within a second; it cannot be undone.`,
+    read: (input) => ({ category: requireDecisionCategory(input.category) }),
+    fields: (_key, input) => categorySelect(input.category),
+    run: async (operator, key, args, input) => {
+      await operator.revokeKey(key.id, input.reason, args.category);
       return {};
     },
     done: 'Revoked: running servers refuse the key.',
@@ -97,12 +115,14 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
     title: 'Change plan',
     read: (input) => {
       const plan = requirePlanName(input.plan ?? '');
+      const unlimited = input.unlimited !== undefined;
+      // Read for the confirm step's sentence; the action applies the same rule again when run.
       const monthlyCalls = requireAllowanceChoice(
         plan,
-        { monthlyCalls: input.monthlyCalls, unlimited: input.unlimited !== undefined },
+        { monthlyCalls: input.monthlyCalls, unlimited },
         allowanceFields,
       );
-      return { plan, monthlyCalls };
+      return { plan, monthlyCalls, unlimited };
     },
     summary: (key, _input, args) =>
       `Move ${key.id} (${key.client}) from ${key.plan} to ${args.plan}${
@@ -115,7 +135,11 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
 <label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
 <label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>`,
     run: async (operator, key, args) => {
-      await operator.changePlan(key.id, { plan: args.plan!, monthlyCalls: args.monthlyCalls });
+      await operator.changePlan(key.id, {
+        plan: args.plan!,
+        monthlyCalls: args.monthlyCalls,
+        unlimited: args.unlimited,
+      });
       return {};
     },
     done: 'Plan changed.',
@@ -140,7 +164,7 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
 /** The action's input from a query string or form, unknown names dropped. */
 export function actionInputOf(values: Record<string, unknown>): ActionInput {
   const input: ActionInput = {};
-  for (const name of ['reason', 'until', 'plan', 'monthlyCalls', 'unlimited', 'origins'] as const) {
+  for (const name of ['reason', 'category', 'until', 'plan', 'monthlyCalls', 'unlimited', 'origins'] as const) {
     const value = values[name];
     if (typeof value === 'string' && value.length <= 4000) input[name] = value;
   }

@@ -16,7 +16,13 @@ function facts(
     ['client', key.client],
     ['e-mail', key.email],
     ['plan', key.plan],
-    ['state', key.state + (key.revokedReason ? ` (${key.revokedReason})` : '')],
+    [
+      'state',
+      key.state +
+        (key.revokedCategory
+          ? ` (category ${key.revokedCategory}${key.revokedReason ? `: ${key.revokedReason}` : ''})`
+          : ''),
+    ],
     [
       'allowance period',
       `${count(key.usage.calls)} of ${count(key.usage.limit)} calls, ${key.usage.periodStart} to ${key.usage.periodEnd}`,
@@ -97,7 +103,7 @@ function actionForm(key: KeyView, name: string, input: ActionInput, idPrefix = '
   return html`<form method="get" action="/keys/${encodeURIComponent(key.id)}/confirm/${name}" class="action">
 <h3>${action.title}</h3>
 ${action.fields(key, input)}
-<label for="reason-${idPrefix}${name}">Reason (kept in the audit)<input type="text" id="reason-${idPrefix}${name}" name="reason" maxlength="500" value="${input.reason ?? ''}"></label>
+<label for="reason-${idPrefix}${name}">Reason (kept in the audit, never shown to the holder)<input type="text" id="reason-${idPrefix}${name}" name="reason" maxlength="500" value="${input.reason ?? ''}"></label>
 <button type="submit">${action.title}...</button>
 </form>`;
 }

@@ -2,19 +2,24 @@ import { taxonomy } from '@quotes/contract';
 import type { KeyRequestView } from '@quotes/accounts';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { type Html, html } from '../consoleHtml.js';
+import { categorySelect } from './keyActions.js';
 import { consolePage, csrfField, keyLink, notice } from './layout.js';
 
 /** What the operator can do with a request from its page; each through the request service. */
 export const requestDecisions = {
   approve:
     'Approved: the key was made, or changed as asked, and the decision mailed to the address the request proved.',
-  reject: 'Rejected: the reason was mailed to the person who asked.',
+  reject: "Rejected: the category's words were mailed to the person who asked.",
 } as const;
 export type RequestDecision = keyof typeof requestDecisions;
 
 /** The form's values, kept when a decision is refused so nothing typed is lost. */
 export interface DecisionInput {
   plan?: string;
+  monthlyCalls?: string;
+  /** Present when the box is ticked. */
+  unlimited?: string;
+  category?: string;
   reason?: string;
 }
 
@@ -50,7 +55,11 @@ function facts(request: KeyRequestView): Html {
     ['confirmed', request.confirmedAt],
     ['decided', request.decidedAt],
     ['key', request.keyId ? keyLink(request.keyId) : null],
-    ['rejected for', request.rejectionReason],
+    [
+      'rejected for',
+      request.rejectionCategory &&
+        `${request.rejectionCategory}${request.rejectionReason ? `: ${request.rejectionReason}` : ''}`,
+    ],
   ];
   return html`<dl class="facts">${rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value ?? '-'}</dd>`)}</dl>`;
 }
@@ -67,14 +76,17 @@ ${csrfField(session)}
 <label for="plan">Plan<select id="plan" name="plan">${taxonomy.plans.map(
     (plan) => html`<option value="${plan}"${plan === chosen ? html` selected` : ''}>${plan}</option>`,
   )}</select></label>
+<label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
+<label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>
 ${approvalText(request)}
 <button type="submit">${request.kind === 'key' ? 'Approve and mail the key' : 'Approve and mail the holder'}</button>
 </form>
 <form method="post" action="${path}/reject" class="action">
 <h3>Reject</h3>
 ${csrfField(session)}
-<label for="reason">Reason (mailed to the person who asked; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000" required>${input.reason ?? ''}</textarea></label>
-<button type="submit" class="danger">Reject and mail the reason</button>
+${categorySelect(input.category)}
+<label for="reason">Reason (kept in the audit, never mailed; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000">${input.reason ?? ''}</textarea></label>
+<button type="submit" class="danger">Reject and mail the category</button>
 </form>
 </div>`;
 }
