@@ -21,6 +21,11 @@ export {
   recordDueNotices,
   sweepHolderMail,
 } from './notices/holderMailSweep.js';
+export {
+  noticeWaitingRequests,
+  type OperatorNoticeSettings,
+  requestsWaitingIntervalMinutes,
+} from './notices/operatorNotices.js';
 export * from './mail/publicAddress.js';
 export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';

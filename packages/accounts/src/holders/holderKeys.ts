@@ -201,6 +201,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
         return done;
       });
       if (!inserted) throw new OperatorError('a request for this key is already waiting for the operator', 'conflict');
+      settings.onRequestWaiting?.();
       return {
         id: requestId,
         kind: asked.kind,

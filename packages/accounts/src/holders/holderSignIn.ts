@@ -27,6 +27,8 @@ export interface HolderSettings {
   readonly trustProxy?: readonly string[];
   /** A key changed by a holder: this process's servers forget it at once rather than at the NOTIFY. */
   readonly onKeyChanged?: (keyId: string) => void;
+  /** A request started waiting for the operator: the server's notice to the operator is swept soon. */
+  readonly onRequestWaiting?: () => void;
 }
 
 /** A signed-in holder: the person (canonical address) whose keys they see. */

@@ -63,13 +63,14 @@ export async function approveHolderRequest(
   return { key, delivery };
 }
 
-/** Rejects a holder's request with the operator's reason, audited; the holder is mailed the reason. */
+/** Rejects a holder's request with the operator's reason, audited; the holder is mailed the reason unless `send` is false. */
 export async function rejectHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
   reason: string,
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
-): Promise<{ row: KeyRequestRow; delivery: Delivery }> {
+  send = true,
+): Promise<{ row: KeyRequestRow; delivery: Delivery | null }> {
   const keyId = row.for_key_id;
   if (!keyId) throw new OperatorError(`request ${row.id} names no key`, 'failed');
   const settled = await operator.atomically(async (atomic, trx) => {
@@ -85,6 +86,7 @@ export async function rejectHolderRequest(
     });
     return (await findKeyRequest(trx, row.id))!;
   });
+  if (!send) return { row: settled, delivery: null };
   const key = await operator.showKey(keyId);
   const delivery = await context.mailer.send(holderRejectedMessage(decisionOf(row, key, context.baseUrl), reason));
   return { row: settled, delivery };

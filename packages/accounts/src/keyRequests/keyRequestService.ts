@@ -48,6 +48,8 @@ export interface KeyRequestSettings {
   readonly trustProxy?: readonly string[];
   /** Where the digest of pending requests goes (OPERATOR_EMAIL). */
   readonly operatorEmail?: string;
+  /** A request started waiting for the operator: the server's notice to the operator is swept soon. */
+  readonly onWaiting?: () => void;
 }
 
 /** How long a confirmation link works. */
@@ -131,15 +133,21 @@ export interface KeyRequestService {
   list(status?: KeyRequestStatus): Promise<KeyRequestView[]>;
   show(id: string): Promise<KeyRequestView>;
   /**
-   * Issues the key (the same code as `keys create`); mailed when `send`. The key is returned for
-   * printing otherwise. A holder's plan change or renewal changes their key instead (`changed`;
-   * no key issued) and mails the decision when `send`.
+   * Issues the key (the same code as `keys create`) and mails it. Only the operator's explicit
+   * `send: false` leaves the mail out (decision 0046): the key is then returned for printing. A
+   * holder's plan change or renewal changes their key instead (`changed`; no key issued) and
+   * mails the decision.
    */
   approve(
     id: string,
     options: { plan?: string; send: boolean },
   ): Promise<{ request: KeyRequestView; issued: IssuedKey | null; changed?: KeyView; delivery: Delivery | null }>;
-  reject(id: string, reason: string): Promise<{ request: KeyRequestView; delivery: Delivery }>;
+  /** Refuses it and mails the reason, unless the operator explicitly says `send: false`. */
+  reject(
+    id: string,
+    reason: string,
+    options?: { send: boolean },
+  ): Promise<{ request: KeyRequestView; delivery: Delivery | null }>;
   /** The pending requests, and the digest mailed to OPERATOR_EMAIL when `send`. */
   digest(send: boolean): Promise<{ pending: KeyRequestView[]; delivery: Delivery | null }>;
 }
@@ -261,6 +269,7 @@ export function createKeyRequestService(
         }
         return { outcome: 'granted', request };
       }
+      settings.onWaiting?.();
       try {
         await settings.mailer.send(receivedMessage(summaryOf(request), decision.holderReasons));
       } catch (error) {
@@ -306,11 +315,17 @@ export function createKeyRequestService(
       return { request: viewOf(await existing(id)), issued, delivery };
     },
 
-    async reject(id, reason) {
+    async reject(id, reason, options = { send: true }) {
       const text = requireText(reason, 'reason', 1000);
       const row = await pending(id);
       if (isHolderRequest(row)) {
-        const settled = await rejectHolderRequest(operator, row, text, decisionContext(baseUrl()));
+        const settled = await rejectHolderRequest(
+          operator,
+          row,
+          text,
+          decisionContext(options.send ? baseUrl() : undefined),
+          options.send,
+        );
         return { request: viewOf(settled.row), delivery: settled.delivery };
       }
       const request = await operator.atomically(async (atomic, trx) => {
@@ -326,7 +341,8 @@ export function createKeyRequestService(
         });
         return viewOf(settled!);
       });
-      return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), text)) };
+      const delivery = options.send ? await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), text)) : null;
+      return { request, delivery };
     },
 
     async digest(send) {

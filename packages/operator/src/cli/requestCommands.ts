@@ -106,20 +106,21 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
   requests
     .command('approve')
     .description(
-      "Grant a pending request: the key is made as by keys create, and mailed with --send; a holder's plan change or renewal changes their key, and --send mails them the decision",
+      "Grant a pending request: the key is made as by keys create and mailed to the address the request proved; a holder's plan change or renewal changes their key and mails them the decision",
     )
     .argument('<id>', 'request id (r_...)')
     .addOption(new Option('--plan <plan>', 'another plan than the one asked for').choices([...taxonomy.plans]))
-    .option('--send', 'mail the key to the address the request proved')
+    .option('--send', 'mail the decision (the default)')
+    .option('--no-send', 'mail nobody: the key is printed once for you to pass on')
     .action(async (id: string, options: { plan?: string; send?: boolean }) => {
       const { request, issued, changed, delivery } = await withService((service) =>
-        service.approve(id, { plan: options.plan, send: options.send === true }),
+        service.approve(id, { plan: options.plan, send: options.send !== false }),
       );
       if (!issued) {
         // A holder's plan change or renewal: their key changed, no new secret to show.
         const header = `Approved ${request.id} (${request.kind}): key ${request.forKeyId} is on the ${changed?.plan} plan${changed?.expiresAt ? `, valid until ${changed.expiresAt}` : ', with no expiry'}.`;
         cli.out(
-          delivery ? [header, deliveryLine(delivery)].join('\n') : `${header}\nThe holder was not mailed (no --send).`,
+          delivery ? [header, deliveryLine(delivery)].join('\n') : `${header}\nThe holder was not mailed (--no-send).`,
         );
         return;
       }
@@ -132,7 +133,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
               '',
               `  ${issued.key}`,
               '',
-              'Shown this once (only its hash is kept): pass it on, or use --send next time.',
+              'Shown this once (only its hash is kept): pass it on (--no-send mailed nobody).',
             ].join('\n'),
       );
     });
@@ -142,9 +143,15 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
     .description('Refuse a pending request; the reason is mailed to the person who asked')
     .argument('<id>', 'request id (r_...)')
     .requiredOption('--reason <text>', 'why, in words (mailed; at most 1000 characters)')
-    .action(async (id: string, options: { reason: string }) => {
-      const { request, delivery } = await withService((service) => service.reject(id, options.reason));
-      cli.out(`Rejected ${request.id} (${request.email}).\n${deliveryLine(delivery)}`);
+    .option('--send', 'mail the reason (the default)')
+    .option('--no-send', 'mail nobody (a request nobody should hear from us about)')
+    .action(async (id: string, options: { reason: string; send?: boolean }) => {
+      const { request, delivery } = await withService((service) =>
+        service.reject(id, options.reason, { send: options.send !== false }),
+      );
+      cli.out(
+        `Rejected ${request.id} (${request.email}).\n${delivery ? deliveryLine(delivery) : 'Nobody was mailed (--no-send).'}`,
+      );
     });
 
   requests

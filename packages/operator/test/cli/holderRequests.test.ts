@@ -82,7 +82,10 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
   it('approves a renewal a year past the expiry, and rejects another with the reason mailed', async () => {
     const renewal = await asked('quin@example.com', { kind: 'renewal', reason: 'Another year, please.' });
     const expiry = Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!);
+    const beforeRenewal = inbox.messages.length;
     expect((await admin('requests', 'approve', renewal.requestId)).stdout).toMatch(/\(renewal\).*valid until/);
+    // Mailed with no option: every decision reaches the holder unless the operator says --no-send.
+    await newMailTo(inbox, beforeRenewal, 'quin@example.com', /is approved$/);
     expect(Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!)).toBe(expiry + 365 * dayMs);
 
     const refused = await asked('ray@example.com', { kind: 'renewal', reason: 'Longer please.' });
