@@ -27,6 +27,7 @@ export {
   requestsWaitingIntervalMinutes,
 } from './notices/operatorNotices.js';
 export * from './mail/publicAddress.js';
+export { changePlanAndTell } from './notices/planChangeNotice.js';
 export * from './operator/auditChange.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';

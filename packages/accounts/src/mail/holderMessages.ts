@@ -84,3 +84,21 @@ export function revocationMessage(
     ].join('\n\n'),
   });
 }
+
+/** The operator moved a key to another plan: its holder reads what changed and where to see it. */
+export function planChangedMessage(
+  key: NoticeKey,
+  change: { readonly from: string; readonly allowance: string; readonly expiresAt: string | null },
+  baseUrl: string,
+): MailMessage {
+  const name = keyName(key.prefix, key.id);
+  return withHtml({
+    to: key.email,
+    subject: `Quote Retrieval Service: key ${name} is now on the ${key.plan} plan`,
+    text: [
+      'Hello,',
+      `The operator moved your API key ${name}, for ${key.client}, from the ${change.from} plan to the ${key.plan} plan: ${change.allowance}${change.expiresAt === null ? ', with no expiry' : `, valid until ${expiryText(change.expiresAt)}`}. The key itself is unchanged: keep using it as before.`,
+      `Your keys, their plans and their use: ${baseUrl}/account`,
+    ].join('\n\n'),
+  });
+}

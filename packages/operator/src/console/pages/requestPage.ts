@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import type { KeyRequestView } from '@quotes/accounts';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '../consoleHtml.js';
+import { fieldText, type Html, html } from '../consoleHtml.js';
 import { consolePage, csrfField, keyLink, notice } from './layout.js';
 
 /** What the operator can do with a request from its page; each through the request service. */
@@ -73,7 +73,7 @@ ${approvalText(request)}
 <form method="post" action="${path}/reject" class="action">
 <h3>Reject</h3>
 ${csrfField(session)}
-<label for="reason">Reason (mailed to the person who asked; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000" required>${input.reason ?? ''}</textarea></label>
+<label for="reason">Reason (mailed to the person who asked; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000" required>${fieldText(input.reason ?? '')}</textarea></label>
 <button type="submit" class="danger">Reject and mail the reason</button>
 </form>
 </div>`;
