@@ -236,7 +236,7 @@ export interface ConsoleSignInLinksTable {
   used_at: Date | null;
 }
 
-/** When the service last mailed the operator a notice of a kind (migration 20261129T0500). */
+/** When the service last mailed the operator a notice of a kind (migration 20261129T0510). */
 export interface OperatorNoticesTable {
   kind: string;
   sent_at: Date;

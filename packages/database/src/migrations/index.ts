@@ -17,7 +17,7 @@ import * as keyRequestNetworks from './20261126T1200_key_request_networks.js';
 import * as consoleSignInLinks from './20261127T0100_console_sign_in_links.js';
 import * as holderAccounts from './20261127T0300_holder_accounts.js';
 import * as holderNotices from './20261127T0400_holder_notices.js';
-import * as operatorNotices from './20261129T0500_operator_notices.js';
+import * as operatorNotices from './20261129T0510_operator_notices.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -43,5 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T0100_console_sign_in_links': consoleSignInLinks,
   '20261127T0300_holder_accounts': holderAccounts,
   '20261127T0400_holder_notices': holderNotices,
-  '20261129T0500_operator_notices': operatorNotices,
+  '20261129T0510_operator_notices': operatorNotices,
 };
