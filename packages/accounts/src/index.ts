@@ -29,6 +29,7 @@ export {
 export * from './mail/publicAddress.js';
 export { changePlanAndTell } from './notices/planChangeNotice.js';
 export * from './operator/auditChange.js';
+export { actorName, auditSentence, holderNames } from './operator/auditSentence.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';
 export * from './operator/operatorInput.js';

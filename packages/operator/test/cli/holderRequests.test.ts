@@ -96,5 +96,16 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
     expect(mail.text).toContain('Renewals open next month.');
     const audit = await server.operator.auditTrail({ keyId: refused.keyId });
     expect(audit.map((entry) => entry.action)).toEqual(['keys create', 'requests renewal', 'requests reject']);
+    // Read as sentences: the holder named by their address, never a hash; the operator by name.
+    const table = (await admin('audit', 'list', '--key', refused.keyId)).stdout;
+    expect(table).toContain(
+      `The key's holder ray@example.com asked for a renewal of key ${refused.keyId} (request ${refused.requestId}). Reason: “Longer please.”.`,
+    );
+    expect(table).toMatch(
+      new RegExp(
+        `The operator \\S+ \\(command line\\) rejected request ${refused.requestId} \\(renewal\\) of key ${refused.keyId}\\. Reason: “Renewals open next month\\.”\\.`,
+      ),
+    );
+    expect(table).not.toMatch(/holder:[0-9a-f]{16}/);
   });
 });

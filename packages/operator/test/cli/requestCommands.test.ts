@@ -115,6 +115,12 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
       ['requests approve', id, `os:${userInfo().username}`],
     ]);
     expect(audit[1]!.after).toEqual({ status: 'approved', plan: 'starter', keyId });
+    // And in words: no address turned into null, no JSON.
+    const sentences = (await admin('audit', 'list', '--key', keyId)).stdout;
+    expect(sentences).toContain(
+      `The operator ${userInfo().username} (command line) approved request ${id}: key ${keyId} on the starter plan.`,
+    );
+    expect(sentences).not.toContain('->');
   });
 
   it('approve --send mails links to PUBLIC_BASE_URL, and without it refuses in one line before any key is made', async () => {

@@ -166,13 +166,16 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     );
     expect(revocation?.actor).toMatch(/^console:[0-9a-f]{8}$/);
     expect(revocation?.reason).toBe('published in a public repository');
-    expect(await page.locator('main').innerText()).toContain(revocation!.actor);
+    // The key's page names the session that revoked it, in a sentence.
+    expect(await page.locator('main').innerText()).toContain(
+      `The operator (console session ${revocation!.actor.slice('console:'.length)}) revoked key ${traffic.reader.id} (Reader App). Reason: “published in a public repository”.`,
+    );
   });
 
   it('lists the audit newest first, shows the corpus, and names a bad query parameter', async () => {
     await page.goto(`${console_.url}/audit`);
     const first = page.locator('main tbody tr').first();
-    expect(await first.innerText()).toMatch(/console:[0-9a-f]{8}\s+keys revoke/);
+    expect(await first.innerText()).toMatch(/The operator \(console session [0-9a-f]{8}\) revoked key k_\w+ \(/);
     await page.goto(`${console_.url}/corpus`);
     expect(await page.locator('.facts').innerText()).toMatch(/quotes\s+430/);
     expect(pageErrors).toEqual([]);

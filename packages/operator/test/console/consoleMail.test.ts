@@ -77,6 +77,13 @@ describe('the console tells the holder', () => {
     );
     expect(mail!.text).toContain('from the starter plan to the professional plan');
     expect(mail!.text).toContain('https://quotes.example.test/account');
+    // The audit page says it in one sentence, the session named.
+    const audit = (await get('/audit')).body;
+    expect(audit).toMatch(
+      new RegExp(
+        `<td>The operator \\(console session [0-9a-f]{8}\\) moved key ${id} \\(Plan Co\\) from the starter plan to the professional plan\\.</td>`,
+      ),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { chartFigure, lastDays, lastHours, servedAndRefused } from '@quotes/text
 import { type ActionArguments, type ActionInput, keyActions } from './keyActions.js';
 import { consolePage, count, csrfField, dataTable, notice } from './layout.js';
 import { auditTable } from './auditPage.js';
+import { holderNames } from '@quotes/accounts';
 
 function facts(
   key: KeyView & { usage: { calls: number; limit: number | null; periodStart: string; periodEnd: string } },
@@ -87,7 +88,7 @@ ${dataTable(
   'No signal.',
 )}</section>
 <section><h2>Actions</h2>${actionForms(key)}</section>
-<section><h2>Audit</h2>${auditTable([...audit].reverse(), false)}</section>`;
+<section><h2>Audit</h2>${auditTable([...audit].reverse(), await holderNames(context.db, audit), false)}</section>`;
   return consolePage(`Key ${id}`, session, body, { charts: true });
 }
 
