@@ -1,3 +1,5 @@
+import { rules } from '@quotes/contract';
+import { instantInWords } from '../domain/dateWords.js';
 import { expiryText } from '../domain/keyExpiry.js';
 import { type RevocationCategory, revocationCategoryText } from '../domain/holderNoticeRules.js';
 import type { UsageAlert } from '../operator/operatorTypes.js';
@@ -17,21 +19,32 @@ const keyName = (prefix: string, id: string) => `${prefix}... (${id})`;
 /** When the allowance comes back: the period's end, or nothing when the key expires first. */
 function resetSentence(alert: UsageAlert): string {
   if (alert.expiresAt !== null && alert.expiresAt <= alert.periodEnd)
-    return `The key expires at ${expiryText(alert.expiresAt)}: this allowance is the last it has.`;
-  return `The allowance resets at ${alert.periodEnd}.`;
+    return `The key expires at ${instantInWords(alert.expiresAt)}: this allowance is the last it has.`;
+  return `The allowance resets at ${instantInWords(alert.periodEnd)}.`;
 }
+
+/** The plans after this one in the contract's order: what the holder's page can ask for as larger. */
+const largerPlansThan = (planId: string): string[] => {
+  const plans = rules.plans.map((plan) => plan.id);
+  const index = plans.indexOf(planId);
+  return index < 0 ? [] : plans.slice(index + 1);
+};
 
 export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
   if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
   const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
   const key = keyName(alert.prefix, alert.keyId);
+  const larger = largerPlansThan(alert.plan);
   return withHtml({
     to: alert.email,
     subject: `Quote Retrieval Service: key ${key} ${used} its allowance`,
     text: [
       'Hello,',
-      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${alert.periodStart} to ${alert.periodEnd} (UTC): ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
-      `${alert.threshold >= 100 ? 'Further calls are refused with 429 until the allowance resets.' : 'Calls beyond the allowance are refused with 429 until it resets.'} ${resetSentence(alert)} Reply to this message to move to a larger plan.`,
+      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${instantInWords(alert.periodStart)} until ${instantInWords(alert.periodEnd)}: ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
+      `${alert.threshold >= 100 ? 'Further calls are refused with 429 until the allowance resets.' : 'Calls beyond the allowance are refused with 429 until it resets.'} ${resetSentence(alert)}`,
+      ...(larger.length === 0
+        ? []
+        : [`To move to a larger plan (${larger.join(', ')}), ask for it on your account page: ${baseUrl}/account`]),
       `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
       `You can turn these allowance mails off on your account page: ${baseUrl}/account`,
     ].join('\n\n'),
