@@ -2,7 +2,7 @@ import type { Database } from '@quotes/database';
 import type { Kysely } from 'kysely';
 import type { AuditEntry } from '../data/operatorAudit.js';
 import { expiryText } from '../domain/keyExpiry.js';
-import { holderActorOf } from '../holders/holderSignIn.js';
+import { holderActorOf } from './operatorActor.js';
 import { changeText } from './auditChange.js';
 
 /**
