@@ -1,12 +1,9 @@
 import type { HolderKey, HolderKeys, HolderSession, HolderRequestView } from '@quotes/accounts';
-import { problemTitles } from '@quotes/service-base/problems';
+import { refusalReason } from '@quotes/service-base/problems';
 import { chartFigure, chartSvg, type Html, lastDays, servedAndRefused } from '@quotes/text-rules';
 
 /** The periods the key page charts, in days. */
 export const chartedDays = [30, 90] as const;
-
-/** A refusal's outcome in words: the problem's title, or the outcome itself for one without. */
-const reasonOf = (outcome: string) => (problemTitles as Record<string, string>)[outcome] ?? outcome;
 
 /**
  * The key page's figures: its calls per day by outcome over 30 and 90 days (one read of the
@@ -48,7 +45,7 @@ export async function keyPageParts(
   for (const row of rows)
     if (row.outcome !== 'served') refused.set(row.outcome, (refused.get(row.outcome) ?? 0) + row.calls);
   const refusals = [...refused]
-    .map(([outcome, calls]) => ({ outcome, reason: reasonOf(outcome), calls }))
+    .map(([outcome, calls]) => ({ outcome, reason: refusalReason(outcome), calls }))
     .sort((a, b) => b.calls - a.calls);
   return { charts, refusals, requests: requests.filter((request) => request.keyId === key.id) };
 }

@@ -167,7 +167,7 @@ ${
   parts.refusals.length === 0
     ? html`<p>No call was refused.</p>`
     : html`<table class="refusals"><thead><tr><th scope="col">Why</th><th scope="col">Calls</th></tr></thead>
-<tbody>${parts.refusals.map((row) => html`<tr><td>${row.reason} (${row.outcome})</td><td>${row.calls.toLocaleString('en-US')}</td></tr>`)}</tbody></table>`
+<tbody>${parts.refusals.map((row) => html`<tr><td>${row.reason}</td><td>${row.calls.toLocaleString('en-US')}</td></tr>`)}</tbody></table>`
 }
 ${actions(signed, key, parts)}
 ${requestRows(parts.requests)}

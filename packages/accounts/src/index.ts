@@ -21,8 +21,15 @@ export {
   recordDueNotices,
   sweepHolderMail,
 } from './notices/holderMailSweep.js';
+export {
+  noticeWaitingRequests,
+  type OperatorNoticeSettings,
+  requestsWaitingIntervalMinutes,
+} from './notices/operatorNotices.js';
 export * from './mail/publicAddress.js';
+export { changePlanAndTell } from './notices/planChangeNotice.js';
 export * from './operator/auditChange.js';
+export { actorName, auditSentence, holderNames } from './operator/auditSentence.js';
 export * from './operator/operatorApi.js';
 export * from './operator/operatorError.js';
 export * from './operator/operatorInput.js';

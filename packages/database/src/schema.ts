@@ -261,8 +261,15 @@ export interface ConsoleSignInLinksTable {
   used_at: Date | null;
 }
 
+/** When the service last mailed the operator a notice of a kind (migration 20261129T0510). */
+export interface OperatorNoticesTable {
+  kind: string;
+  sent_at: Date;
+}
+
 export interface Database {
   plans: PlansTable;
+  operator_notices: OperatorNoticesTable;
   console_sign_in_links: ConsoleSignInLinksTable;
   usage_history: UsageHistoryTable;
   usage_sightings: UsageSightingsTable;

@@ -1,17 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@quotes/database';
-import { type HolderMailOutcome, type HolderMailSettings, sweepHolderMail } from '@quotes/accounts';
+import {
+  type HolderMailOutcome,
+  type HolderMailSettings,
+  noticeWaitingRequests,
+  sweepHolderMail,
+} from '@quotes/accounts';
 import type { Logger } from '@quotes/service-base';
 import { outageCause } from './databaseOutage.js';
 
-const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
+const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0, waitingNoticed: 0 };
 /** The longest close() waits for the send under way; a send cut short keeps its claim until the lease ends. */
 const closeWaitMs = 5000;
 /** How soon a call that reached 80% or 100% of an allowance has its holder's mail swept: after the counts' flush. */
 export const promptSweepMs = 1000;
 
 /**
- * Runs the holders' mail sweep every `intervalMs` (HOLDER_MAIL_SWEEP_MS; 0: never by itself), one
+ * Runs the holders' mail sweep, and then the operator's notice of waiting requests, every `intervalMs` (HOLDER_MAIL_SWEEP_MS; 0: never by itself), one
  * sweep at a time. Logs counts only: an address or a mail never reaches the log.
  */
 export class HolderMailSweeper {
@@ -61,6 +66,20 @@ export class HolderMailSweeper {
       .catch((error: unknown) => {
         this.log.warn({ cause: outageCause(error) }, 'holder mail sweep failed; tried again at the next sweep');
         return nothing;
+      })
+      .then(async (outcome) => {
+        if (this.closed) return outcome;
+        try {
+          const waitingNoticed = await noticeWaitingRequests(this.db, this.settings);
+          if (waitingNoticed > 0) this.log.info({ waiting: waitingNoticed }, 'operator told of waiting key requests');
+          return { ...outcome, waitingNoticed };
+        } catch (error) {
+          this.log.warn(
+            { cause: outageCause(error) },
+            'the notice of waiting key requests failed; tried again at the next sweep',
+          );
+          return outcome;
+        }
       })
       .finally(() => {
         this.running = undefined;

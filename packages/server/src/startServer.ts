@@ -135,7 +135,11 @@ function urlOf(address: AddressInfo): string {
 }
 
 /** The key-request settings: the options', else the config's (see StartServerOptions). */
-function keyRequestSettings(options: StartServerOptions, listeningUrl: () => string): KeyRequestSettings {
+function keyRequestSettings(
+  options: StartServerOptions,
+  listeningUrl: () => string,
+  onWaiting: () => void,
+): KeyRequestSettings {
   const { config } = options;
   const given = options.keyRequests ?? {};
   const mailer =
@@ -150,6 +154,10 @@ function keyRequestSettings(options: StartServerOptions, listeningUrl: () => str
     bounds: given.bounds ?? keyRequestBounds(config),
     trustProxy: given.trustProxy ?? config.TRUST_PROXY,
     operatorEmail: given.operatorEmail ?? config.OPERATOR_EMAIL,
+    onWaiting: () => {
+      given.onWaiting?.();
+      onWaiting();
+    },
   };
 }
 
@@ -225,10 +233,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.on('request', guardBodyRate);
     let address: AddressInfo | undefined;
     let metricsServer: MetricsServer | undefined;
-    const keyRequests = keyRequestSettings(options, () => {
-      if (!address) throw new Error('the server is not listening yet');
-      return urlOf(address);
-    });
+    // Made once listening; a request waiting before then is noticed at the first sweep.
+    let holderMail: HolderMailSweeper | undefined;
+    const keyRequests = keyRequestSettings(
+      options,
+      () => {
+        if (!address) throw new Error('the server is not listening yet');
+        return urlOf(address);
+      },
+      () => holderMail?.soon(),
+    );
     // The public pages' bulkhead: a pool of their own beside the API's (see publicPagesBulkhead.ts).
     const publicDatabase = connectBeside(database, {
       ...publicPageConnections(config),
@@ -257,6 +271,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       bounds: keyRequests.bounds,
       trustProxy: keyRequests.trustProxy,
       onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
+      onRequestWaiting: keyRequests.onWaiting,
     };
     const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
     const pagesBulkhead = publicPagesBulkhead({
@@ -300,7 +315,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await runtime.close().catch(() => undefined);
       throw error;
     }
-    const holderMail = new HolderMailSweeper(
+    holderMail = new HolderMailSweeper(
       database.db,
       {
         mailer: keyRequests.mailer,

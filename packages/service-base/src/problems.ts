@@ -133,3 +133,12 @@ export const problemTitles: Readonly<Record<ProblemKind, string>> = Object.freez
     string
   >,
 );
+
+/**
+ * A refused call's outcome as every page shows it (the holder's page, the operator's console):
+ * its title in words and the code, e.g. "Origin not allowed for this key (origin-not-allowed)".
+ */
+export function refusalReason(outcome: string): string {
+  const title = (problemTitles as Record<string, string>)[outcome];
+  return title === undefined ? outcome : `${title} (${outcome})`;
+}

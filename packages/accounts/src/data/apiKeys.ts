@@ -230,3 +230,13 @@ export function revokeKey(
 export function renewKey(db: Kysely<Database>, id: string, until: Date): Promise<boolean> {
   return updateActiveKey(db, id, { expires_at: until });
 }
+
+/** The browser origins each of these keys allows (keys that do not exist are left out). */
+export async function allowedOriginsOfKeys(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, readonly string[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('api_keys').select(['id', 'allowed_origins']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.allowed_origins]));
+}

@@ -1,4 +1,5 @@
 import type { Config } from '@quotes/service-base';
+import { originAllowed } from './allowedOrigins.js';
 import { parsePageSighting } from './callSightings.js';
 
 /** What the signs of broken terms take as unusual; each configurable (USAGE_SIGNAL_*). */
@@ -85,6 +86,7 @@ function longestWalk(pages: readonly { offset: number; limit: number }[]): {
 }
 
 const figure = (value: number) => value.toLocaleString('en-US');
+const plural = (value: number, noun: string) => `${figure(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /**
  * Corpus coverage: a key served at least `coveragePercent` of the corpus, in distinct quotes, in
@@ -137,21 +139,31 @@ export function sweepSignals(sightings: readonly Sighting[], thresholds: SignalT
   return signals;
 }
 
-/** Sharing: a key seen from at least `networksPerDay` networks, or `originsPerDay` origins, in one day. */
-export function sharingSignals(sightings: readonly Sighting[], thresholds: SignalThresholds): Signal[] {
+/** The distinct values of one kind of a day's sightings, sorted: a network seen twice is one network. */
+const distinct = (sightings: readonly Sighting[], kind: Sighting['kind']) =>
+  [...new Set(sightings.filter((s) => s.kind === kind).map((s) => s.value))].sort();
+
+/**
+ * Sharing: a key seen from at least `networksPerDay` networks, or `originsPerDay` origins, in one
+ * day. On a day the key is seen from one network at most, the origins its holder allowed
+ * (`allowedOriginsOf`, e.g. `http://localhost:*` for any dev server's port) are the holder's own
+ * pages, not a sign of sharing, and are left out of the count.
+ */
+export function sharingSignals(
+  sightings: readonly Sighting[],
+  thresholds: SignalThresholds,
+  allowedOriginsOf: (keyId: string) => readonly string[] = () => [],
+): Signal[] {
   const signals: Signal[] = [];
   const seen = sightings.filter((sighting) => sighting.kind !== 'page');
   for (const [keyId, ofKey] of groupBy(seen, (sighting) => sighting.keyId)) {
     let worst: { day: string; networks: string[]; origins: string[]; score: number } | undefined;
     for (const [day, ofDay] of groupBy(ofKey, (sighting) => sighting.day)) {
-      const networks = ofDay
-        .filter((s) => s.kind === 'network')
-        .map((s) => s.value)
-        .sort();
-      const origins = ofDay
-        .filter((s) => s.kind === 'origin')
-        .map((s) => s.value)
-        .sort();
+      const networks = distinct(ofDay, 'network');
+      const allowed = allowedOriginsOf(keyId);
+      const origins = distinct(ofDay, 'origin').filter(
+        (origin) => networks.length > 1 || !originAllowed(allowed, origin),
+      );
       const score = Math.max(networks.length / thresholds.networksPerDay, origins.length / thresholds.originsPerDay);
       if (!worst || score > worst.score) worst = { day, networks, origins, score };
     }
@@ -160,7 +172,7 @@ export function sharingSignals(sightings: readonly Sighting[], thresholds: Signa
       subject: keyId,
       signal: 'sharing',
       involves: { keys: [keyId], requests: [] },
-      evidence: `on ${worst.day} used from ${worst.networks.length} networks (${sample(worst.networks)}) and ${worst.origins.length} browser origins${worst.origins.length ? ` (${sample(worst.origins)})` : ''}; thresholds ${thresholds.networksPerDay} networks or ${thresholds.originsPerDay} origins a day`,
+      evidence: `on ${worst.day} used from ${plural(worst.networks.length, 'network')} (${sample(worst.networks)}) and ${plural(worst.origins.length, 'browser origin')}${worst.origins.length ? ` (${sample(worst.origins)})` : ''}; thresholds ${thresholds.networksPerDay} networks or ${thresholds.originsPerDay} origins a day`,
       figures: { day: worst.day, networks: worst.networks.length, origins: worst.origins.length },
     });
   }

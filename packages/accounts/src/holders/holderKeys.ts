@@ -291,6 +291,7 @@ export function holderKeys(database: { db: Kysely<Database> }, settings: HolderS
           return { kind, plan };
         },
       );
+      settings.onRequestWaiting?.();
       return {
         id: requestId,
         kind,

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '@quotes/database';
 import { newSecret, secretDigest, type Logger } from '@quotes/service-base';
@@ -8,6 +7,7 @@ import type { RequestBounds } from '../data/keyRequests.js';
 import { clientNetworkOf } from '../domain/clientNetwork.js';
 import type { Clock } from '../domain/clock.js';
 import type { Mailer } from '../mail/mailer.js';
+import { holderActorOf } from '../operator/operatorActor.js';
 import { signInMessage } from '../mail/accountMessages.js';
 import { requireEmail } from '../operator/operatorInput.js';
 
@@ -27,6 +27,8 @@ export interface HolderSettings {
   readonly trustProxy?: readonly string[];
   /** A key changed by a holder: this process's servers forget it at once rather than at the NOTIFY. */
   readonly onKeyChanged?: (keyId: string) => void;
+  /** A request started waiting for the operator: the server's notice to the operator is swept soon. */
+  readonly onRequestWaiting?: () => void;
 }
 
 /** A signed-in holder: the person (canonical address) whose keys they see. */
@@ -41,8 +43,7 @@ export interface HolderSession {
   readonly actor: string;
 }
 
-export const holderActorOf = (emailCanonical: string): string =>
-  `holder:${hash('sha256', emailCanonical, 'hex').slice(0, 16)}`;
+export { holderActorOf };
 
 const tokenHashOf = (token: string): Buffer => secretDigest(token);
 

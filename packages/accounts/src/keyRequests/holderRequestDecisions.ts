@@ -72,13 +72,14 @@ export async function approveHolderRequest(
   return { key, delivery };
 }
 
-/** Rejects a holder's request, audited with the operator's reason; the holder is mailed the category's words. */
+/** Rejects a holder's request, audited with the operator's reason; the holder is mailed the category's words unless `send` is false. */
 export async function rejectHolderRequest(
   operator: OperatorApi,
   row: KeyRequestRow,
   decision: { readonly category: DecisionCategory; readonly reason: string | null },
   context: { mailer: Mailer; baseUrl: string; clock: Clock },
-): Promise<{ row: KeyRequestRow; delivery: Delivery }> {
+  send = true,
+): Promise<{ row: KeyRequestRow; delivery: Delivery | null }> {
   const keyId = row.for_key_id;
   if (!keyId) throw new OperatorError(`request ${row.id} names no key`, 'failed');
   const settled = await operator.atomically(async (atomic, trx) => {
@@ -94,6 +95,7 @@ export async function rejectHolderRequest(
     });
     return (await findKeyRequest(trx, row.id))!;
   });
+  if (!send) return { row: settled, delivery: null };
   const key = await operator.showKey(keyId);
   const delivery = await context.mailer.send(
     holderRejectedMessage(decisionOf(row, key, context.baseUrl), decision.category),

@@ -47,6 +47,8 @@ export interface KeyRequestSettings {
   readonly trustProxy?: readonly string[];
   /** Where the digest of pending requests goes (OPERATOR_EMAIL). */
   readonly operatorEmail?: string;
+  /** A request started waiting for the operator: the server's notice to the operator is swept soon. */
+  readonly onWaiting?: () => void;
 }
 
 /** How long a confirmation link works. */
@@ -134,9 +136,10 @@ export interface KeyRequestService {
   list(status?: KeyRequestStatus): Promise<KeyRequestView[]>;
   show(id: string): Promise<KeyRequestView>;
   /**
-   * Issues the key (the same code as `keys create`); mailed when `send`. The key is returned for
-   * printing otherwise. A holder's plan change or renewal changes their key instead (`changed`;
-   * no key issued) and mails the decision when `send`.
+   * Issues the key (the same code as `keys create`) and mails it. Only the operator's explicit
+   * `send: false` leaves the mail out (decision 0046): the key is then returned for printing. A
+   * holder's plan change or renewal changes their key instead (`changed`; no key issued) and
+   * mails the decision.
    */
   approve(
     id: string,
@@ -144,12 +147,14 @@ export interface KeyRequestService {
   ): Promise<{ request: KeyRequestView; issued: IssuedKey | null; changed?: KeyView; delivery: Delivery | null }>;
   /**
    * Refuses a pending request: the person who asked is mailed the `category`'s words
-   * (domain/decisionCategories.ts); the operator's `reason` stays in the audit and the request.
+   * (domain/decisionCategories.ts) unless the operator explicitly says `send: false`; the
+   * operator's `reason` stays in the audit and the request.
    */
   reject(
     id: string,
     decision: { readonly category: string; readonly reason?: string | null },
-  ): Promise<{ request: KeyRequestView; delivery: Delivery }>;
+    options?: { send: boolean },
+  ): Promise<{ request: KeyRequestView; delivery: Delivery | null }>;
   /** The pending requests, and the digest mailed to OPERATOR_EMAIL when `send`. */
   digest(send: boolean): Promise<{ pending: KeyRequestView[]; delivery: Delivery | null }>;
 }
@@ -282,6 +287,7 @@ export function createKeyRequestService(
         }
         return { outcome: 'granted', request };
       }
+      settings.onWaiting?.();
       try {
         await settings.mailer.send(receivedMessage(summaryOf(request), decision.holderReasons));
       } catch (error) {
@@ -335,7 +341,7 @@ export function createKeyRequestService(
       return { request: viewOf(await existing(id)), issued, delivery };
     },
 
-    async reject(id, decision) {
+    async reject(id, decision, options = { send: true }) {
       const category = requireDecisionCategory(decision.category);
       const text = optionalText(decision.reason, 'reason', 1000);
       const row = await pending(id);
@@ -344,7 +350,8 @@ export function createKeyRequestService(
           operator,
           row,
           { category, reason: text },
-          decisionContext(baseUrl()),
+          decisionContext(options.send ? baseUrl() : undefined),
+          options.send,
         );
         return { request: viewOf(settled.row), delivery: settled.delivery };
       }
@@ -361,7 +368,10 @@ export function createKeyRequestService(
         });
         return viewOf(settled!);
       });
-      return { request, delivery: await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), category)) };
+      const delivery = options.send
+        ? await settings.mailer.send(rejectionMessage(summaryOf(viewOf(row)), category))
+        : null;
+      return { request, delivery };
     },
 
     async digest(send) {

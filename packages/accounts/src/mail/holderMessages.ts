@@ -1,3 +1,5 @@
+import { rules } from '@quotes/contract';
+import { instantInWords } from '../domain/dateWords.js';
 import { expiryText } from '../domain/keyExpiry.js';
 import { refusedWith } from '../domain/refusalWording.js';
 import { decisionCategoryWords } from '../domain/decisionCategories.js';
@@ -24,21 +26,32 @@ const keyName = (prefix: string, id: string) => `${prefix}... (${id})`;
 /** When the allowance comes back: the period's end, or nothing when the key expires first. */
 function resetSentence(alert: UsageAlert): string {
   if (alert.expiresAt !== null && alert.expiresAt <= alert.periodEnd)
-    return `The key expires at ${expiryText(alert.expiresAt)}: this allowance is the last it has.`;
-  return `The allowance resets at ${alert.periodEnd}.`;
+    return `The key expires at ${instantInWords(alert.expiresAt)}: this allowance is the last it has.`;
+  return `The allowance resets at ${instantInWords(alert.periodEnd)}.`;
 }
+
+/** The plans after this one in the contract's order: what the holder's page can ask for as larger. */
+const largerPlansThan = (planId: string): string[] => {
+  const plans = rules.plans.map((plan) => plan.id);
+  const index = plans.indexOf(planId);
+  return index < 0 ? [] : plans.slice(index + 1);
+};
 
 export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessage {
   if (!alert.email) throw new Error(`key ${alert.keyId} has no e-mail address`);
   const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
   const key = keyName(alert.prefix, alert.keyId);
+  const larger = largerPlansThan(alert.plan);
   return withHtml({
     to: alert.email,
     subject: `Quote Retrieval Service: key ${key} ${used} its allowance`,
     text: [
       'Hello,',
-      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${alert.periodStart} to ${alert.periodEnd} (UTC): ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
-      `${alert.threshold >= 100 ? `Further calls are ${refusedWith('allowance-exhausted')} until the allowance resets.` : `Calls beyond the allowance are ${refusedWith('allowance-exhausted')} until it resets.`} ${resetSentence(alert)} Reply to this message to move to a larger plan.`,
+      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${instantInWords(alert.periodStart)} until ${instantInWords(alert.periodEnd)}: ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
+      `${alert.threshold >= 100 ? `Further calls are ${refusedWith('allowance-exhausted')} until the allowance resets.` : `Calls beyond the allowance are ${refusedWith('allowance-exhausted')} until it resets.`} ${resetSentence(alert)}`,
+      ...(larger.length === 0
+        ? []
+        : [`To move to a larger plan (${larger.join(', ')}), ask for it on your account page: ${baseUrl}/account`]),
       `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
       `You can turn these allowance mails off on your account page: ${baseUrl}/account`,
     ].join('\n\n'),
@@ -108,10 +121,10 @@ export function rollNoticeMessage(notice: RollNotice, baseUrl: string): MailMess
   const title = keyTitle(key);
   const grace =
     notice.previousSecretIs === 'replaced'
-      ? `The secret it replaced keeps working until ${notice.previousSecretUntil} (the grace chosen), then is refused with 401.`
+      ? `The secret it replaced keeps working until ${notice.previousSecretUntil} (the grace chosen), then is ${refusedWith('invalid-api-key')}.`
       : notice.previousSecretIs === 'earlier'
-        ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${notice.previousSecretUntil}, the end of the grace it was given, then is refused with 401.`
-        : 'The secret it replaced is refused with 401 from now on.';
+        ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${notice.previousSecretUntil}, the end of the grace it was given, then is ${refusedWith('invalid-api-key')}.`
+        : `The secret it replaced is ${refusedWith('invalid-api-key')} from now on.`;
   return message(key.email, `Quote Retrieval Service: key ${title} has a new secret`, [
     'Hello,',
     `The secret of your API key ${title}, on the ${key.plan} plan, was replaced at ${notice.rolledAt} on your account page. The new secret starts ${notice.newPrefix}...; it was shown once, on that page.`,
@@ -119,4 +132,22 @@ export function rollNoticeMessage(notice: RollNotice, baseUrl: string): MailMess
     'If you did not do this, roll the key again "at once" on its page and reply to this message:',
     { link: `${baseUrl}/account/keys/${key.id}` },
   ]);
+}
+
+/** The operator moved a key to another plan: its holder reads what changed and where to see it. */
+export function planChangedMessage(
+  key: NoticeKey,
+  change: { readonly from: string; readonly allowance: string; readonly expiresAt: string | null },
+  baseUrl: string,
+): MailMessage {
+  const name = keyName(key.prefix, key.id);
+  return withHtml({
+    to: key.email,
+    subject: `Quote Retrieval Service: key ${name} is now on the ${key.plan} plan`,
+    text: [
+      'Hello,',
+      `The operator moved your API key ${name}, for ${key.client}, from the ${change.from} plan to the ${key.plan} plan: ${change.allowance}${change.expiresAt === null ? ', with no expiry' : `, valid until ${expiryText(change.expiresAt)}`}. The key itself is unchanged: keep using it as before.`,
+      `Your keys, their plans and their use: ${baseUrl}/account`,
+    ].join('\n\n'),
+  });
 }

@@ -111,3 +111,17 @@ export function digestMessage(to: string, pending: readonly DigestEntry[]): Mail
 export function withHtml(plain: MailMessage): MailMessage {
   return message(plain.to, plain.subject, plain.text.split('\n\n'));
 }
+
+/** Where the operator decides: the console's default address, once `quotes-admin console` runs. */
+export const consoleDefaultUrl = 'http://127.0.0.1:4100/';
+
+/** The service's own notice that requests wait: counts and where to decide, no text a stranger typed. */
+export function requestsWaitingMessage(to: string, waiting: number, intervalMinutes: number): MailMessage {
+  return message(to, `Quote Retrieval Service: ${waiting} key request${waiting === 1 ? '' : 's'} waiting for you`, [
+    `${waiting} key request${waiting === 1 ? ' waits' : 's wait'} for your decision. The form promises an answer within a few hours.`,
+    'Decide them in the console (start it with: npx quotes-admin console):',
+    { link: consoleDefaultUrl },
+    'or with: npx quotes-admin requests list',
+    `This notice comes when requests start waiting, at most once every ${intervalMinutes} minutes.`,
+  ]);
+}

@@ -44,6 +44,8 @@ export interface HolderMailOutcome {
   skipped: number;
   retrying: number;
   failed: number;
+  /** The waiting requests a notice to the operator counted (0: none sent; notices/operatorNotices.ts). */
+  waitingNoticed: number;
 }
 
 /** Records the allowance and expiry notices due at `now` (revocations are recorded with the revocation). */
@@ -133,7 +135,7 @@ export async function deliverNotice(
  * the sweep: a mail server that is down is not asked again until the next sweep.
  */
 export async function sweepHolderMail(db: Kysely<Database>, settings: HolderMailSettings): Promise<HolderMailOutcome> {
-  const outcome: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0 };
+  const outcome: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0, waitingNoticed: 0 };
   outcome.recorded = await recordDueNotices(db, settings.clock());
   for (let sends = 0; sends < (settings.batch ?? 50); sends += 1) {
     if (settings.stopping?.()) break;

@@ -1,4 +1,4 @@
-import { listKeys } from '../data/apiKeys.js';
+import { allowedOriginsOfKeys, listKeys } from '../data/apiKeys.js';
 import { claimSignalAlerts } from '../data/keyOwners.js';
 import {
   allowanceMailsOff,
@@ -98,11 +98,12 @@ export function usageActions(
       ...created.map((key) => ({ ...key, kind: 'key' as const })),
       ...requested.filter((request) => !created.some((key) => key.id === request.id)),
     ];
+    const allowedOrigins = await allowedOriginsOfKeys(db, [...new Set(used.map((sighting) => sighting.keyId))]);
     const order: Signal['signal'][] = ['coverage', 'sweep', 'sharing', 'trial-rotation'];
     return [
       ...coverageSignals(coverage, size, calls, thresholds),
       ...sweepSignals(sightings, thresholds),
-      ...sharingSignals(sightings, thresholds),
+      ...sharingSignals(sightings, thresholds, (keyId) => allowedOrigins.get(keyId) ?? []),
       ...trialRotationSignals(sightings, trials, thresholds),
     ].sort((a, b) => a.subject.localeCompare(b.subject) || order.indexOf(a.signal) - order.indexOf(b.signal));
   }

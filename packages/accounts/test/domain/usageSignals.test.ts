@@ -45,6 +45,23 @@ describe('signs of broken terms', () => {
     expect(signals[0]!.figures).toMatchObject({ day: '2026-11-03', networks: 0, origins: 4 });
   });
 
+  it('sharing names each network once and leaves out the origins the key allows, from one network', () => {
+    const day = '2026-11-04';
+    const seen = (keyId: string, kind: Sighting['kind'], value: string): Sighting => ({ keyId, day, kind, value });
+    const ports = [3000, 3001, 5173, 8080].map((port) => `http://localhost:${port}`);
+    const sightings = ['k_dev', 'k_other'].flatMap((keyId) => [
+      seen(keyId, 'network', '127.0.0.0/24'),
+      seen(keyId, 'network', '127.0.0.0/24'),
+      ...ports.map((origin) => seen(keyId, 'origin', origin)),
+    ]);
+    const allowed = (keyId: string) => (keyId === 'k_dev' ? ['http://localhost:*'] : []);
+    const signals = sharingSignals(sightings, defaultSignalThresholds, allowed);
+    expect(signals.map((signal) => signal.subject)).toEqual(['k_other']);
+    expect(signals[0]!.evidence).toBe(
+      'on 2026-11-04 used from 1 network (127.0.0.0/24) and 4 browser origins (http://localhost:3000, http://localhost:3001, http://localhost:5173, http://localhost:8080); thresholds 5 networks or 4 origins a day',
+    );
+  });
+
   it('trial rotation needs enough trials from one network created within the window, one finding per network', () => {
     const day = 86_400_000;
     const at = (days: number) => new Date(Date.UTC(2026, 10, 1) + days * day);

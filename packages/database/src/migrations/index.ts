@@ -19,6 +19,7 @@ import * as holderAccounts from './20261127T0300_holder_accounts.js';
 import * as holderNotices from './20261127T0400_holder_notices.js';
 import * as holderActionWindows from './20261129T0500_holder_action_windows.js';
 import * as unprovenMailHours from './20261129T0500_unproven_mail_hours.js';
+import * as operatorNotices from './20261129T0510_operator_notices.js';
 import * as decisionCategories from './20261129T0600_decision_categories.js';
 
 /**
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '20261127T0400_holder_notices': holderNotices,
   '20261129T0500_holder_action_windows': holderActionWindows,
   '20261129T0500_unproven_mail_hours': unprovenMailHours,
+  '20261129T0510_operator_notices': operatorNotices,
   '20261129T0600_decision_categories': decisionCategories,
 };

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { changeText } from '@quotes/accounts';
+import { auditSentence, holderNames } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
 import { dayBound, wholeNumber } from './cliOptions.js';
 import type { CliContext } from './keyCommands.js';
@@ -22,20 +22,19 @@ export function registerAuditCommands(program: Command, cli: CliContext): void {
     .option('--limit <n>', 'at most this many, the latest (default 1000)', wholeNumber('--limit', 1, 100_000))
     .option('--json', 'print JSON: [{"id","at","actor","action","target","keyId","before","after","reason"}]')
     .action(async (options: { key?: string; since?: Date; limit?: number; json?: boolean }) => {
-      const entries = await cli.run((database) =>
-        createOperatorApi(database).auditTrail({ keyId: options.key, since: options.since, limit: options.limit }),
-      );
+      const { entries, holders } = await cli.run(async (database) => {
+        const trail = await createOperatorApi(database).auditTrail({
+          keyId: options.key,
+          since: options.since,
+          limit: options.limit,
+        });
+        return { entries: trail, holders: await holderNames(database.db, trail) };
+      });
+      // Each sentence whole: a cut would leave half a name or reason.
       cli.out(
         listOutput(entries, options.json, {
-          header: ['AT', 'ACTOR', 'ACTION', 'TARGET', 'CHANGE', 'REASON'],
-          cells: (entry) => [
-            entry.at,
-            entry.actor,
-            entry.action,
-            entry.target,
-            changeText(entry.before, entry.after).slice(0, 200),
-            entry.reason ?? '-',
-          ],
+          header: ['AT', 'WHAT WAS DONE'],
+          cells: (entry) => [entry.at, auditSentence(entry, holders)],
           empty: 'No recorded action matches.',
         }),
       );

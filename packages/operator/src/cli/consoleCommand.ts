@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Command, InvalidArgumentError } from 'commander';
 import { remoteFlag, requireConsoleHost } from '../console/consoleSecurity.js';
+import { publicAsset } from '../console/consoleAssets.js';
 import { consoleUrl, signInUrl, startConsole } from '../console/consoleServer.js';
 import { createSignInLink, signInLinkLifetimeMs } from '../data/consoleSignInLinks.js';
 import { cliMailer } from './cliMail.js';
@@ -14,6 +15,20 @@ function hostAddress(text: string): string {
   if (text !== 'localhost' && isIP(text) === 0)
     throw new InvalidArgumentError('--host must be an IP address (127.0.0.1, ::1) or localhost');
   return text;
+}
+
+/** Whether a console listens at `url`: its public stylesheet answers, within 2 s. */
+async function consoleAnswersAt(url: string): Promise<boolean> {
+  try {
+    const answer = await fetch(`${url}/assets/${publicAsset}`, {
+      signal: AbortSignal.timeout(2000),
+      headers: { connection: 'close' },
+    });
+    await answer.body?.cancel();
+    return answer.status === 200 && (answer.headers.get('content-type') ?? '').startsWith('text/css');
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */
@@ -33,9 +48,16 @@ export function registerConsoleCommand(program: Command, cli: CliContext): void 
     .configureHelp({ showGlobalOptions: true })
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<{ port: number; host: string }>();
+      const url = consoleUrl(options.host, options.port);
+      // A link to where no console listens would be a dead end: the console is asked first.
+      if (!(await consoleAnswersAt(url)))
+        throw new OperatorError(
+          `no console answers at ${url}: name the running console's port (quotes-admin console link --port P), or start one (quotes-admin console)`,
+          'not-found',
+        );
       const token = await cli.run((database) => createSignInLink(database.db, new Date()));
       cli.out(
-        `Sign in (the link works once, within ${signInLinkLifetimeMs / 60_000} minutes): ${signInUrl(consoleUrl(options.host, options.port), token)}`,
+        `Sign in (the link works once, within ${signInLinkLifetimeMs / 60_000} minutes): ${signInUrl(url, token)}`,
       );
     });
   consoleCommand

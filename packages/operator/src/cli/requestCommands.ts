@@ -106,14 +106,15 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
   requests
     .command('approve')
     .description(
-      "Grant a pending request: the key is made as by keys create, and mailed with --send; a holder's plan change or renewal changes their key, and --send mails them the decision",
+      "Grant a pending request: the key is made as by keys create and mailed to the address the request proved; a holder's plan change or renewal changes their key and mails them the decision",
     )
     .argument('<id>', 'request id (r_...)')
     .addOption(new Option('--plan <plan>', 'another plan than the one asked for').choices([...taxonomy.plans]))
     .option(...monthlyCallsOption())
     .option(...unlimitedOption())
     .option(...maxLimitOption())
-    .option('--send', 'mail the key to the address the request proved')
+    .option('--send', 'mail the decision (the default)')
+    .option('--no-send', 'mail nobody: the key is printed once for you to pass on')
     .action(
       async (
         id: string,
@@ -125,7 +126,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
             monthlyCalls: options.monthlyCalls,
             unlimited: options.unlimited,
             maxLimit: options.maxLimit,
-            send: options.send === true,
+            send: options.send !== false,
           }),
         );
         if (!issued) {
@@ -134,7 +135,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
           cli.out(
             delivery
               ? [header, deliveryLine(delivery)].join('\n')
-              : `${header}\nThe holder was not mailed (no --send).`,
+              : `${header}\nThe holder was not mailed (--no-send).`,
           );
           return;
         }
@@ -147,7 +148,7 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
                 '',
                 `  ${issued.key}`,
                 '',
-                'Shown this once (only its hash is kept): pass it on, or use --send next time.',
+                'Shown this once (only its hash is kept): pass it on (--no-send mailed nobody).',
               ].join('\n'),
         );
       },
@@ -162,12 +163,16 @@ export function registerRequestCommands(program: Command, cli: CliContext): void
       '--reason <text>',
       "why, in the operator's words (kept in the audit, never mailed; at most 1000 characters)",
     )
-    .action(async (id: string, options: { category?: string; reason?: string }) => {
+    .option('--send', "mail the category's words (the default)")
+    .option('--no-send', 'mail nobody (a request nobody should hear from us about)')
+    .action(async (id: string, options: { category?: string; reason?: string; send?: boolean }) => {
       const category = requireDecisionCategory(options.category, '--category');
       const { request, delivery } = await withService((service) =>
-        service.reject(id, { category, reason: options.reason }),
+        service.reject(id, { category, reason: options.reason }, { send: options.send !== false }),
       );
-      cli.out(`Rejected ${request.id} (${request.email}).\n${deliveryLine(delivery)}`);
+      cli.out(
+        `Rejected ${request.id} (${request.email}).\n${delivery ? deliveryLine(delivery) : 'Nobody was mailed (--no-send).'}`,
+      );
     });
 
   requests

@@ -203,7 +203,7 @@ export function consoleApp(
       try {
         // Read again: what was confirmed is checked by the same rules as what was asked.
         args = action.read(input);
-        const { issued } = await action.run(operator, key, args, input);
+        const { issued } = await action.run(operator, key, args, input, context.mail);
         log(`console: console:${session.label} ${name} ${id}`);
         if (issued) return html(response, 200, rolledPage(session, issued));
         response.redirect(303, `/keys/${encodeURIComponent(id)}?done=${name}`);

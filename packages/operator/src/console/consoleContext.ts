@@ -22,6 +22,8 @@ export interface ConsoleContext {
   operator(session: ConsoleSession, reason?: string | null): OperatorApi;
   /** The key-request service the CLI's `requests` commands use, acting as this session. */
   keyRequests(session: ConsoleSession): KeyRequestService;
+  /** The mail settings holders are told through (a plan change); absent when the console has none. */
+  readonly mail: Pick<KeyRequestSettings, 'mailer' | 'publicBaseUrl'> | undefined;
   /** Requests to read (the request page), whether or not this console may decide them. */
   keyRequestsView(session: ConsoleSession): Pick<KeyRequestService, 'show'>;
 }
@@ -60,6 +62,7 @@ export function consoleContext(
     clock,
     signalThresholds,
     operator,
+    mail: keyRequestSettings,
     keyRequestsView(session) {
       // Reading mails nothing: without the console's mail settings, no address is needed to show a request.
       return createKeyRequestService(database, operator(session), keyRequestSettings ?? readOnly, clock, silentLogger);

@@ -46,4 +46,10 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   return escapedHtml(strings, ...values.map((value, index) => (layout[index] ? value : visible(value))));
 }
 
+/**
+ * A form field's own text (a textarea's content): escaped only, as an attribute value is, so the
+ * form shows real line breaks and sends back what it was given.
+ */
+export const fieldText = (text: string): Html => escapedHtml`${text}`;
+
 export { Html, jsonIsland };

@@ -133,10 +133,22 @@ describe('the audit trail through quotes-admin', { timeout: 180_000 }, () => {
     for (const key of [issued.key, rolled.key]) expect(everything).not.toContain(key.slice(3));
     expect(everything).not.toMatch(/hash/i);
 
-    // The table for people: one line an action, the change in words.
+    // The table for people: one sentence an action, the actor named, nothing cut.
     const table = await ok('audit', 'list', '--key', id);
-    expect(table).toMatch(/keys change-plan\s+k_\S+\s+.*plan: "starter" -> "professional"/);
-    expect(table).toContain('contract ended');
+    const operator = `The operator ${userInfo().username} (command line)`;
+    const sentences = table
+      .trimEnd()
+      .split('\n')
+      .slice(2)
+      .map((line) => line.replace(/^\S+\s+/, '').trimEnd());
+    expect(sentences).toEqual([
+      `${operator} created key ${id} (Audited Ltd) on the starter plan for ops@audited.example, with no expiry. Reason: “signed order 17”.`,
+      `${operator} set the browser origins of key ${id} (Audited Ltd) to https://app.audited.example (they were none). Reason: “their web app”.`,
+      `${operator} moved key ${id} (Audited Ltd) from the starter plan to the professional plan. Reason: “upgrade”.`,
+      `${operator} renewed key ${id} (Audited Ltd): valid until 2099-01-31T23:59:59Z (end of that day, UTC) (it had no expiry).`,
+      `${operator} gave key ${id} (Audited Ltd) a new secret; the previous one was refused at once. Reason: “leaked in a log”.`,
+      `${operator} revoked key ${id} (Audited Ltd). Reason: “contract ended”.`,
+    ]);
     expect(await auditList('--since', '2099-01-01')).toEqual([]);
   });
 

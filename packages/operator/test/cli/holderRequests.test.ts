@@ -82,7 +82,10 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
   it('approves a renewal a year past the expiry, and rejects another with the reason mailed', async () => {
     const renewal = await asked('quin@example.com', { kind: 'renewal', reason: 'Another year, please.' });
     const expiry = Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!);
+    const beforeRenewal = inbox.messages.length;
     expect((await admin('requests', 'approve', renewal.requestId)).stdout).toMatch(/\(renewal\).*valid until/);
+    // Mailed with no option: every decision reaches the holder unless the operator says --no-send.
+    await newMailTo(inbox, beforeRenewal, 'quin@example.com', /is approved$/);
     expect(Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!)).toBe(expiry + 365 * dayMs);
 
     const refused = await asked('ray@example.com', { kind: 'renewal', reason: 'Longer please.' });
@@ -102,5 +105,16 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
     for (const part of [mail.text ?? '', String(mail.html)]) expect(part).not.toContain('card flagged');
     const audit = await server.operator.auditTrail({ keyId: refused.keyId });
     expect(audit.map((entry) => entry.action)).toEqual(['keys create', 'requests renewal', 'requests reject']);
+    // Read as sentences: the holder named by their address, never a hash; the operator by name.
+    const table = (await admin('audit', 'list', '--key', refused.keyId)).stdout;
+    expect(table).toContain(
+      `The key's holder ray@example.com asked for a renewal of key ${refused.keyId} (request ${refused.requestId}). Reason: “Longer please.”.`,
+    );
+    expect(table).toMatch(
+      new RegExp(
+        `The operator \\S+ \\(command line\\) rejected request ${refused.requestId} \\(renewal\\) of key ${refused.keyId}\\. Reason: “Renewals open next month\\.”\\.`,
+      ),
+    );
+    expect(table).not.toMatch(/holder:[0-9a-f]{16}/);
   });
 });

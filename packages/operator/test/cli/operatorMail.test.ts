@@ -171,7 +171,10 @@ describe('mail from the operator CLI', { timeout: 90_000 }, () => {
     );
     const nearMail = mails.find((mail) => mail.subject?.includes(near.id));
     expect(nearMail?.text).toContain(`Your API key ${named(near)}, for Alert near on the starter plan, has used 85%`);
-    expect(nearMail?.text).toContain(`from ${month}-01T00:00:00Z`);
+    // The period in words: from the first of this month, 00:00 UTC.
+    const first = new Date(`${month}-01T00:00:00Z`);
+    const monthName = first.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+    expect(nearMail?.text).toContain(`from 00:00 UTC on 1 ${monthName} ${first.getUTCFullYear()} until`);
 
     const again = await viaSmtp('usage', 'alerts', '--send');
     expect(again.stdout).toContain('0 alerts sent.');

@@ -78,7 +78,7 @@ async function confirmedRequest(email: string, plan: string, from: string): Prom
 }
 
 describe('quotes-admin requests', { timeout: 120_000 }, () => {
-  it('lists a starter request as pending with its reason, and approve --send mails a working key', async () => {
+  it('lists a starter request as pending with its reason, and approve (no option) mails a working key', async () => {
     const id = await confirmedRequest('sam@example.com', 'starter', '127.21.0.1');
     const listed = await admin('requests', 'list', '--status', 'pending', '--json');
     expect(listed.code, listed.stderr).toBe(0);
@@ -97,7 +97,8 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     const shown = await admin('requests', 'show', id);
     expect(shown.stdout).toMatch(/status\s+pending/);
 
-    const approved = await admin('requests', 'approve', id, '--send');
+    // The person who asked is mailed on every decision unless the operator says --no-send.
+    const approved = await admin('requests', 'approve', id);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toMatch(/Approved r_\w+: key k_\w+ .* on the starter plan/);
     // Mailed: the secret never reaches the operator's terminal.
@@ -114,6 +115,12 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
       ['requests approve', id, `os:${userInfo().username}`],
     ]);
     expect(audit[1]!.after).toEqual({ status: 'approved', plan: 'starter', keyId });
+    // And in words: no address turned into null, no JSON.
+    const sentences = (await admin('audit', 'list', '--key', keyId)).stdout;
+    expect(sentences).toContain(
+      `The operator ${userInfo().username} (command line) approved request ${id}: key ${keyId} on the starter plan.`,
+    );
+    expect(sentences).not.toContain('->');
   });
 
   it('approve --send mails links to PUBLIC_BASE_URL, and without it refuses in one line before any key is made', async () => {
@@ -180,6 +187,25 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
       after: { status: 'rejected', category: 'other' },
       reason: 'We could not verify the application.',
     });
+  });
+
+  it('mails nobody only when told --no-send: the key is printed once, the refusal unsent', async () => {
+    const [given, refused] = [
+      await confirmedRequest('ned@example.com', 'starter', '127.25.0.1'),
+      await confirmedRequest('noa@example.com', 'starter', '127.26.0.1'),
+    ];
+    const before = inbox.messages.length;
+    const approved = await admin('requests', 'approve', given, '--no-send');
+    expect(approved.code, approved.stderr).toBe(0);
+    const key = /qk_[A-Za-z0-9]{24}/.exec(approved.stdout)![0];
+    expect(approved.stdout).toContain('--no-send mailed nobody');
+    expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    const rejected = await admin('requests', 'reject', refused, '--reason', 'A robot.', '--no-send');
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(rejected.stdout).toBe(`Rejected ${refused} (noa@example.com).\nNobody was mailed (--no-send).\n`);
+    // Given time to arrive, nothing did.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(inbox.messages.length).toBe(before);
   });
 
   it('mails a digest of the pending requests to OPERATOR_EMAIL', async () => {

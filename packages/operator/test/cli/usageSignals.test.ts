@@ -25,11 +25,15 @@ afterAll(async () => {
 });
 
 /** One GET from a given local address (a client on that network). */
-function callFrom(localAddress: string, path: string, key: string): Promise<number> {
+function callFrom(localAddress: string, path: string, key: string, origin?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       `${server.url}${path}`,
-      { localAddress, headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(15_000) },
+      {
+        localAddress,
+        headers: { 'X-API-Key': key, ...(origin === undefined ? {} : { Origin: origin }) },
+        signal: AbortSignal.timeout(15_000),
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));
@@ -194,4 +198,25 @@ describe('usage signals', () => {
     );
     expect(sends.map((entry) => entry.after.signals.length)).toEqual([5, 1]);
   }, 120_000);
+
+  it('see no sharing in a holder’s own dev servers: four ports of localhost, allowed, from one network', async () => {
+    const developer = await server.createKey({
+      plan: 'starter',
+      client: 'Local developer',
+      allowedOrigins: ['http://localhost:*'],
+    });
+    for (const port of [3000, 3001, 5173, 8080])
+      for (let call = 0; call < 2; call++)
+        expect(await callFrom('127.0.60.1', '/v1/quotes-random', developer.key, `http://localhost:${port}`)).toBe(200);
+    await server.flushUsageHistory();
+    const run = await cli.run({ DATABASE_URL: database.url }, 'usage', 'signals', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const signals = JSON.parse(run.stdout) as SignalRow[];
+    expect(signals.filter((signal) => signal.involves.keys.includes(developer.id))).toEqual([]);
+    // Every network of every finding is named once.
+    for (const signal of signals) {
+      const named = /networks \(([^)]*)\)/.exec(signal.evidence)?.[1]?.split(', ') ?? [];
+      expect(new Set(named).size, signal.evidence).toBe(named.length);
+    }
+  }, 60_000);
 });

@@ -41,6 +41,15 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     await loadFixtureCorpus(database);
     server = await startTestServer(database);
     traffic = await sendConsoleTraffic(server);
+    // A day three days ago when refusals outnumbered the served calls: the chart must hold both.
+    const day = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 3));
+    await database.db
+      .insertInto('usage_history')
+      .values([
+        { key_id: traffic.reader.id, span: 'hour', period_start: day, outcome: 'served', calls: 2 },
+        { key_id: traffic.reader.id, span: 'hour', period_start: day, outcome: 'rate-limited', calls: 40 },
+      ])
+      .execute();
     console_ = await startConsoleProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
     page = await (await offlineContext(browser, { width: 1280, height: 900 }, offHost)).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -72,7 +81,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
 
     const chart = page.locator('figure[data-chart="calls-30"][data-drawn="true"]');
     await chart.waitFor({ timeout: 10_000 });
-    expect(Number(await chart.getAttribute('data-points'))).toBe(1);
+    expect(Number(await chart.getAttribute('data-points'))).toBe(2);
     // The served bar is on the canvas: pixels of its colour (#0077cc).
     const barPixels = await chart.locator('canvas').evaluate((canvas) => {
       const element = canvas as unknown as {
@@ -98,9 +107,19 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     const today = new Date().toISOString().slice(0, 10);
     const row = chart.locator('details tbody tr', { hasText: today });
     expect(await row.locator('td').nth(1).textContent()).toBe(String(traffic.served));
-    expect(await page.locator('section', { hasText: 'Refusals by reason' }).innerText()).toContain(
-      'origin-not-allowed',
-    );
+    // Every series inside the plot: its scale reaches the 40 refusals of three days ago.
+    expect(Number(await chart.getAttribute('data-top'))).toBeGreaterThanOrEqual(40);
+    // The legend says each series' total before anyone hovers: today's and the 2 served and 40 refused of three days ago.
+    const refusedToday = Number(await row.locator('td').nth(2).textContent());
+    expect(await chart.locator('.u-legend .u-value').allTextContents()).toEqual([
+      'last 30 days',
+      `${traffic.served + 2} in all`,
+      `${refusedToday + 40} in all`,
+    ]);
+    // Reasons in the holder page's words, from the same table.
+    const reasons = await page.locator('section', { hasText: 'Refusals by reason' }).innerText();
+    expect(reasons).toContain('Origin not allowed for this key (origin-not-allowed)');
+    expect(reasons).toContain('Too many calls at once (rate-limited)');
     expect(offHost).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -148,13 +167,16 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     );
     expect(revocation?.actor).toMatch(/^console:[0-9a-f]{8}$/);
     expect(revocation?.reason).toBe('published in a public repository');
-    expect(await page.locator('main').innerText()).toContain(revocation!.actor);
+    // The key's page names the session that revoked it, in a sentence.
+    expect(await page.locator('main').innerText()).toContain(
+      `The operator (console session ${revocation!.actor.slice('console:'.length)}) revoked key ${traffic.reader.id} (Reader App). Reason: “published in a public repository”.`,
+    );
   });
 
   it('lists the audit newest first, shows the corpus, and names a bad query parameter', async () => {
     await page.goto(`${console_.url}/audit`);
     const first = page.locator('main tbody tr').first();
-    expect(await first.innerText()).toMatch(/console:[0-9a-f]{8}\s+keys revoke/);
+    expect(await first.innerText()).toMatch(/The operator \(console session [0-9a-f]{8}\) revoked key k_\w+ \(/);
     await page.goto(`${console_.url}/corpus`);
     expect(await page.locator('.facts').innerText()).toMatch(/quotes\s+430/);
     expect(pageErrors).toEqual([]);

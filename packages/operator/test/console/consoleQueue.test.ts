@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '@quotes/accounts';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
@@ -119,6 +120,21 @@ describe('the console’s sign-in links', { timeout: 60_000 }, () => {
     expect((await get(first, '/')).status).toBe(200);
     // Each link once.
     expect(await signIn(link!)).toBe(403);
+  });
+
+  it('refuses a link to a port where no console answers, naming --port', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const refused = await cli.run({ DATABASE_URL: database.url }, 'console', 'link', '--port', String(closed));
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `quotes-admin: no console answers at http://127.0.0.1:${closed}: name the running console's port (quotes-admin console link --port P), or start one (quotes-admin console)\n`,
+    );
   });
 });
 

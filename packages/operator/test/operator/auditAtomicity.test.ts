@@ -134,10 +134,19 @@ describe('an operator action and its audit entry', () => {
     await refuse('requests approve', 'requests reject');
     await insertPendingRequests(database, ['r_atomic1', 'r_atomic2'], { plan: 'starter', network: '127.0.40' });
     const count = await entries();
-    const approve = await admin('requests', 'approve', 'r_atomic1');
+    const approve = await admin('requests', 'approve', 'r_atomic1', '--no-send');
     expect(approve.code).toBe(1);
     expect(approve.stderr).toMatch(/^quotes-admin: requests approve r_atomic1 was not done: its audit entry could not/);
-    const reject = await admin('requests', 'reject', 'r_atomic2', '--category', 'other', '--reason', 'not a real app');
+    const reject = await admin(
+      'requests',
+      'reject',
+      'r_atomic2',
+      '--category',
+      'other',
+      '--reason',
+      'not a real app',
+      '--no-send',
+    );
     expect(reject.code).toBe(1);
     expect(reject.stderr).toMatch(/^quotes-admin: requests reject r_atomic2 was not done/);
     const requests = await database.db.selectFrom('key_requests').select(['id', 'status', 'key_id']).execute();
@@ -150,7 +159,7 @@ describe('an operator action and its audit entry', () => {
     expect(await entries()).toBe(count);
 
     await refuse();
-    const approved = await admin('requests', 'approve', 'r_atomic1');
+    const approved = await admin('requests', 'approve', 'r_atomic1', '--no-send');
     expect(approved.stderr).toBe('');
     expect(approved.code).toBe(0);
     const actions = (await operator.auditTrail()).slice(-2).map((entry) => entry.action);

@@ -29,6 +29,9 @@ import { requestLog } from './requestLog.js';
  * the way is rendered by the problem responder. Calls under /v1/ take the same middleware
  * without Express's router (apiDispatch.ts); everything else goes through the Express app.
  */
+/** Whether a path is the API's (/v1 and below), what the history's refusals count. */
+const isApiPath = (url: string): boolean => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+
 export function createApp(
   runtime: ServiceRuntime,
   routing: ContractRouting,
@@ -100,7 +103,8 @@ export function createApp(
       const problem = asProblem(error);
       if (call !== undefined && isCountedAnswer(call.operationId, problem.status))
         served(call, request, runtime.clock().getTime());
-      else
+      // Refusals are of API calls: a browser's /favicon.ico or a scanner's /wp-login.php is no call.
+      else if (isApiPath(request.originalUrl ?? request.url))
         history?.record(
           call?.caller.key.id ?? problem.keyId ?? unknownKeyBucket,
           problem.kind,

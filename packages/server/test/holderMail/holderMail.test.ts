@@ -62,7 +62,12 @@ describe('mail to a key holder', { timeout: 60_000 }, () => {
       `Quote Retrieval Service: key ${key.prefix}... (${key.id}) has used 80% of its allowance`,
     ]);
     expect(at80[0]!.text).toContain('8 of 10 calls');
-    expect(at80[0]!.text).toContain('The allowance resets at 2026-12-01T00:00:00Z.');
+    // Dates in words; on enterprise, the largest plan, no upgrade to offer.
+    expect(at80[0]!.text).toContain(
+      'its allowance for the period from 00:00 UTC on 1 November 2026 until 00:00 UTC on 1 December 2026: 8 of 10 calls.',
+    );
+    expect(at80[0]!.text).toContain('The allowance resets at 00:00 UTC on 1 December 2026.');
+    expect(at80[0]!.text).not.toMatch(/larger plan|reply to this message|\d{4}-\d{2}-\d{2}T/i);
     expect(at80[0]!.text).toContain(`${publicBaseUrl}/v1/quotes-usage`);
     expect(String(at80[0]!.html)).toContain(`${publicBaseUrl}/account`);
 

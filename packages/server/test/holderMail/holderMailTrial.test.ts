@@ -4,7 +4,7 @@ import type { TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
 import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 import { manualClock } from '../../testing/testServer.js';
-import { holderMailDatabase, mailingServer, mailsTo } from './holderMailFixture.js';
+import { holderMailDatabase, mailingServer, mailsTo, publicBaseUrl } from './holderMailFixture.js';
 
 // A trial's allowance covers its 30 days, not the calendar month: its holder's 80% and 100%
 // mails count the calls of every month the trial spans, and say when the trial ends.
@@ -42,6 +42,11 @@ describe('mail to the holder of a trial across the 1st', { timeout: 60_000 }, ()
     ]);
     expect(at80[0]!.text).toContain('850 of 1,000 calls');
     expect(at80[0]!.text).toContain('this allowance is the last it has');
+    // A trial has larger plans: the mail points at the holder's page to ask for one.
+    expect(at80[0]!.text).toContain(
+      `To move to a larger plan (starter, professional, platform, enterprise), ask for it on your account page: ${publicBaseUrl}/account`,
+    );
+    expect(at80[0]!.text).not.toMatch(/reply to this message|\d{4}-\d{2}-\d{2}T/i);
 
     await setUsage(database, key.id, 300, '2026-12');
     await server.sweepHolderMail();

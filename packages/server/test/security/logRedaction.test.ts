@@ -5,6 +5,7 @@ import { loggedUrl, loggedUrlLength } from '../../src/http/loggedUrl.js';
 import { displayPrefix, generateApiKey, randomBase62 } from '@quotes/accounts';
 import { createLogger } from '@quotes/service-base';
 import { redactLogLine, redactSecrets } from '@quotes/service-base';
+import { createTestDatabase } from '@quotes/database/testing';
 
 const key = generateApiKey();
 
@@ -69,6 +70,21 @@ describe('the log redaction rule', () => {
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
     ];
     for (const text of kept) expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('keeps the migrations’ names the start-up log lists', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { rows } = await database.pool.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name');
+      const names = rows.map((row) => row.name);
+      expect(names[0]).toBe('20261123T0900_plans_keys_usage');
+      const { log, lines } = capture();
+      // As main.ts logs them.
+      log.info({ migrations: names }, 'applied migrations');
+      expect((JSON.parse(lines[0]!) as { migrations: string[] }).migrations).toEqual(names);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('stays linear on long input without a match (16 KB of one character)', () => {

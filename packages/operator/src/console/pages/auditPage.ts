@@ -1,5 +1,5 @@
 import { type AuditCursor, auditPage as readAuditPage, keyAuditPage } from '../../data/consoleQueries.js';
-import { type AuditEntry, changeText, OperatorError, requirePageNumber } from '@quotes/accounts';
+import { type AuditEntry, auditSentence, holderNames, OperatorError, requirePageNumber } from '@quotes/accounts';
 import { isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
@@ -20,17 +20,14 @@ function targetCell(entry: Entry): Html | string {
   return entry.keyId ? keyLink(entry.keyId) : entry.target;
 }
 
-/** Audit entries as a table, in the order given. */
-export function auditTable(entries: readonly Entry[], withTarget = true): Html {
+/** Audit entries as a table, in the order given: when, and what was done in one sentence (auditSentence). */
+export function auditTable(entries: readonly Entry[], holders: ReadonlyMap<string, string>, withTarget = true): Html {
   return dataTable(
-    ['at', 'actor', 'action', ...(withTarget ? ['target'] : []), 'change', 'reason'],
+    ['at', 'what was done', ...(withTarget ? ['links'] : [])],
     entries.map((entry) => [
       typeof entry.at === 'string' ? entry.at : isoSeconds(entry.at),
-      entry.actor,
-      entry.action,
+      auditSentence(entry, holders),
       ...(withTarget ? [targetCell(entry)] : []),
-      html`<span class="change">${changeText(entry.before, entry.after).slice(0, 400)}</span>`,
-      entry.reason,
     ]),
     'No recorded action.',
   );
@@ -54,7 +51,7 @@ export async function auditPage(
   });
   const pages = Math.max(1, Math.ceil(total / auditPerPage));
   const body = html`<p>${count(total)} recorded ${total === 1 ? 'action' : 'actions'}, newest first. Append-only: the database refuses any change to them.</p>
-${auditTable(entries)}
+${auditTable(entries, await holderNames(context.db, entries))}
 ${pager('/audit', {}, page, pages)}`;
   return { status: 200, page: consolePage('Audit', session, body) };
 }
@@ -83,7 +80,7 @@ export async function keyAuditSection(context: ConsoleContext, keyId: string, cu
   const path = `/keys/${encodeURIComponent(keyId)}/audit`;
   const first = entries[0];
   const last = entries.at(-1);
-  return html`${auditTable(entries, false)}
+  return html`${auditTable(entries, await holderNames(context.db, entries), false)}
 ${
   hasOlder || hasNewer
     ? html`<nav class="pager" aria-label="Audit pages">

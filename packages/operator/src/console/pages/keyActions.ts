@@ -7,7 +7,9 @@ import {
   readCalendarDate,
 } from '@quotes/accounts/rules';
 import {
+  changePlanAndTell,
   type IssuedKey,
+  type KeyRequestSettings,
   type KeyView,
   type OperatorApi,
   OperatorError,
@@ -16,7 +18,7 @@ import {
   requireOrigins,
   requirePlanName,
 } from '@quotes/accounts';
-import { type Html, html } from '../consoleHtml.js';
+import { fieldText, type Html, html } from '../consoleHtml.js';
 import { count } from './layout.js';
 
 /**
@@ -46,7 +48,14 @@ export interface KeyAction {
   summary(key: KeyView, input: ActionInput, args: ActionArguments): string;
   /** The fields of the action beside the reason, filled with `input`. */
   fields(key: KeyView, input: ActionInput): Html;
-  run(operator: OperatorApi, key: KeyView, args: ActionArguments, input: ActionInput): Promise<{ issued?: IssuedKey }>;
+  run(
+    operator: OperatorApi,
+    key: KeyView,
+    args: ActionArguments,
+    input: ActionInput,
+    /** How the holder is mailed (the console's mail settings); absent, the console was started without them. */
+    mail?: Pick<KeyRequestSettings, 'mailer' | 'publicBaseUrl'>,
+  ): Promise<{ issued?: IssuedKey }>;
   /** Said on the key's page once done. */
   done: string;
 }
@@ -134,15 +143,14 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
     )}</select></label>
 <label for="monthlyCalls">Monthly calls (enterprise only)<input type="text" id="monthlyCalls" name="monthlyCalls" inputmode="numeric" value="${input.monthlyCalls ?? ''}"></label>
 <label for="unlimited" class="check"><input type="checkbox" id="unlimited" name="unlimited" value="yes"${input.unlimited === undefined ? '' : html` checked`}> Unlimited (enterprise only: no monthly allowance)</label>`,
-    run: async (operator, key, args) => {
-      await operator.changePlan(key.id, {
-        plan: args.plan!,
-        monthlyCalls: args.monthlyCalls,
-        unlimited: args.unlimited,
-      });
+    run: async (operator, key, args, _input, mail) => {
+      const change = { plan: args.plan!, monthlyCalls: args.monthlyCalls, unlimited: args.unlimited };
+      // The holder is told as a holder's own request's approval tells them (notices/planChangeNotice.ts).
+      if (mail) await changePlanAndTell(operator, key.id, change, mail);
+      else await operator.changePlan(key.id, change);
       return {};
     },
-    done: 'Plan changed.',
+    done: "Plan changed; the key's holder is mailed the new plan.",
   },
   'set-origins': {
     title: 'Set browser origins',
@@ -152,7 +160,7 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
       return `Allow ${key.id} (${key.client}) from ${origins.length ? origins.join(', ') : 'no browser origin'} only (replacing ${key.allowedOrigins.join(', ') || 'none'})?`;
     },
     fields: (key, input) =>
-      html`<label for="origins">Origins, one a line (scheme://host[:port], :* for any port; empty: none)<textarea id="origins" name="origins" rows="3">${input.origins ?? key.allowedOrigins.join('\n')}</textarea></label>`,
+      html`<label for="origins">Origins, one a line (scheme://host[:port], :* for any port; empty: none)<textarea id="origins" name="origins" rows="3">${fieldText(input.origins ?? key.allowedOrigins.join('\n'))}</textarea></label>`,
     run: async (operator, key, args) => {
       await operator.setAllowedOrigins(key.id, args.origins ?? []);
       return {};

@@ -4,6 +4,7 @@ import { calendarMonthOf, isoSeconds } from '@quotes/accounts/rules';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { html } from '../consoleHtml.js';
+import { refusalReason } from '@quotes/service-base/problems';
 import { chartFigure, lastDays, servedAndRefused } from '@quotes/text-rules';
 import { consolePage, count, dataTable, involvedLinks, keyLink, requestLink } from './layout.js';
 
@@ -34,7 +35,7 @@ ${chartFigure(servedAndRefused({ id: 'calls-90', title: 'Calls per day, last 90 
 <section><h2>Refusals by reason, last 30 days</h2>
 ${dataTable(
   ['reason', 'calls'],
-  [...refusals].sort((a, b) => b[1] - a[1]).map(([reason, calls]) => [reason, count(calls)]),
+  [...refusals].sort((a, b) => b[1] - a[1]).map(([outcome, calls]) => [refusalReason(outcome), count(calls)]),
   'No call was refused.',
 )}</section>
 <section><h2>Busiest keys this month</h2>

@@ -1,7 +1,7 @@
 import { taxonomy } from '@quotes/contract';
 import type { KeyRequestView } from '@quotes/accounts';
 import type { ConsoleSession } from '../consoleSessions.js';
-import { type Html, html } from '../consoleHtml.js';
+import { fieldText, type Html, html } from '../consoleHtml.js';
 import { categorySelect } from './keyActions.js';
 import { consolePage, csrfField, keyLink, notice } from './layout.js';
 
@@ -85,7 +85,7 @@ ${approvalText(request)}
 <h3>Reject</h3>
 ${csrfField(session)}
 ${categorySelect(input.category)}
-<label for="reason">Reason (kept in the audit, never mailed; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000">${input.reason ?? ''}</textarea></label>
+<label for="reason">Reason (kept in the audit, never mailed; at most 1000 characters)<textarea id="reason" name="reason" rows="3" maxlength="1000">${fieldText(input.reason ?? '')}</textarea></label>
 <button type="submit" class="danger">Reject and mail the category</button>
 </form>
 </div>`;
