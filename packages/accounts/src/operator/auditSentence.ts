@@ -42,11 +42,13 @@ function deed(entry: AuditEntry, graceNote: string | undefined): string {
   const key = `key ${entry.keyId ?? entry.target}`;
   const client = text(after.client) ?? text(before.client);
   const named = client ? `${key} (${client})` : key;
+  const categoryName = text(after.category) ?? text(after.revokedCategory);
+  const category = categoryName ? ` (category: ${categoryName})` : '';
   switch (entry.action) {
     case 'keys create':
       return `created ${named} on the ${after.plan} plan${text(after.email) ? ` for ${after.email}` : ''}, ${validity(after.expiresAt)}`;
     case 'keys revoke':
-      return `revoked ${named}`;
+      return `revoked ${named}${category}`;
     case 'keys roll':
       return `gave ${named} a new secret; ${graceNote ?? 'the previous one was refused at once'}`;
     case 'keys renew':
@@ -62,7 +64,7 @@ function deed(entry: AuditEntry, graceNote: string | undefined): string {
         ? `approved request ${entry.target} (${before.kind}) of ${key}: on the ${after.plan} plan, ${validity(after.expiresAt)}`
         : `approved request ${entry.target}: ${after.keyId ? `key ${after.keyId}` : 'a key'} on the ${after.plan} plan`;
     case 'requests reject':
-      return `rejected request ${entry.target}${text(before.kind) && before.kind !== 'key' ? ` (${before.kind}) of ${key}` : ''}`;
+      return `rejected request ${entry.target}${text(before.kind) && before.kind !== 'key' ? ` (${before.kind}) of ${key}` : ''}${category}`;
     case 'requests plan-change':
       return `asked for ${key} to move to the ${after.plan} plan (request ${entry.target})`;
     case 'requests renewal':

@@ -112,7 +112,7 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
     );
     expect(table).toMatch(
       new RegExp(
-        `The operator \\S+ \\(command line\\) rejected request ${refused.requestId} \\(renewal\\) of key ${refused.keyId}\\. Reason: “Renewals open next month\\.”\\.`,
+        `The operator \\S+ \\(command line\\) rejected request ${refused.requestId} \\(renewal\\) of key ${refused.keyId} \\(category: non-payment\\)\\. Reason: “internal: card flagged by the bank”\\.`,
       ),
     );
     expect(table).not.toMatch(/holder:[0-9a-f]{16}/);

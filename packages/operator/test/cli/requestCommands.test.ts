@@ -200,7 +200,7 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     const key = /qk_[A-Za-z0-9]{24}/.exec(approved.stdout)![0];
     expect(approved.stdout).toContain('--no-send mailed nobody');
     expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
-    const rejected = await admin('requests', 'reject', refused, '--reason', 'A robot.', '--no-send');
+    const rejected = await admin('requests', 'reject', refused, '--category', 'abuse', '--no-send');
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(rejected.stdout).toBe(`Rejected ${refused} (noa@example.com).\nNobody was mailed (--no-send).\n`);
     // Given time to arrive, nothing did.

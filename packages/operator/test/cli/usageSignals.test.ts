@@ -172,7 +172,8 @@ describe('usage signals', () => {
     expect(mail!.to).toMatchObject({ text: 'ops@quotes.example' });
     expect(mail!.subject).toMatch(/5 signs of broken terms/);
     expect(mail!.text).toContain(`${harvester.id} sweep: walked 25 consecutive pages`);
-    expect(mail!.text).toContain(`127.0.30.0/24 trial-rotation (${asked.join(', ')}): 3 trials`);
+    // Evidence in operator mail is made inert (mail/inertText.ts): no host a mail client could link.
+    expect(mail!.text).toContain(`127[.]0[.]30[.]0/24 trial-rotation (${asked.join(', ')}): 3 trials`);
     expect(sent.stdout).toContain('5 new signs of broken terms mailed.');
 
     // Each sign is mailed once per key, signal and month: a second run mails nothing, and a run

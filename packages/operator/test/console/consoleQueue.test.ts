@@ -187,7 +187,7 @@ describe('deciding requests from the console', { timeout: 120_000 }, () => {
     const id = await confirmedRequest('rex@example.com', 'platform', '127.42.0.1');
     const empty = await post(first, `/requests/${id}/reject`, { reason: 'internal: looks like a reseller' });
     expect(empty.status).toBe(400);
-    expect(alertOf(empty.body)).toMatch(/^category must be one of terms-bulk-harvest, .*, other$/);
+    expect(alertOf(empty.body)).toMatch(/^category must be one of terms-bulk-harvest, .*, other, got ""$/);
     expect(empty.body).toContain('internal: looks like a reseller</textarea>');
     expect(await statusOf(id)).toBe('pending');
     const rejected = await post(first, `/requests/${id}/reject`, {

@@ -105,7 +105,7 @@ describe('the console’s answer to each kind of refusal', () => {
     expect(missing.status).toBe(404);
     expect(alertOf(missing.body)).toBe('no key with id "k_nosuchkey" (see: keys list)');
 
-    const conflict = await post(`/keys/${id}/actions/revoke`, { reason: 'again' });
+    const conflict = await post(`/keys/${id}/actions/revoke`, { category: 'abuse', reason: 'again' });
     expect(conflict.status).toBe(409);
     expect(alertOf(conflict.body)).toMatch(new RegExp(`^key ${id} was already revoked on `));
 
@@ -134,7 +134,7 @@ describe('text shown to the operator', () => {
     await database.db.updateTable('api_keys').set({ client: 'Evil\u202Ecorp\u200B' }).where('id', '=', id).execute();
     // At its allowance, so the overview lists it too.
     await setUsage(database, id, 10_000);
-    for (const path of ['/keys', `/keys/${id}`, '/', `/keys/${id}/confirm/revoke`]) {
+    for (const path of ['/keys', `/keys/${id}`, '/', `/keys/${id}/confirm/revoke?category=abuse`]) {
       const page = await get(path);
       expect(page.status, path).toBe(200);
       expect(page.body, path).not.toMatch(/[\p{Cf}\u2028\u2029]/u);

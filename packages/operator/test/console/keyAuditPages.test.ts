@@ -18,9 +18,10 @@ async function get(path: string): Promise<{ status: number; body: string }> {
 function auditOf(body: string) {
   // The audit is the last table of a key's page, the only one of its audit pages.
   const section = body.slice(body.lastIndexOf('<table>'));
-  const rows = [
-    ...section.matchAll(/<tr><td>[^<]*<\/td><td>[^<]*<\/td><td>([^<]*)<\/td>.*?<td>([^<]*)<\/td><\/tr>/gs),
-  ].map(([, action, reason]) => (action === 'keys create' ? 'create' : reason!));
+  // Each row: when, then what was done in one sentence (auditSentence), its reason quoted last.
+  const rows = [...section.matchAll(/<tr><td>[^<]*<\/td><td>(.*?)<\/td><\/tr>/gs)].map(([, sentence]) =>
+    / created key /.test(sentence!) ? 'create' : (/Reason: “([^”]*)”/.exec(sentence!)?.[1] ?? sentence!),
+  );
   const link = (rel: string) =>
     new RegExp(`<a href="([^"]+)" rel="${rel}">`).exec(body)?.[1]?.replaceAll('&amp;', '&') ?? undefined;
   return { rows, older: link('next'), newer: link('prev') };

@@ -279,7 +279,7 @@ describe('plan rules at the action', { timeout: 300_000 }, () => {
       'enterprise keys need a monthly allowance N (calls a month), or unlimited for no monthly limit',
     );
     const viaCli = await pendingRequest('enterprise');
-    const run = await runInProcess({ DATABASE_URL: database.url }, 'requests', 'approve', viaCli);
+    const run = await runInProcess({ DATABASE_URL: database.url }, 'requests', 'approve', viaCli, '--no-send');
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'quotes-admin: enterprise keys need --monthly-calls N (calls a month), or --unlimited for no monthly limit\n',
