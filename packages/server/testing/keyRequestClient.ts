@@ -10,9 +10,11 @@ export function startServerMailingTo(
   database: DatabaseHandle,
   inbox: SmtpInbox,
   options: Partial<StartServerOptions> = {},
+  /** Settings of the test's own, beside the inbox's (each named by the test, with why). */
+  env: Record<string, string> = {},
 ): Promise<RunningServer> {
   return startServer({
-    config: testConfig({ SMTP_URL: inbox.url, MAIL_FROM: 'Keys <keys@quotes.example.test>' }),
+    config: testConfig({ SMTP_URL: inbox.url, MAIL_FROM: 'Keys <keys@quotes.example.test>', ...env }),
     database,
     // Tests close their servers within 2 s.
     shutdownGraceMs: 2000,
