@@ -147,7 +147,7 @@ describe('the audit trail through quotes-admin', { timeout: 180_000 }, () => {
       `${operator} moved key ${id} (Audited Ltd) from the starter plan to the professional plan. Reason: “upgrade”.`,
       `${operator} renewed key ${id} (Audited Ltd): valid until 2099-01-31T23:59:59Z (end of that day, UTC) (it had no expiry).`,
       `${operator} gave key ${id} (Audited Ltd) a new secret; the previous one was refused at once. Reason: “leaked in a log”.`,
-      `${operator} revoked key ${id} (Audited Ltd). Reason: “contract ended”.`,
+      `${operator} revoked key ${id} (Audited Ltd) (category: other). Reason: “contract ended”.`,
     ]);
     expect(await auditList('--since', '2099-01-01')).toEqual([]);
   });

@@ -169,7 +169,7 @@ describe.skipIf(browserSkipReason !== undefined)('the operator console in Chromi
     expect(revocation?.reason).toBe('published in a public repository');
     // The key's page names the session that revoked it, in a sentence.
     expect(await page.locator('main').innerText()).toContain(
-      `The operator (console session ${revocation!.actor.slice('console:'.length)}) revoked key ${traffic.reader.id} (Reader App). Reason: “published in a public repository”.`,
+      `The operator (console session ${revocation!.actor.slice('console:'.length)}) revoked key ${traffic.reader.id} (Reader App) (category: terms-shared-key). Reason: “published in a public repository”.`,
     );
   });
 
