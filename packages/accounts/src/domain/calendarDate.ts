@@ -15,7 +15,8 @@ export interface CalendarDate {
 /** Either the value read, or one line saying why not (naming the value, not the field). */
 export type Reading<T> = { value: T } | { error: string };
 
-const monthNames = [
+/** The months' English names, January first. */
+export const monthNames = [
   'January',
   'February',
   'March',

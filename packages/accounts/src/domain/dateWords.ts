@@ -1,21 +1,8 @@
+import { monthNames } from './calendarDate.js';
+
 /** Instants as a holder's mail says them: "00:00 UTC on 1 December 2026", never an ISO timestamp. */
 
-const months = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-const dayOf = (at: Date) => `${at.getUTCDate()} ${months[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+const dayOf = (at: Date) => `${at.getUTCDate()} ${monthNames[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
 const two = (value: number) => String(value).padStart(2, '0');
 
 /** "00:00 UTC on 1 December 2026"; the last second of a day is "the end of 30 June 2027 (UTC)". */
