@@ -25,13 +25,32 @@ const workspaces = ['openapi', ...globSync('packages/*', { cwd: root })].map((di
   };
 });
 
+// A package's run that outlasts this (about three times the slowest's) is stopped and failed, so a
+// hung test fails the run in minutes instead of holding CI to its hard limit.
+const packageDeadlineMs = 20 * 60_000;
+const running = new Set();
+// Runs in groups of their own do not hear the terminal's Ctrl-C: it is passed on.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const pid of running) process.kill(-pid, 'SIGKILL');
+    process.exit(130);
+  });
+}
+
 /** `npm run SCRIPT` in one package, its output prefixed with the package's name; resolves with its exit status. */
 async function run(name, script) {
   const child = spawn('npm', ['run', script, '-w', name, '--', '--reporter=default', `--reporter=${reporter}`], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TEST_COST_PHASE: script },
+    // Its own process group, so the deadline stops vitest, its workers and their servers with it.
+    detached: true,
   });
+  running.add(child.pid);
+  const deadline = setTimeout(() => {
+    console.log(`${name}:${script}: stopped after ${packageDeadlineMs / 60_000} min, its deadline`);
+    process.kill(-child.pid, 'SIGKILL');
+  }, packageDeadlineMs);
   for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
     stream.on('data', (chunk) => {
@@ -42,6 +61,8 @@ async function run(name, script) {
     stream.on('end', () => partial && process.stdout.write(`${name}:${script}: ${partial}\n`));
   }
   const [code] = await once(child, 'exit');
+  clearTimeout(deadline);
+  running.delete(child.pid);
   if (code !== 0) console.log(`${name}:${script}: FAILED (exit ${code})`);
   return { name, script, code: code ?? 1 };
 }

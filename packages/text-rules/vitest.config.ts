@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'] },
+  // One module graph per worker, not per file (decision 0056).
+  test: { include: ['test/**/*.test.ts'], isolate: false },
 });

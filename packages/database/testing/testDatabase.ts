@@ -8,7 +8,7 @@ import { adminQuery, withDatabaseName } from './adminQuery.js';
 import type {} from './providedContext.js';
 
 export interface TestDatabase extends DatabaseHandle {
-  /** Closes the pool and drops the database. */
+  /** Drops the database, ending every session on it, then closes the pool. */
   drop(): Promise<void>;
 }
 
@@ -35,8 +35,11 @@ export async function createTestDatabase(
   return {
     ...handle,
     async drop() {
-      await handle.close();
+      // Dropped first: a session a failed test left mid-statement (a COPY never ended, a client
+      // never released) would hold pool.end() forever, and PostgreSQL's DROP DATABASE of every
+      // later file waits for such a session too. FORCE ends them, so the pool closes.
       await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await handle.close();
     },
   };
 }
