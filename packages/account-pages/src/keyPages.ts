@@ -1,5 +1,12 @@
 import { taxonomy } from '@quotes/contract';
-import { type HolderKey, type HolderRequestView, keyTitle, type RolledKey, rollGraces } from '@quotes/accounts';
+import {
+  type HolderKey,
+  type HolderRequestView,
+  keyTitle,
+  type RolledKey,
+  rollGraces,
+  rollOutcomeWords,
+} from '@quotes/accounts';
 import { type Html, html } from '@quotes/text-rules';
 import { accountPage, csrfField, notice, type Signed } from './accountLayout.js';
 
@@ -58,6 +65,8 @@ export interface KeyPageParts {
   readonly charts: readonly Html[];
   /** Refused calls over the longest period shown, by outcome, in words. */
   readonly refusals: readonly { outcome: string; reason: string; calls: number }[];
+  /** The heading of the refusals, naming the window they were counted over. */
+  readonly refusalsTitle: string;
   readonly requests: readonly HolderRequestView[];
   readonly done?: string;
   readonly problem?: { form: string; message: string };
@@ -162,7 +171,7 @@ export function keyPage(signed: Signed, key: HolderKey, parts: KeyPageParts): st
 ${keyFacts(key)}
 <h2>Calls</h2>
 ${parts.charts}
-<h2>Refused calls (90 days)</h2>
+<h2>${parts.refusalsTitle}</h2>
 ${
   parts.refusals.length === 0
     ? html`<p>No call was refused.</p>`
@@ -176,12 +185,7 @@ ${requestRows(parts.requests)}
 }
 
 export function rolledPage(signed: Signed, rolled: RolledKey): string {
-  const grace =
-    rolled.previousSecretIs === 'replaced'
-      ? `The secret it replaced keeps working until ${rolled.previousSecretUntil}, then is refused.`
-      : rolled.previousSecretIs === 'earlier'
-        ? `The secret it replaced is refused from now on; the one before it keeps working until ${rolled.previousSecretUntil}, the end of its grace.`
-        : 'The secret it replaced is refused from now on.';
+  const grace = rollOutcomeWords(rolled);
   return accountPage(
     'Your new secret',
     signed,

@@ -1,6 +1,7 @@
 import { rules } from '@quotes/contract';
 import { allowanceSentence } from '../domain/allowanceWording.js';
 import { expiryText } from '../domain/keyExpiry.js';
+import { rollOutcomeWords } from '../domain/rollGrace.js';
 import type { Signal } from '../domain/usageSignals.js';
 import type { IssuedKey, KeyView, RolledKey } from '../operator/operatorApi.js';
 import { inertForMail } from './inertText.js';
@@ -41,15 +42,6 @@ function usagePeriodOf(view: KeyView): string {
   return plan?.allowancePeriod === 'validity' ? `over the key's ${plan.validityDays} days` : 'this month';
 }
 
-/** What a rolled key's earlier secrets do now (decision 0049), or nothing for a new key. */
-function graceSentence(issued: IssuedKey | RolledKey): string {
-  if (!('previousSecretIs' in issued) || issued.previousSecretIs === null)
-    return 'The secret it replaced no longer works.';
-  return issued.previousSecretIs === 'replaced'
-    ? `The secret it replaced keeps working until ${issued.previousSecretUntil}, then is refused.`
-    : `The secret it replaced no longer works; the one before it keeps working until ${issued.previousSecretUntil}, the end of its grace.`;
-}
-
 /**
  * The key, new or rolled, to its holder: an HTML mail (the key in a fixed-width face, the plan
  * in a table that holds in narrow clients, links) with its plain-text twin.
@@ -63,7 +55,7 @@ export function keyMessage(
   if (!view.email) throw new Error(`key ${view.id} has no e-mail address to send it to`);
   const keyPage = `${baseUrl}/account/keys/${view.id}`;
   const intro = rolled
-    ? `Here is the new secret of your API key ${view.client} (${issued.id}). ${graceSentence(issued)}`
+    ? `Here is the new secret of your API key ${view.client} (${issued.id}). ${rollOutcomeWords('previousSecretIs' in issued ? issued : { previousSecretIs: null, previousSecretUntil: null })}`
     : `Here is your API key for ${view.client} (${issued.id}):`;
   const curl = `curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`;
   const secret =
