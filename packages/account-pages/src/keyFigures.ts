@@ -32,11 +32,16 @@ export async function keyPageParts(
             days,
             window: { ...window, from: firstDay },
             title: `Calls per day since the key was issued on ${key.createdAt.slice(0, 10)} (UTC)`,
-            span: `since the key was issued on ${key.createdAt.slice(0, 10)}`,
+            refusalsTitle: `Refused calls since ${key.createdAt.slice(0, 10)} (UTC)`,
           }
-        : { days, window, title: `Calls per day, last ${days} days (UTC)`, span: `last ${days} days` };
+        : {
+            days,
+            window,
+            title: `Calls per day, last ${days} days (UTC)`,
+            refusalsTitle: `Refused calls, last ${days} days (UTC)`,
+          };
     });
-  const { window: longest, span } = periods[periods.length - 1]!;
+  const { window: longest, refusalsTitle } = periods[periods.length - 1]!;
   const [history, requests] = await Promise.all([keys.history(holder, key.id, longest), keys.requests(holder)]);
   const rows = history.map((entry) => ({ start: new Date(entry.start), outcome: entry.outcome, calls: entry.calls }));
   const charts = periods.map(({ days, window, title }) => {
@@ -53,7 +58,7 @@ export async function keyPageParts(
     charts,
     refusals,
     // The window the refusals were counted over, as its chart's title says it.
-    refusalsTitle: `Refused calls, ${span} (UTC)`,
+    refusalsTitle,
     requests: requests.filter((request) => request.keyId === key.id),
   };
 }

@@ -15,19 +15,22 @@ import { accountPage, csrfField, notice, type Signed } from './accountLayout.js'
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
 const stateText: Record<HolderKey['state'], string> = { active: 'active', expired: 'expired', revoked: 'closed' };
 
+/** An instant kept on one line: a phone's narrow column would break it at a hyphen. */
+const instant = (iso: string) => html`<time datetime="${iso}">${iso}</time>`;
+
 function keyFacts(key: HolderKey): Html {
   return html`<dl>
 <dt>Key</dt><dd><code>${key.id}</code></dd>
 <dt>Application</dt><dd>${key.client}</dd>
-<dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${key.previousSecretUntil}` : html``}</dd>
+<dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${instant(key.previousSecretUntil)}` : html``}</dd>
 <dt>Plan</dt><dd>${key.plan}</dd>
 <dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedBecause ? html` (${key.revokedBecause})` : html``}</dd>
-<dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
+<dt>Expires</dt><dd>${key.expiresAt ? instant(key.expiresAt) : 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
 ${
   key.state === 'revoked'
-    ? html`<dt>Closed</dt><dd>${key.revokedAt ?? ''}</dd>`
-    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>`
+    ? html`<dt>Closed</dt><dd>${key.revokedAt ? instant(key.revokedAt) : ''}</dd>`
+    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${instant(key.resets)}. ${key.resetWords}.</dd>`
 }
 </dl>`;
 }

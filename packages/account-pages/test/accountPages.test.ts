@@ -80,7 +80,9 @@ describe('the pages of /account', () => {
   });
 
   it('shows the allowance used and left, and a closed key without actions', () => {
-    expect(keysPage(signed, [key], [])).toContain('1,234 used, 8,766 left of 10,000, until 2026-12-01');
+    expect(keysPage(signed, [key], [])).toMatch(
+      /1,234 used, 8,766 left of 10,000, until <time datetime="2026-12-01[^"]*">2026-12-01/,
+    );
     const closed = keyPage(
       signed,
       { ...key, state: 'revoked', revokedBecause: 'requested by you' },

@@ -56,7 +56,7 @@ describe("the refusals heading of a holder's key page", { timeout: 90_000 }, () 
 
   it('names the days since issue for a key younger than 30 days', async () => {
     const headings = await headingsOf(younger.id);
-    expect(headings).toContain('Refused calls, since the key was issued on 2026-11-17 (UTC)');
+    expect(headings).toContain('Refused calls since 2026-11-17 (UTC)');
     expect(headings.join('\n')).not.toContain('90 days');
   });
 
