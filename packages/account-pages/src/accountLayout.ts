@@ -16,6 +16,12 @@ export const accountStyles = `
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.125rem 1rem; margin: 0.5rem 0; }
 dt { color: #757575; }
 dd { margin: 0; overflow-wrap: anywhere; }
+time { white-space: nowrap; }
+h1, h2, figcaption { text-wrap: balance; }
+@media (max-width: 30rem) {
+  dl { grid-template-columns: 1fr; gap: 0; }
+  dd + dt { margin-top: 0.375rem; }
+}
 .notice { border: 1px solid #0099ff; border-radius: 6px; padding: 0.5rem 1rem; }
 .secret { font-family: ui-monospace, monospace; font-size: 1rem; padding: 0.5rem; background: #f6f6f6; overflow-wrap: anywhere; }
 .chart { margin: 1rem 0; }

@@ -1,5 +1,12 @@
 import { taxonomy } from '@quotes/contract';
-import { type HolderKey, type HolderRequestView, keyTitle, type RolledKey, rollGraces } from '@quotes/accounts';
+import {
+  type HolderKey,
+  type HolderRequestView,
+  keyTitle,
+  type RolledKey,
+  rollGraces,
+  rollOutcomeWords,
+} from '@quotes/accounts';
 import { type Html, html } from '@quotes/text-rules';
 import { accountPage, csrfField, notice, type Signed } from './accountLayout.js';
 
@@ -8,19 +15,22 @@ import { accountPage, csrfField, notice, type Signed } from './accountLayout.js'
 const count = (value: number | null) => (value === null ? 'unlimited' : value.toLocaleString('en-US'));
 const stateText: Record<HolderKey['state'], string> = { active: 'active', expired: 'expired', revoked: 'closed' };
 
+/** An instant kept on one line: a phone's narrow column would break it at a hyphen. */
+const instant = (iso: string) => html`<time datetime="${iso}">${iso}</time>`;
+
 function keyFacts(key: HolderKey): Html {
   return html`<dl>
 <dt>Key</dt><dd><code>${key.id}</code></dd>
 <dt>Application</dt><dd>${key.client}</dd>
-<dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${key.previousSecretUntil}` : html``}</dd>
+<dt>Secret</dt><dd><code>${key.prefix}…</code>${key.previousSecretUntil ? html`; the secret before it works until ${instant(key.previousSecretUntil)}` : html``}</dd>
 <dt>Plan</dt><dd>${key.plan}</dd>
 <dt>State</dt><dd>${stateText[key.state]}${key.state === 'revoked' && key.revokedBecause ? html` (${key.revokedBecause})` : html``}</dd>
-<dt>Expires</dt><dd>${key.expiresAt ?? 'never'}</dd>
+<dt>Expires</dt><dd>${key.expiresAt ? instant(key.expiresAt) : 'never'}</dd>
 <dt>Allowed origins</dt><dd>${key.allowedOrigins.length === 0 ? 'none (server-side calls only)' : key.allowedOrigins.join(', ')}</dd>
 ${
   key.state === 'revoked'
-    ? html`<dt>Closed</dt><dd>${key.revokedAt ?? ''}</dd>`
-    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${key.resets}. ${key.resetWords}.</dd>`
+    ? html`<dt>Closed</dt><dd>${key.revokedAt ? instant(key.revokedAt) : ''}</dd>`
+    : html`<dt>Calls this period</dt><dd>${count(key.usage.calls)} used, ${count(key.usage.remaining)} left of ${count(key.usage.limit)}, until ${instant(key.resets)}. ${key.resetWords}.</dd>`
 }
 </dl>`;
 }
@@ -58,6 +68,8 @@ export interface KeyPageParts {
   readonly charts: readonly Html[];
   /** Refused calls over the longest period shown, by outcome, in words. */
   readonly refusals: readonly { outcome: string; reason: string; calls: number }[];
+  /** The heading of the refusals, naming the window they were counted over. */
+  readonly refusalsTitle: string;
   readonly requests: readonly HolderRequestView[];
   readonly done?: string;
   readonly problem?: { form: string; message: string };
@@ -162,7 +174,7 @@ export function keyPage(signed: Signed, key: HolderKey, parts: KeyPageParts): st
 ${keyFacts(key)}
 <h2>Calls</h2>
 ${parts.charts}
-<h2>Refused calls (90 days)</h2>
+<h2>${parts.refusalsTitle}</h2>
 ${
   parts.refusals.length === 0
     ? html`<p>No call was refused.</p>`
@@ -176,12 +188,7 @@ ${requestRows(parts.requests)}
 }
 
 export function rolledPage(signed: Signed, rolled: RolledKey): string {
-  const grace =
-    rolled.previousSecretIs === 'replaced'
-      ? `The secret it replaced keeps working until ${rolled.previousSecretUntil}, then is refused.`
-      : rolled.previousSecretIs === 'earlier'
-        ? `The secret it replaced is refused from now on; the one before it keeps working until ${rolled.previousSecretUntil}, the end of its grace.`
-        : 'The secret it replaced is refused from now on.';
+  const grace = rollOutcomeWords(rolled);
   return accountPage(
     'Your new secret',
     signed,

@@ -44,10 +44,16 @@ describe('the pages of /account', () => {
   it('escapes what holders and strangers typed, on every page', () => {
     for (const page of [
       keysPage(signed, [key], []),
-      keyPage(signed, key, { charts: [], refusals: [], requests: [] }),
       keyPage(signed, key, {
         charts: [],
         refusals: [],
+        refusalsTitle: 'Refused calls, last 30 days (UTC)',
+        requests: [],
+      }),
+      keyPage(signed, key, {
+        charts: [],
+        refusals: [],
+        refusalsTitle: 'Refused calls, last 30 days (UTC)',
         requests: [],
         problem: { form: 'origins', message: '"<b>x" is not an origin' },
         values: { origins: '</textarea><script>x</script>' },
@@ -62,20 +68,28 @@ describe('the pages of /account', () => {
   });
 
   it('puts the session CSRF token in every form of a signed-in page', () => {
-    const page = keyPage(signed, key, { charts: [], refusals: [], requests: [] });
+    const page = keyPage(signed, key, {
+      charts: [],
+      refusals: [],
+      refusalsTitle: 'Refused calls, last 30 days (UTC)',
+      requests: [],
+    });
     const forms = page.match(/<form /g)!.length;
     expect(forms).toBe(6); // sign out, roll, origins, request, allowance mails, close
     expect(page.match(/name="_csrf" value="csrf-token-of-the-session"/g)).toHaveLength(forms);
   });
 
   it('shows the allowance used and left, and a closed key without actions', () => {
-    expect(keysPage(signed, [key], [])).toContain('1,234 used, 8,766 left of 10,000, until 2026-12-01');
+    expect(keysPage(signed, [key], [])).toMatch(
+      /1,234 used, 8,766 left of 10,000, until <time datetime="2026-12-01[^"]*">2026-12-01/,
+    );
     const closed = keyPage(
       signed,
       { ...key, state: 'revoked', revokedBecause: 'requested by you' },
       {
         charts: [],
         refusals: [],
+        refusalsTitle: 'Refused calls, last 30 days (UTC)',
         requests: [],
       },
     );

@@ -19,3 +19,4 @@ export * from './domain/usageSignals.js';
 export * from './domain/calendarDate.js';
 export * from './domain/rollGrace.js';
 export * from './domain/holderActionBounds.js';
+export * from './domain/dateWords.js';

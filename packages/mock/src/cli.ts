@@ -13,7 +13,8 @@ const usage = `Usage: quotes-mock [--port 4010] [--host 127.0.0.1] [--plan ${def
 Serves a mock of the Quote Retrieval Service at the real /v1 paths, answering from example
 quotes of the server's corpus, and its API reference page at /docs. Any key value is accepted; no
 key is a 401. Prefer: code=404 (or 304, 400, 401, 403, 429, 503) picks a documented answer instead;
-Prefer: example=rate-limited (or calls-at-once) gives the server's 429 for too many calls.
+Prefer: example=rate-limited (or calls-at-once) gives the server's 429 for too many calls, on
+quotes-random, quotes-filter and quotes-categories; quotes-usage never answers 429 (its 200 instead).
 
   --port N      port to listen on (default 4010, or MOCK_PORT, or PORT); 0 picks a free one
   --host HOST   address to listen on (default 127.0.0.1, or MOCK_HOST); 0.0.0.0 for every interface

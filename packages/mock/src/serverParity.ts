@@ -124,6 +124,19 @@ function counts(operationId: string): boolean {
   return (rules.countedStatuses.get(operationId) ?? []).length > 0;
 }
 
+/**
+ * The operations whose contract declares a 429: the three counted ones. quotes-usage declares
+ * none (it is never held to calls per second nor refused for a used-up allowance), so a `Prefer`
+ * for a 429 there is answered as the server answers: its 200.
+ */
+function operationsAnswering429(): Set<string> {
+  const found = new Set<string>();
+  for (const item of Object.values(loadContract().paths))
+    for (const operation of Object.values(item) as { operationId?: string; responses?: Record<string, unknown> }[])
+      if (operation.operationId && operation.responses?.['429'] !== undefined) found.add(operation.operationId);
+  return found;
+}
+
 /** quotes-filter's page with no quote, at the asked (and capped) `limit` and `offset`. */
 function emptyPage(query: Record<string, unknown>, plan: PlanRules, headers: Record<string, string>): ExampleAnswer {
   const page = applyPageLimits(query as Parameters<typeof applyPageLimits>[0], plan.maxLimit);
@@ -156,6 +169,7 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
   const fairness = new KeyFairness();
   // The contract's operations outside /v1 (the key request) have no key to check: Prism answers them.
   const outsideApi = new Set(Object.keys(loadContract().paths).filter((path) => !path.startsWith('/v1/')));
+  const answering429 = operationsAnswering429();
   const answers: RequestHandler = async (request, response, next) => {
     if (outsideApi.has(request.path)) {
       next();
@@ -167,13 +181,16 @@ export async function serverParity(options: ServerParityOptions = {}): Promise<R
         routing,
         plan,
       );
-      const prefer = request.headers.prefer;
+      const asked = request.headers.prefer;
+      // A 429 asked of an operation that never answers one: the answer it does give.
+      const prefer =
+        asked !== undefined && !answering429.has(route.operationId) && asks429(asked) !== undefined ? undefined : asked;
       // An OPTIONS that is no CORS preflight is answered by Prism.
       if (!answerFromExamples || request.method === 'OPTIONS') {
         next();
         return;
       }
-      const asked429 = prefer !== undefined && counts(route.operationId) ? asks429(prefer) : undefined;
+      const asked429 = prefer !== undefined && answering429.has(route.operationId) ? asks429(prefer) : undefined;
       const exhausted = asked429 === 'allowance-exhausted' ? ledger.exhausted() : undefined;
       if (exhausted) throw exhausted;
       if (asked429 === 'rate-limited' && plan.requestsPerSecond !== null) {

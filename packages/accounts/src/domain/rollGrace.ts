@@ -41,3 +41,19 @@ export function graceAfterRoll(runningUntil: Date | null, now: Date, graceMs: nu
     refused: `the secret before this one still works until ${end} (its grace); a roll with a grace now would keep three secrets working. Roll at once (that earlier secret still ends at ${end}), or roll with a grace after ${end}`,
   };
 }
+
+/**
+ * What a roll did to the secrets it left behind, as every surface says it right after (the
+ * holder's page, the console, the CLI, the new key's mail): the one it replaced, and the one
+ * before that while its grace runs.
+ */
+export function rollOutcomeWords(rolled: {
+  readonly previousSecretIs: 'replaced' | 'earlier' | null;
+  readonly previousSecretUntil: string | null;
+}): string {
+  if (rolled.previousSecretIs === 'replaced')
+    return `The secret it replaced keeps working until ${rolled.previousSecretUntil}, then is refused.`;
+  if (rolled.previousSecretIs === 'earlier')
+    return `The secret it replaced is refused from now on; the one before it keeps working until ${rolled.previousSecretUntil}, the end of its grace.`;
+  return 'The secret it replaced is refused from now on.';
+}

@@ -1,6 +1,6 @@
 import type { KeyRequestKind } from '@quotes/database';
 import { decisionCategoryWords } from '../domain/decisionCategories.js';
-import { message } from './keyRequestMessages.js';
+import { mailMessage } from './mailMessage.js';
 import type { MailMessage } from './mailer.js';
 
 /**
@@ -9,7 +9,7 @@ import type { MailMessage } from './mailer.js';
  */
 
 export function signInMessage(to: string, link: string, validMinutes: number): MailMessage {
-  return message(to, 'Sign in to your Quote Retrieval Service keys', [
+  return mailMessage(to, 'Sign in to your Quote Retrieval Service keys', [
     'Hello,',
     `Someone asked to sign in to the page of the API keys held by this address. To sign in, open the link below and press "Sign in" (the link works once, for ${validMinutes} minutes):`,
     { link },
@@ -34,7 +34,7 @@ export function holderApprovedMessage(
   decision: HolderDecision,
   outcome: { plan: string; expiresAt: string | null },
 ): MailMessage {
-  return message(decision.to, `Your request ${decision.requestId} is approved`, [
+  return mailMessage(decision.to, `Your request ${decision.requestId} is approved`, [
     'Hello,',
     `The operator approved your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…: it is now on the ${outcome.plan} plan${outcome.expiresAt ? `, valid until ${outcome.expiresAt}` : ', with no expiry'}. The key itself is unchanged.`,
     'Your keys and their use:',
@@ -44,7 +44,7 @@ export function holderApprovedMessage(
 
 /** `category`: a decision category (domain/decisionCategories.ts); its words are mailed, never the operator's. */
 export function holderRejectedMessage(decision: HolderDecision, category: string): MailMessage {
-  return message(decision.to, `Your request ${decision.requestId} is not granted`, [
+  return mailMessage(decision.to, `Your request ${decision.requestId} is not granted`, [
     'Hello,',
     `The operator did not grant your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…. The reason recorded: ${decisionCategoryWords(category)}.`,
     'The key itself is unchanged. Reply to this message if you think this is a mistake.',

@@ -1,15 +1,15 @@
 import { rules } from '@quotes/contract';
 import { instantInWords } from '../domain/dateWords.js';
-import { expiryText } from '../domain/keyExpiry.js';
 import { refusedWith } from '../domain/refusalWording.js';
-import { decisionCategoryWords } from '../domain/decisionCategories.js';
+import { type DecisionCategory, decisionCategoryWords } from '../domain/decisionCategories.js';
 import type { UsageAlert } from '../operator/operatorTypes.js';
-import { message, withHtml } from './keyRequestMessages.js';
+import { mailMessage } from './mailMessage.js';
 import type { MailMessage } from './mailer.js';
 
 /**
  * The mails to a key's holder: the allowance at 80% and 100%, the expiry a week ahead, the
- * revocation. Plain text and HTML (withHtml escapes); links from the service's public address.
+ * revocation or close, a roll, a plan change. Both parts from mailMessage.ts; links from the
+ * service's public address; instants in words (domain/dateWords.ts), never ISO timestamps.
  */
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -42,20 +42,26 @@ export function usageAlertMessage(alert: UsageAlert, baseUrl: string): MailMessa
   const used = alert.threshold >= 100 ? 'has used all of' : `has used ${alert.percent}% of`;
   const key = keyName(alert.prefix, alert.keyId);
   const larger = largerPlansThan(alert.plan);
-  return withHtml({
-    to: alert.email,
-    subject: `Quote Retrieval Service: key ${key} ${used} its allowance`,
-    text: [
-      'Hello,',
-      `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${instantInWords(alert.periodStart)} until ${instantInWords(alert.periodEnd)}: ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
-      `${alert.threshold >= 100 ? `Further calls are ${refusedWith('allowance-exhausted')} until the allowance resets.` : `Calls beyond the allowance are ${refusedWith('allowance-exhausted')} until it resets.`} ${resetSentence(alert)}`,
-      ...(larger.length === 0
-        ? []
-        : [`To move to a larger plan (${larger.join(', ')}), ask for it on your account page: ${baseUrl}/account`]),
-      `Your usage at any time: GET ${baseUrl}/v1/quotes-usage (free). API reference: ${baseUrl}/docs`,
-      `You can turn these allowance mails off on your account page: ${baseUrl}/account`,
-    ].join('\n\n'),
-  });
+  return mailMessage(alert.email, `Quote Retrieval Service: key ${key} ${used} its allowance`, [
+    'Hello,',
+    `Your API key ${key}, for ${alert.client} on the ${alert.plan} plan, ${used} its allowance for the period from ${instantInWords(alert.periodStart)} until ${instantInWords(alert.periodEnd)}: ${count(alert.calls)} of ${count(alert.limit ?? 0)} calls.`,
+    `${alert.threshold >= 100 ? `Further calls are ${refusedWith('allowance-exhausted')} until the allowance resets.` : `Calls beyond the allowance are ${refusedWith('allowance-exhausted')} until it resets.`} ${resetSentence(alert)}`,
+    ...(larger.length === 0
+      ? []
+      : [
+          [
+            `To move to a larger plan (${larger.join(', ')}), ask for it on your account page: `,
+            { link: `${baseUrl}/account` },
+          ],
+        ]),
+    [
+      'Your usage at any time: ',
+      { code: `GET ${baseUrl}/v1/quotes-usage` },
+      ' (free). API reference: ',
+      { link: `${baseUrl}/docs` },
+    ],
+    ['You can turn these allowance mails off on your account page: ', { link: `${baseUrl}/account` }],
+  ]);
 }
 
 export interface NoticeKey {
@@ -68,18 +74,23 @@ export interface NoticeKey {
 
 export function expiryNoticeMessage(key: NoticeKey, expiresAt: string, baseUrl: string): MailMessage {
   const name = keyName(key.prefix, key.id);
-  return withHtml({
-    to: key.email,
-    subject: `Quote Retrieval Service: key ${name} expires at ${expiresAt}`,
-    text: [
-      'Hello,',
-      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, expires at ${expiryText(expiresAt)}. From then on its calls are ${refusedWith('expired-api-key')}.`,
-      `To keep calling, ask for a renewal on your account page, ${baseUrl}/account, or reply to this message.`,
-      `API reference: ${baseUrl}/docs`,
-    ].join('\n\n'),
-  });
+  const when = instantInWords(expiresAt);
+  return mailMessage(key.email, `Quote Retrieval Service: key ${name} expires at ${when}`, [
+    'Hello,',
+    `Your API key ${name}, for ${key.client} on the ${key.plan} plan, expires at ${when}. From then on its calls are ${refusedWith('expired-api-key')}.`,
+    [
+      'To keep calling, ask for a renewal on your account page, ',
+      { link: `${baseUrl}/account` },
+      ', or reply to this message.',
+    ],
+    ['API reference: ', { link: `${baseUrl}/docs` }],
+  ]);
 }
 
+/**
+ * A key revoked by the operator, or closed by its holder on their page (category
+ * `requested-by-holder`): the holder reads which, when, and where to act if it was not them.
+ */
 export function revocationMessage(
   key: NoticeKey,
   revokedAt: string,
@@ -89,21 +100,26 @@ export function revocationMessage(
   baseUrl: string,
 ): MailMessage {
   const name = keyName(key.prefix, key.id);
-  const contact =
+  const when = instantInWords(revokedAt);
+  const refused = `From then on its calls are ${refusedWith('revoked-api-key')}.`;
+  const write = operatorEmail === undefined ? 'reply to this message' : `write to the operator at ${operatorEmail}`;
+  if (category === ('requested-by-holder' satisfies DecisionCategory))
+    return mailMessage(key.email, `Quote Retrieval Service: key ${name} is closed`, [
+      'Hello,',
+      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was closed at ${when} at your request. ${refused}`,
+      `If you did not ask for this, ${write} at once: someone may have signed in to your keys' page with a link mailed to this address. A closed key cannot be opened again; roll your other keys "at once" on that page:`,
+      { link: `${baseUrl}/account` },
+      ['To ask for a new key: ', { link: `${baseUrl}/keys/request` }],
+    ]);
+  return mailMessage(key.email, `Quote Retrieval Service: key ${name} is revoked`, [
+    'Hello,',
+    `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was revoked at ${when}. ${refused}`,
+    `The reason recorded: ${decisionCategoryWords(category)}.`,
     operatorEmail === undefined
       ? 'If you did not expect this, reply to this message.'
-      : `If you did not expect this or want to know more, write to the operator at ${operatorEmail}.`;
-  return withHtml({
-    to: key.email,
-    subject: `Quote Retrieval Service: key ${name} is revoked`,
-    text: [
-      'Hello,',
-      `Your API key ${name}, for ${key.client} on the ${key.plan} plan, was revoked at ${revokedAt}. From then on its calls are ${refusedWith('revoked-api-key')}.`,
-      `The reason recorded: ${decisionCategoryWords(category)}.`,
-      contact,
-      `To ask for a new key: ${baseUrl}/keys/request`,
-    ].join('\n\n'),
-  });
+      : `If you did not expect this or want to know more, write to the operator at ${operatorEmail}.`,
+    ['To ask for a new key: ', { link: `${baseUrl}/keys/request` }],
+  ]);
 }
 
 export interface RollNotice {
@@ -125,7 +141,7 @@ export function rollNoticeMessage(notice: RollNotice, baseUrl: string): MailMess
       : notice.previousSecretIs === 'earlier'
         ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${notice.previousSecretUntil}, the end of the grace it was given, then is ${refusedWith('invalid-api-key')}.`
         : `The secret it replaced is ${refusedWith('invalid-api-key')} from now on.`;
-  return message(key.email, `Quote Retrieval Service: key ${title} has a new secret`, [
+  return mailMessage(key.email, `Quote Retrieval Service: key ${title} has a new secret`, [
     'Hello,',
     `The secret of your API key ${title}, on the ${key.plan} plan, was replaced at ${notice.rolledAt} on your account page. The new secret starts ${notice.newPrefix}...; it was shown once, on that page.`,
     grace,
@@ -141,13 +157,9 @@ export function planChangedMessage(
   baseUrl: string,
 ): MailMessage {
   const name = keyName(key.prefix, key.id);
-  return withHtml({
-    to: key.email,
-    subject: `Quote Retrieval Service: key ${name} is now on the ${key.plan} plan`,
-    text: [
-      'Hello,',
-      `The operator moved your API key ${name}, for ${key.client}, from the ${change.from} plan to the ${key.plan} plan: ${change.allowance}${change.expiresAt === null ? ', with no expiry' : `, valid until ${expiryText(change.expiresAt)}`}. The key itself is unchanged: keep using it as before.`,
-      `Your keys, their plans and their use: ${baseUrl}/account`,
-    ].join('\n\n'),
-  });
+  return mailMessage(key.email, `Quote Retrieval Service: key ${name} is now on the ${key.plan} plan`, [
+    'Hello,',
+    `The operator moved your API key ${name}, for ${key.client}, from the ${change.from} plan to the ${key.plan} plan: ${change.allowance}${change.expiresAt === null ? ', with no expiry' : `, valid until ${instantInWords(change.expiresAt)}`}. The key itself is unchanged: keep using it as before.`,
+    ['Your keys, their plans and their use: ', { link: `${baseUrl}/account` }],
+  ]);
 }

@@ -3,7 +3,7 @@
  * it: readable, but nothing a mail client turns into a link. Mail clients link a scheme
  * (`http://`, `mailto:`), a `www.` and a bare host with a known top-level domain, so every one of
  * those is defanged the way incident reports write them: `hxxp[:]//evil[.]test/phish`. The HTML
- * part escapes markup on top of this (keyRequestMessages.ts's `message`), so no tag survives either.
+ * part escapes markup on top of this (mailMessage.ts), so no tag survives either.
  */
 export function inertForMail(text: string): string {
   return (

@@ -1,10 +1,10 @@
 import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import { waitingBecause } from '../domain/keyRequestDecision.js';
-import { type Html, html } from '@quotes/text-rules';
 import { rules } from '@quotes/contract';
 import { afterRequestSentence, planPriceSentence, trialArrival } from '../domain/allowanceWording.js';
 import { inertForMail } from './inertText.js';
 import type { MailMessage } from './mailer.js';
+import { mailMessage } from './mailMessage.js';
 
 /** What happens after a request for `planId` (its price and the operator's answer by mail). */
 function afterRequestOf(planId: string): string {
@@ -16,8 +16,8 @@ function afterRequestOf(planId: string): string {
 
 /**
  * The messages of a key request: the confirmation link, "received, waiting for the operator",
- * the rejection, the operator's digest. Plain text and HTML built with the escaping template
- * (names and texts come from a public form). Until its address is confirmed, a request's mail
+ * the rejection, the operator's digest, each in both parts (mailMessage.ts; names and texts come
+ * from a public form). Until its address is confirmed, a request's mail
  * carries none of the text a stranger typed: anyone can ask for a key for any address, and the
  * service must not carry their words to it.
  */
@@ -30,32 +30,13 @@ export interface RequestSummary {
   readonly plan: string;
 }
 
-/** The same paragraphs as text and as HTML; a link is a paragraph of its own. */
-export type Paragraph = string | { readonly link: string };
-
-/** A paragraph's lines, the breaks as <br>. */
-const withBreaks = (text: string): Html[] =>
-  text.split('\n').map((line, index) => (index === 0 ? html`${line}` : html`<br>${line}`));
-
-export function message(to: string, subject: string, paragraphs: readonly Paragraph[]): MailMessage {
-  const text = paragraphs.map((part) => (typeof part === 'string' ? part : part.link)).join('\n\n');
-  const body = paragraphs.map((part) =>
-    typeof part === 'string'
-      ? html`<p>${withBreaks(part)}</p>\n`
-      : html`<p><a href="${part.link}">${part.link}</a></p>\n`,
-  );
-  const page = html`<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">
-${body}</body></html>`;
-  return { to, subject, text, html: page.text };
-}
-
 /** The link that proves the address: the plan (one of the contract's names) and nothing the asker typed. */
 export function confirmationMessage(
   request: { readonly email: string; readonly plan: string },
   link: string,
   validHours: number,
 ): MailMessage {
-  return message(request.email, 'Confirm your request for a Quote Retrieval Service API key', [
+  return mailMessage(request.email, 'Confirm your request for a Quote Retrieval Service API key', [
     'Hello,',
     `Someone asked for a Quote Retrieval Service API key on the ${request.plan} plan, to be sent to this address. To confirm that this address is yours and that you asked, open the link below and press "Confirm" (the link works once, for ${validHours} hours):`,
     { link },
@@ -68,7 +49,7 @@ export function confirmationMessage(
 
 /** `holderReasons`: why it waits, in words the person who asked may read (never another's data). */
 export function receivedMessage(request: RequestSummary, holderReasons: readonly string[] = []): MailMessage {
-  return message(request.email, 'Your request for a Quote Retrieval Service API key is with the operator', [
+  return mailMessage(request.email, 'Your request for a Quote Retrieval Service API key is with the operator', [
     `Hello ${request.name},`,
     `Thank you for confirming your address. Your request ${request.id} for a key on the ${request.plan} plan for "${request.application}" is now with the operator, who answers within a few hours, by mail to this address.`,
     ...(holderReasons.length === 0 ? [] : [waitingBecause(holderReasons)]),
@@ -77,7 +58,7 @@ export function receivedMessage(request: RequestSummary, holderReasons: readonly
 
 /** `category`: a decision category (domain/decisionCategories.ts); its words are mailed, never the operator's. */
 export function rejectionMessage(request: RequestSummary, category: string): MailMessage {
-  return message(request.email, 'Your request for a Quote Retrieval Service API key', [
+  return mailMessage(request.email, 'Your request for a Quote Retrieval Service API key', [
     `Hello ${request.name},`,
     `We cannot grant your request ${request.id} for a key on the ${request.plan} plan for "${request.application}". The reason recorded: ${decisionCategoryWords(category)}.`,
     'Reply to this message if you think this is a mistake.',
@@ -90,7 +71,7 @@ export interface DigestEntry extends RequestSummary {
 }
 
 export function digestMessage(to: string, pending: readonly DigestEntry[]): MailMessage {
-  return message(
+  return mailMessage(
     to,
     `Quote Retrieval Service: ${pending.length} key request${pending.length === 1 ? '' : 's'} waiting`,
     [
@@ -102,14 +83,9 @@ export function digestMessage(to: string, pending: readonly DigestEntry[]): Mail
         (entry) =>
           `${entry.id}  ${entry.createdAt}  ${entry.plan}\n${inertForMail(`${entry.name} <${entry.email}>, "${entry.application}"`)}\n${entry.reasons.length > 0 ? `Waiting because: ${inertForMail(entry.reasons.join('; '))}` : 'Waiting for the operator'}`,
       ),
-      'Decide with: quotes-admin requests approve ID --send | requests reject ID --category CATEGORY',
+      ['Decide with: ', { code: 'quotes-admin requests approve ID --send | requests reject ID --category CATEGORY' }],
     ],
   );
-}
-
-/** A plain-text message (the key's) with the same text as its HTML alternative, escaped. */
-export function withHtml(plain: MailMessage): MailMessage {
-  return message(plain.to, plain.subject, plain.text.split('\n\n'));
 }
 
 /** Where the operator decides: the console's default address, once `quotes-admin console` runs. */
@@ -117,11 +93,11 @@ export const consoleDefaultUrl = 'http://127.0.0.1:4100/';
 
 /** The service's own notice that requests wait: counts and where to decide, no text a stranger typed. */
 export function requestsWaitingMessage(to: string, waiting: number, intervalMinutes: number): MailMessage {
-  return message(to, `Quote Retrieval Service: ${waiting} key request${waiting === 1 ? '' : 's'} waiting for you`, [
+  return mailMessage(to, `Quote Retrieval Service: ${waiting} key request${waiting === 1 ? '' : 's'} waiting for you`, [
     `${waiting} key request${waiting === 1 ? ' waits' : 's wait'} for your decision. The form promises an answer within a few hours.`,
     'Decide them in the console (start it with: npx quotes-admin console):',
     { link: consoleDefaultUrl },
-    'or with: npx quotes-admin requests list',
+    ['or with: ', { code: 'npx quotes-admin requests list' }],
     `This notice comes when requests start waiting, at most once every ${intervalMinutes} minutes.`,
   ]);
 }

@@ -1,11 +1,12 @@
 import { rules } from '@quotes/contract';
 import { allowanceSentence } from '../domain/allowanceWording.js';
 import { expiryText } from '../domain/keyExpiry.js';
+import { rollOutcomeWords } from '../domain/rollGrace.js';
 import type { Signal } from '../domain/usageSignals.js';
 import type { IssuedKey, KeyView, RolledKey } from '../operator/operatorApi.js';
-import { html } from '@quotes/text-rules';
 import { inertForMail } from './inertText.js';
 import type { MailMessage } from './mailer.js';
+import { mailMessage } from './mailMessage.js';
 
 /** The messages the operator sends: a key (new or rolled), the signs of broken terms. */
 
@@ -41,17 +42,6 @@ function usagePeriodOf(view: KeyView): string {
   return plan?.allowancePeriod === 'validity' ? `over the key's ${plan.validityDays} days` : 'this month';
 }
 
-/** What a rolled key's earlier secrets do now (decision 0049), or nothing for a new key. */
-function graceSentence(issued: IssuedKey | RolledKey): string {
-  if (!('previousSecretIs' in issued) || issued.previousSecretIs === null)
-    return 'The secret it replaced no longer works.';
-  return issued.previousSecretIs === 'replaced'
-    ? `The secret it replaced keeps working until ${issued.previousSecretUntil}, then is refused.`
-    : `The secret it replaced no longer works; the one before it keeps working until ${issued.previousSecretUntil}, the end of its grace.`;
-}
-
-const mono = 'font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
-
 /**
  * The key, new or rolled, to its holder: an HTML mail (the key in a fixed-width face, the plan
  * in a table that holds in narrow clients, links) with its plain-text twin.
@@ -65,79 +55,66 @@ export function keyMessage(
   if (!view.email) throw new Error(`key ${view.id} has no e-mail address to send it to`);
   const keyPage = `${baseUrl}/account/keys/${view.id}`;
   const intro = rolled
-    ? `Here is the new secret of your API key ${view.client} (${issued.id}). ${graceSentence(issued)}`
+    ? `Here is the new secret of your API key ${view.client} (${issued.id}). ${rollOutcomeWords('previousSecretIs' in issued ? issued : { previousSecretIs: null, previousSecretUntil: null })}`
     : `Here is your API key for ${view.client} (${issued.id}):`;
   const curl = `curl -H "X-API-Key: ${issued.key}" ${baseUrl}/v1/quotes-random`;
-  const usage = `Your usage ${usagePeriodOf(view)}: GET ${baseUrl}/v1/quotes-usage (free)`;
   const secret =
     'Keep the key secret: only a hash of it is stored, so it cannot be shown again. If it leaks, roll it "at once" on its page:';
-  const rows = planRows(view);
-  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  const text = [
-    'Hello,',
-    '',
-    intro,
-    '',
-    `  ${issued.key}`,
-    '',
-    ...rows.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
-    '',
-    'Send it in the X-API-Key header (or as "Authorization: Bearer <key>") with every call:',
-    `  ${curl}`,
-    '',
-    `Your keys' page (their calls, roll, close): ${baseUrl}/account`,
-    `API reference: ${baseUrl}/docs`,
-    usage,
-    '',
-    secret,
-    `  ${keyPage}`,
-  ].join('\n');
-  const link = (href: string) => html`<a href="${href}">${href}</a>`;
-  const page = html`<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #2a2f45; line-height: 1.5">
-<p>Hello,</p>
-<p>${intro}</p>
-<p><code id="key" style="${mono}; font-size: 15px; background: #f6f6f6; padding: 4px 6px; word-break: break-all">${issued.key}</code></p>
-<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse: collapse; max-width: 100%">
-${rows.map(
-  ([
-    label,
-    value,
-  ]) => html`<tr><th align="left" valign="top" style="padding: 2px 16px 2px 0; white-space: nowrap; font-weight: 600">${label}</th><td valign="top" style="padding: 2px 0">${value}</td></tr>
-`,
-)}</table>
-<p>Send it in the <code style="${mono}">X-API-Key</code> header (or as <code style="${mono}">Authorization: Bearer &lt;key&gt;</code>) with every call:</p>
-<pre style="${mono}; font-size: 13px; background: #f6f6f6; padding: 8px; white-space: pre-wrap; word-break: break-all">${curl}</pre>
-<p>Your keys' page (their calls, roll, close): ${link(`${baseUrl}/account`)}<br>
-API reference: ${link(`${baseUrl}/docs`)}<br>
-Your usage ${usagePeriodOf(view)}: <code style="${mono}">GET ${baseUrl}/v1/quotes-usage</code> (free)</p>
-<p>${secret} ${link(keyPage)}</p>
-</body></html>`;
-  return {
-    to: view.email,
-    subject: rolled
+  return mailMessage(
+    view.email,
+    rolled
       ? `Your new Quote Retrieval Service API key (${issued.plan} plan)`
       : `Your Quote Retrieval Service API key (${issued.plan} plan)`,
-    text,
-    html: page.text,
-  };
+    [
+      'Hello,',
+      intro,
+      { key: issued.key },
+      { rows: planRows(view) },
+      {
+        lead: [
+          'Send it in the ',
+          { code: 'X-API-Key' },
+          ' header (or as ',
+          { code: 'Authorization: Bearer <key>' },
+          ') with every call:',
+        ],
+        command: curl,
+      },
+      [
+        "Your keys' page (their calls, roll, close): ",
+        { link: `${baseUrl}/account` },
+        '\nAPI reference: ',
+        { link: `${baseUrl}/docs` },
+        `\nYour usage ${usagePeriodOf(view)}: `,
+        { code: `GET ${baseUrl}/v1/quotes-usage` },
+        ' (free)',
+      ],
+      { lead: secret, link: keyPage },
+    ],
+  );
 }
 
 /** The signs of broken terms of a month, to the operator (never to a customer). */
 export function usageSignalsMessage(signals: readonly Signal[], month: string, operatorEmail: string): MailMessage {
-  return {
-    to: operatorEmail,
-    subject: `Quote Retrieval Service: ${signals.length} sign${signals.length === 1 ? '' : 's'} of broken terms in ${month}`,
-    text: [
+  return mailMessage(
+    operatorEmail,
+    `Quote Retrieval Service: ${signals.length} sign${signals.length === 1 ? '' : 's'} of broken terms in ${month}`,
+    [
       `Signs of broken terms in ${month} (UTC), each with its evidence:`,
-      '',
-      ...signals.map((signal) => {
-        const involved = [...signal.involves.keys, ...signal.involves.requests];
-        const named = involved.length === 1 && involved[0] === signal.subject ? '' : ` (${involved.join(', ')})`;
-        // Evidence names clients and applications strangers typed: inert, so no part of it is a link.
-        return inertForMail(`- ${signal.subject} ${signal.signal}${named}: ${signal.evidence}`);
-      }),
-      '',
-      `Details: npx quotes-admin usage signals --month ${month}`,
-    ].join('\n'),
-  };
+      ...(signals.length === 0
+        ? []
+        : [
+            signals
+              .map((signal) => {
+                const involved = [...signal.involves.keys, ...signal.involves.requests];
+                const named =
+                  involved.length === 1 && involved[0] === signal.subject ? '' : ` (${involved.join(', ')})`;
+                // Evidence names clients and applications strangers typed: inert, so no part of it is a link.
+                return inertForMail(`- ${signal.subject} ${signal.signal}${named}: ${signal.evidence}`);
+              })
+              .join('\n'),
+          ]),
+      ['Details: ', { code: `npx quotes-admin usage signals --month ${month}` }],
+    ],
+  );
 }

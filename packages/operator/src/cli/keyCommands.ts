@@ -10,8 +10,10 @@ import {
   plansWhere,
   rollGraceOf,
   rollGraces,
+  rollOutcomeWords,
 } from '@quotes/accounts/rules';
 import {
+  changePlanAndTell,
   createOperatorApi,
   type IssuedKey,
   type KeyView,
@@ -372,6 +374,8 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option(...maxLimitOption())
     .option('--allow-another-trial', 'move to trial even though this person or client had one in the last 365 days')
     .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
+    .option('--send', "mail the key's holder the new plan (the default; needs PUBLIC_BASE_URL for the mail's link)")
+    .option('--no-send', 'mail nobody')
     .action(
       async (
         id: string,
@@ -382,19 +386,43 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           maxLimit?: number;
           allowAnotherTrial?: boolean;
           reason?: string;
+          send?: boolean;
         },
       ) => {
-        const view = await cli.run((database) =>
-          createOperatorApi(database, { reason: options.reason }).changePlan(id, {
-            plan: options.plan,
-            monthlyCalls: options.monthlyCalls,
-            unlimited: options.unlimited,
-            maxLimit: options.maxLimit,
-            allowAnotherTrial: options.allowAnotherTrial,
-          }),
-        );
+        const change = {
+          plan: options.plan,
+          monthlyCalls: options.monthlyCalls,
+          unlimited: options.unlimited,
+          maxLimit: options.maxLimit,
+          allowAnotherTrial: options.allowAnotherTrial,
+        };
+        const config = cli.config();
+        // The holder is told as the console tells them (notices/planChangeNotice.ts), unless --no-send.
+        const { key: view, delivery } =
+          options.send === false
+            ? {
+                key: await cli.run((database) =>
+                  createOperatorApi(database, { reason: options.reason }).changePlan(id, change),
+                ),
+                delivery: null,
+              }
+            : await withMailer(config, (mailer) =>
+                cli.run((database) =>
+                  changePlanAndTell(createOperatorApi(database, { reason: options.reason }), id, change, {
+                    mailer,
+                    publicBaseUrl: config.PUBLIC_BASE_URL,
+                  }),
+                ),
+              );
         cli.out(
-          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${allowanceOfView(view)}, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
+          [
+            `${view.id} (${show(view.client)}) is now on ${view.plan}: ${allowanceOfView(view)}, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
+            delivery !== null
+              ? deliveryLine(delivery)
+              : options.send === false
+                ? 'The holder was not mailed (--no-send).'
+                : 'The key has no e-mail address: nobody was mailed.',
+          ].join('\n'),
         );
       },
     );
@@ -428,10 +456,6 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
         return;
       }
       printIssued(issued, 'Rolled', mailed);
-      cli.out(
-        issued.previousSecretIs === 'earlier'
-          ? `The old secret is refused at once; the one before it still works until ${issued.previousSecretUntil}, the end of its grace.`
-          : `The old secret is refused ${grace.label}.`,
-      );
+      cli.out(rollOutcomeWords(issued));
     });
 }

@@ -200,7 +200,7 @@ const surfaces: Record<string, Surface> = {
   },
   'cli keys change-plan': async (ask) => {
     const keyId = await starterKey();
-    return { done: await cli('keys', 'change-plan', keyId, ...cliFlags(ask)), keyId };
+    return { done: await cli('keys', 'change-plan', keyId, ...cliFlags(ask), '--no-send'), keyId };
   },
   'cli requests approve (key)': async (ask) => {
     const id = await pendingRequest('enterprise');

@@ -111,7 +111,9 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
     expect(page).toMatch(/<svg class="chart-svg"[^>]*role="img"/);
     expect(page).toContain(`${today}: served 3, refused 1`);
     expect(page).toContain('<td>Origin not allowed for this key (origin-not-allowed)</td><td>1</td>');
-    expect(page).toMatch(/3 used, 9,997 left of 10,000, until 2026-12-01T00:00:00Z\. Resets at 00:00 UTC/);
+    expect(page).toMatch(
+      /3 used, 9,997 left of 10,000, until <time[^>]*>2026-12-01T00:00:00Z<\/time>\. Resets at 00:00 UTC/,
+    );
   });
 
   it('never answers a hostile form with a 5xx, nor leaves a row it should not', async () => {

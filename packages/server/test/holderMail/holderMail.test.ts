@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowanceMailsOn, createMailer, setAllowanceMails, sweepHolderMail } from '@quotes/accounts';
+import { instantInWords } from '@quotes/accounts/rules';
 import { setUsage } from '@quotes/accounts/usage-override';
 import type { TestDatabase } from '@quotes/database/testing';
 import type { RunningServer } from '../../src/startServer.js';
@@ -112,7 +113,7 @@ describe('mail to a key holder', { timeout: 60_000 }, () => {
     await raceSweeps(servers);
     const mails = await mailsTo(inbox, email);
     expect(mails.map((mail) => mail.subject)).toEqual([
-      `Quote Retrieval Service: key ${key.prefix}... (${key.id}) expires at ${expiresAt.toISOString().slice(0, 19)}Z`,
+      `Quote Retrieval Service: key ${key.prefix}... (${key.id}) expires at ${instantInWords(expiresAt)}`,
     ]);
     expect(mails[0]!.text).toContain(`${publicBaseUrl}/account`);
     // The status the contract documents for an expired key's calls, not a number of the mail's own.

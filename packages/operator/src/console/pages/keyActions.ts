@@ -8,7 +8,6 @@ import {
 } from '@quotes/accounts/rules';
 import {
   changePlanAndTell,
-  type IssuedKey,
   type KeyRequestSettings,
   type KeyView,
   type OperatorApi,
@@ -17,6 +16,7 @@ import {
   requireDecisionCategory,
   requireOrigins,
   requirePlanName,
+  type RolledKey,
 } from '@quotes/accounts';
 import { fieldText, type Html, html } from '../consoleHtml.js';
 import { count } from './layout.js';
@@ -55,7 +55,7 @@ export interface KeyAction {
     input: ActionInput,
     /** How the holder is mailed (the console's mail settings); absent, the console was started without them. */
     mail?: Pick<KeyRequestSettings, 'mailer' | 'publicBaseUrl'>,
-  ): Promise<{ issued?: IssuedKey }>;
+  ): Promise<{ issued?: RolledKey }>;
   /** Said on the key's page once done. */
   done: string;
 }
@@ -101,11 +101,15 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
   roll: {
     title: 'Roll the secret',
     summary: (key) =>
-      `Give ${key.id} (${key.client}) a new secret? The current one (${key.prefix}...) is refused from then on; the new one is shown once, to hand to the customer.`,
+      `Give ${key.id} (${key.client}) a new secret? The current one (${key.prefix}...) is refused from then on${
+        key.previousSecretUntil
+          ? `; the one before it keeps working until ${key.previousSecretUntil}, the end of its grace`
+          : ''
+      }; the new one is shown once, to hand to the customer.`,
     read: () => ({}),
     fields: () => html``,
     run: async (operator, key) => ({ issued: await operator.rollKey(key.id) }),
-    done: 'Rolled: the old secret is refused.',
+    done: 'Rolled.',
   },
   renew: {
     title: 'Renew',

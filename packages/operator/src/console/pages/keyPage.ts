@@ -1,5 +1,5 @@
 import { keySightings } from '../../data/consoleQueries.js';
-import type { AuditView, IssuedKey, KeyView } from '@quotes/accounts';
+import { type AuditView, type KeyView, type RolledKey, rollOutcomeWords } from '@quotes/accounts';
 import type { ConsoleContext } from '../consoleContext.js';
 import type { ConsoleSession } from '../consoleSessions.js';
 import { type Html, html } from '../consoleHtml.js';
@@ -12,7 +12,10 @@ function facts(
   key: KeyView & { usage: { calls: number; limit: number | null; periodStart: string; periodEnd: string } },
 ): Html {
   const rows: [string, string | null][] = [
-    ['prefix', `${key.prefix}...`],
+    [
+      'prefix',
+      `${key.prefix}...${key.previousSecretUntil ? `; the secret before it works until ${key.previousSecretUntil}` : ''}`,
+    ],
     ['client', key.client],
     ['e-mail', key.email],
     ['plan', key.plan],
@@ -139,8 +142,8 @@ ${csrfField(session)}${hidden}
 }
 
 /** A rolled key's new secret: shown this once, never stored or logged. */
-export function rolledPage(session: ConsoleSession, issued: IssuedKey): string {
-  const body = html`<p class="notice done" role="status">The old secret is refused from now on. Hand this new key to the customer: it is shown only here, once.</p>
+export function rolledPage(session: ConsoleSession, issued: RolledKey): string {
+  const body = html`<p class="notice done" role="status">${rollOutcomeWords(issued)} Hand this new key to the customer: it is shown only here, once.</p>
 <p><code class="secret">${issued.key}</code></p>
 <p><a href="/keys/${encodeURIComponent(issued.id)}">Back to ${issued.id}</a></p>`;
   return consolePage(`New secret for ${issued.id}`, session, body);
