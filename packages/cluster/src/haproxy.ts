@@ -23,6 +23,12 @@ export interface HAProxyOptions {
   logPath?: string;
   /** false: only failed or retried calls are logged (`option dontlog-normal`), as a benchmark's servers log only warnings. */
   logEveryCall?: boolean;
+  /**
+   * The health checks' interval in ms, in place of the deployment's `inter 1s` (fall and rise
+   * stay): for a test whose proof is not HAProxy's timing and which waits on it after each
+   * restart. Unset: the deployment's own.
+   */
+  checkIntervalMs?: number;
 }
 
 export interface HAProxy {
@@ -72,6 +78,13 @@ export function haproxyConfig(deployed: string, options: HAProxyOptions, socketP
     } else if (section === 'frontend stats' && setting.startsWith('bind ')) {
       lines.push(`    bind 127.0.0.1:${options.statsPort}`);
       replaced.add('stats bind');
+    } else if (
+      section === 'backend quotes' &&
+      setting.startsWith('default-server ') &&
+      options.checkIntervalMs !== undefined
+    ) {
+      lines.push(line.replace(/ inter \S+/, ` inter ${options.checkIntervalMs}ms`));
+      if (/ inter \S+/.test(line)) replaced.add('check interval');
     } else if (section === 'backend quotes' && setting.startsWith('server ')) {
       if (!replaced.has('servers'))
         for (const server of options.servers) lines.push(`    server ${server.name} 127.0.0.1:${server.port}`);
@@ -81,6 +94,7 @@ export function haproxyConfig(deployed: string, options: HAProxyOptions, socketP
     }
   }
   const expected = ['global log', 'global maxconn', 'stats socket', 'quotes bind', 'stats bind', 'servers'];
+  if (options.checkIntervalMs !== undefined) expected.push('check interval');
   const missing = expected.filter((item) => !replaced.has(item));
   if (missing.length > 0) throw new Error(`deploy/haproxy/haproxy.cfg lacks: ${missing.join(', ')}`);
   return lines.join('\n');

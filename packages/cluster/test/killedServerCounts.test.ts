@@ -16,12 +16,13 @@ import { debianToolForTests } from './support/debianTool.js';
 /**
  * A call answered is a call counted: servers as `npm start` runs them, on one database, killed
  * (SIGKILL) under load one after another, each kill under two loads at once: clients through
- * HAProxy (the deployment's configuration, three servers) and clients sent straight to the server
+ * HAProxy (the deployment's configuration, five servers) and clients sent straight to the server
  * killed. After each kill the server is started again on its port, its start adds what the killed
  * one journaled, and each key's count must be at least the 200s its clients received and above them
  * by at most the calls in flight at the kill (counted, journaled, then killed before the answer left).
  * When answers left before their turn's journal write, 5 of 20 kills here (8 of 40 loads) counted
- * fewer calls than the clients received. The test's time is mostly its 23 server starts.
+ * fewer calls than the clients received. The test's time is mostly its server starts: with five
+ * servers in turn, each has four kills' time to start again (with three, each kill waited for one).
  */
 const haproxy = debianToolForTests(haproxyTool, 'the kills under load');
 const skipReason = 'skipReason' in haproxy ? haproxy.skipReason : undefined;
@@ -35,6 +36,12 @@ const maxLoadBeforeKillMs = 200;
 const loadAfterKillMs = 150;
 /** COUNT_FLUSH_MS of the servers (the default): the survivors' calls are written within it. */
 const countFlushMs = 200;
+/**
+ * HAProxy's checks every 200 ms rather than the deployment's 1 s: each kill waits for its server,
+ * started again, to be UP behind HAProxy (rise 2), which at 1 s was most of a kill's time. What
+ * is proved here is the count, not HAProxy's timing; clusterFaults.test.ts holds the deployment's.
+ */
+const checkIntervalMs = 200;
 
 let dir: string;
 let database: TestDatabase;
@@ -59,15 +66,26 @@ beforeAll(async () => {
   await loadFixtureCorpus(database);
   operator = createOperatorApi(database);
   specs = await Promise.all(
-    [1, 2, 3].map(async (index) => ({ name: `s${index}`, port: await freePort(), metricsPort: await freePort() })),
+    [1, 2, 3, 4, 5].map(async (index) => ({
+      name: `s${index}`,
+      port: await freePort(),
+      metricsPort: await freePort(),
+    })),
   );
-  for (const spec of specs) servers.push(Promise.resolve(await startServerProcess(spec, serverEnv())));
+  // The first alone (its start does the database's first-start work: at once, five starts met a
+  // statement timeout there under a loaded machine), then the others at once; each one in
+  // `servers` as it starts, so afterAll stops whichever did.
+  const [first, ...others] = specs;
+  servers.push(Promise.resolve(await startServerProcess(first!, serverEnv())));
+  for (const spec of others) servers.push(startServerProcess(spec, serverEnv()));
+  await Promise.all(servers);
   balancer = await startHAProxy({
     program: (haproxy as { path: string }).path,
     port: await freePort(),
     statsPort: await freePort(),
     servers: specs,
     logEveryCall: false,
+    checkIntervalMs,
   });
   await balancer.whenAllUp(10_000);
 }, 120_000);

@@ -15,23 +15,47 @@ const tries = 300;
 
 let database: TestDatabase;
 let inbox: SmtpInbox;
-let server: RunningServer;
+let server: RunningServer | undefined;
+/** The holders' keys are made once, by the first try's server. */
+let holdersMade = false;
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox, {
-    keyRequests: {
-      bounds: {
-        perAddressPerHour: 10_000,
-        perNetworkPerHour: 10_000,
-        perEmailPerHour: 10_000,
-        perHour: 100_000,
-        maxOpen: 1000,
-        unprovenMailsPerHour: 100_000,
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  await inbox?.close();
+  await database?.drop();
+});
+
+/**
+ * A server of its own for each try of the test (the timed project tries a failed test once
+ * more): the test closes it to have every link mailed, so a second try could not reuse it.
+ */
+async function startFreshServer(): Promise<void> {
+  await server?.close();
+  server = await startServerMailingTo(
+    database,
+    inbox,
+    {
+      keyRequests: {
+        bounds: {
+          perAddressPerHour: 10_000,
+          perNetworkPerHour: 10_000,
+          perEmailPerHour: 10_000,
+          perHour: 100_000,
+          maxOpen: 1000,
+          unprovenMailsPerHour: 100_000,
+        },
       },
     },
-  });
+    // The public pages' pace (10 requests started a second by default, publicBulkhead.test.ts's
+    // bound) held each post up to 1 s for its turn: 620 posts took a minute, and the next request's
+    // time was mostly its wait for the pace, not the sign-in's work this test looks for.
+    { PUBLIC_PAGES_PER_SECOND: '10000' },
+  );
+  if (holdersMade) return;
   for (let holder = 0; holder < 10; holder++)
     await server.operator.createKey({
       client: `Holder app ${holder}`,
@@ -40,16 +64,12 @@ beforeAll(async () => {
       unlimited: true,
       allowAnotherTrial: true,
     });
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
+  holdersMade = true;
+}
 
 const formToken = 't'.repeat(43);
 const signInLink = (email: string) =>
-  post(`${server.url}/account/sign-in-link`, new URLSearchParams({ _csrf: formToken, email }).toString(), {
+  post(`${server!.url}/account/sign-in-link`, new URLSearchParams({ _csrf: formToken, email }).toString(), {
     contentType: 'application/x-www-form-urlencoded',
     headers: { Cookie: `quotes_account_form=${formToken}`, Accept: 'text/html' },
   });
@@ -68,6 +88,8 @@ function shuffledKinds(): boolean[] {
 
 describe("a sign-in's mail work", { timeout: 180_000 }, () => {
   it("tells nothing through the next request's time", async () => {
+    await startFreshServer();
+    const mailedBefore = inbox.messages.length;
     const kinds = shuffledKinds();
     const nextMs: number[] = [];
     // Warm: the first posts pay for connections and plans.
@@ -97,8 +119,8 @@ describe("a sign-in's mail work", { timeout: 180_000 }, () => {
     mkdirSync(outputDir, { recursive: true });
     writeFileSync(`${outputDir}sign-in-timing.json`, `${JSON.stringify(figures, null, 2)}\n`);
     // Every holder was mailed (the links are sent, only later), and no stranger.
-    await server.close();
-    expect(inbox.messages.filter((mail) => /sign/i.test(mail.subject ?? ''))).toHaveLength(holders);
+    await server!.close();
+    expect(inbox.messages.slice(mailedBefore).filter((mail) => /sign/i.test(mail.subject ?? ''))).toHaveLength(holders);
     expect(right / tries).toBeLessThanOrEqual(0.55);
   });
 });
