@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startThrowawayServer, type ThrowawayServer } from '@quotes/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from './support/packedTarballs.js';
 
 // The client's README followed to the letter by someone with a trial key: an empty folder,
 // `npm init -y`, the README's commands (its `npm install @quotes/client` given the packed
@@ -60,13 +61,7 @@ beforeAll(async () => {
   const root = await mkdtemp(join(tmpdir(), 'quotes-readme-'));
   folder = join(root, 'project');
   await mkdir(folder);
-  // prepack builds the package, so the tarball holds what this checkout's sources make.
-  await run('npm', ['pack', '--pack-destination', root, '-w', '@quotes/client'], {
-    cwd: repository,
-    timeout: 180_000,
-    maxBuffer: 16 << 20,
-  });
-  tarball = join(root, (await readdir(root)).find((file) => file.endsWith('.tgz'))!);
+  tarball = inject('packedTarballs')['@quotes/client'];
   service = await startThrowawayServer({ corpusSize: 3000, corpusSeed: 7, logLevel: 'silent' });
 }, 300_000);
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,16 +11,15 @@ import { type RunningServer, setUsage, startThrowawayServer, type ThrowawayServe
 import { browserSkipReason, launchChromium } from '@quotes/docs/testing';
 import { type PageWindow, servePage } from './support/clientPage.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { published } from './support/packedTarballs.js';
 
 // The three published packages as their users get them: packed with npm, installed from the
-// tarballs into a fresh project under the system's temporary folder (no node_modules of this
+// tarballs (packed once for the run: support/packedTarballs.ts) into a fresh project under the system's temporary folder (no node_modules of this
 // repository above it), their other dependencies from the registry, and used only through what
 // the install put there.
 const run = promisify(execFile);
-const repository = fileURLToPath(new URL('../../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixture/', import.meta.url));
-const published = ['@quotes/client', '@quotes/mock', '@quotes/conformance'];
 
 let project: string;
 const started: ChildProcess[] = [];
@@ -52,16 +51,7 @@ const bin = (name: string) => join(project, 'node_modules', '.bin', name);
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'quotes-consumer-'));
-  const tarballs = join(project, 'tarballs');
-  await mkdir(tarballs);
-  // prepack builds each package, so the tarballs hold what this checkout's sources make.
-  await run('npm', ['pack', '--pack-destination', tarballs, ...published.flatMap((name) => ['-w', name])], {
-    cwd: repository,
-    maxBuffer: 64 << 20,
-    timeout: 180_000,
-  });
-  const packed = (await readdir(tarballs)).filter((file) => file.endsWith('.tgz')).map((file) => join(tarballs, file));
-  expect(packed).toHaveLength(3);
+  const packed = Object.values(inject('packedTarballs'));
   await writeFile(
     join(project, 'package.json'),
     `${JSON.stringify({ name: 'quotes-consumer', private: true, type: 'module' }, null, 2)}\n`,
@@ -74,6 +64,9 @@ beforeAll(async () => {
   );
   expect(install.stderr).not.toMatch(/ERR!/);
   expect(install.code).toBe(0);
+  // Prism takes seconds to start: it does so while the first tests run. Each test that calls the
+  // mock still awaits it, whichever runs first; a failed start fails those tests.
+  installedMock().catch(() => undefined);
 }, 360_000);
 
 afterAll(async () => {

@@ -171,7 +171,9 @@ export async function unreachableResponseTabs(page: Page, operationId: string): 
       problems.push(`${operationId} ${status}: ${seen}`);
       continue;
     }
-    await tab.click({ timeout: 5_000 });
+    // A tab no click reaches fails the check in seconds, not the default half-minute; on a loaded
+    // machine (another size's page laid out at the same time) a click that works can take several.
+    await tab.click({ timeout: 15_000 });
     if ((await tab.getAttribute('aria-selected')) !== 'true')
       problems.push(`${operationId} ${status}: a click did not select it`);
   }

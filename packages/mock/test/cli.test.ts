@@ -5,16 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { freePort, groupAlive } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+/**
+ * What `npm run mock` runs once turbo has brought the build up to date (npm start -w @quotes/mock):
+ * the tests of how the bin reads its environment start it directly, without a turbo run each.
+ */
+const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-describe('npm run mock', () => {
+/** `npm run mock` from the checkout's root, as the README has it, or the bin it ends in. */
+function startMockCommand(how: 'npm run mock' | 'bin', env: NodeJS.ProcessEnv, stderr: 'ignore' | 'pipe') {
+  const [command, args] = how === 'bin' ? [process.execPath, [bin]] : ['npm', ['run', '--silent', 'mock']];
+  return spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'ignore', stderr], env });
+}
+
+describe('npm run mock, and the quotes-mock bin it ends in', () => {
   it('serves the mock and the reference page on MOCK_HOST:MOCK_PORT, on the MOCK_PLAN plan, and stops with its process group', async () => {
     const port = await freePort();
-    const child = spawn('npm', ['run', '--silent', 'mock'], {
-      cwd: root,
-      detached: true,
-      stdio: 'ignore',
-      env: { ...process.env, MOCK_PORT: String(port), MOCK_HOST: '127.0.0.1', MOCK_PLAN: 'trial' },
-    });
+    const child = startMockCommand(
+      'npm run mock',
+      { ...process.env, MOCK_PORT: String(port), MOCK_HOST: '127.0.0.1', MOCK_PLAN: 'trial' },
+      'ignore',
+    );
     const exited = once(child, 'exit');
     try {
       const body = (await pollJson(`http://127.0.0.1:${port}/v1/quotes-categories`, 60_000)) as {
@@ -48,12 +58,7 @@ describe('npm run mock', () => {
   it('listens on PORT when MOCK_PORT is not set, as a platform that hands out ports expects', async () => {
     const port = await freePort();
     const { MOCK_PORT: _ignored, ...env } = process.env;
-    const child = spawn('npm', ['run', '--silent', 'mock'], {
-      cwd: root,
-      detached: true,
-      stdio: 'ignore',
-      env: { ...env, PORT: String(port) },
-    });
+    const child = startMockCommand('bin', { ...env, PORT: String(port) }, 'ignore');
     const exited = once(child, 'exit');
     try {
       expect(await pollJson(`http://127.0.0.1:${port}/v1/quotes-usage`, 60_000)).toMatchObject({
@@ -65,22 +70,20 @@ describe('npm run mock', () => {
     }
   });
 
+  // One refusal through npm run mock shows its exit status comes through the script; the others
+  // are the bin's reading of its environment.
   it.each([
-    [{ MOCK_PORT: 'forty' }, 'MOCK_PORT must be a port number'],
-    [{ PORT: 'forty' }, 'quotes-mock: PORT must be a port number (0-65535), got "forty"'],
+    ['bin', { MOCK_PORT: 'forty' }, 'MOCK_PORT must be a port number'],
+    ['bin', { PORT: 'forty' }, 'quotes-mock: PORT must be a port number (0-65535), got "forty"'],
     [
+      'npm run mock',
       { MOCK_PLAN: 'gold' },
       'MOCK_PLAN: unknown plan "gold"; the plans are trial, starter, professional, platform, enterprise',
     ],
-  ])('refuses %o in one line', async (variables, message) => {
-    const child = spawn('npm', ['run', '--silent', 'mock'], {
-      cwd: root,
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...variables },
-    });
+  ] as const)('refuses, started as %s, %o in one line', async (how, variables, message) => {
+    const child = startMockCommand(how, { ...process.env, ...variables }, 'pipe');
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     // A mock that starts instead of refusing must not outlive the test.

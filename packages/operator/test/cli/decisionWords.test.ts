@@ -1,50 +1,15 @@
 import LinkifyIt from 'linkify-it';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '@quotes/server';
-import {
-  AccountClient,
-  insertPendingRequests,
-  loadFixtureCorpus,
-  mailTo,
-  newMailTo,
-  type SmtpInbox,
-  startServerMailingTo,
-  startSmtpInbox,
-} from '@quotes/server/testing';
-import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
+import { describe, expect, it } from 'vitest';
+import { AccountClient, insertPendingRequests, mailTo, newMailTo } from '@quotes/server/testing';
+import { mailingCli } from '../support/mailingCli.js';
+import { expectOneLineError } from '../support/adminProcess.js';
 
 // Words stay in their audience: what a holder reads of the operator's decision is a category
 // from the fixed list, never the operator's words; what the operator reads of a stranger in a
 // mail links nowhere; the status a mail names is the one the API answers. Real PostgreSQL,
 // real HTTP, every message through a real SMTP server.
-let cli: AdminCli;
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [cli, database, inbox] = await Promise.all([buildAdminCli(), createTestDatabase(), startSmtpInbox()]);
-  await loadFixtureCorpus(database);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
-
-const admin = (...args: string[]) =>
-  cli.run(
-    {
-      DATABASE_URL: database.url,
-      SMTP_URL: inbox.url,
-      MAIL_FROM: 'Keys <keys@quotes.example.test>',
-      PUBLIC_BASE_URL: server.url,
-      OPERATOR_EMAIL: 'operator@quotes.example.test',
-    },
-    ...args,
-  );
+const kit = mailingCli({ operatorEmail: 'operator@quotes.example.test' });
+const { admin } = kit;
 
 const operatorsWords = 'internal: fraud ticket 4411, reseller suspected';
 const allowedCategories =
@@ -53,7 +18,7 @@ const allowedCategories =
 describe('a revocation as its holder reads it, on the page and in the mail', { timeout: 120_000 }, () => {
   it("shows the category the operator chose and never the operator's words; the mail names the API's own status", async () => {
     const email = 'rotator@example.com';
-    const key = await server.operator.createKey({ client: 'Rotating app', plan: 'starter', email });
+    const key = await kit.server.operator.createKey({ client: 'Rotating app', plan: 'starter', email });
     const revoked = await admin(
       'keys',
       'revoke',
@@ -65,8 +30,8 @@ describe('a revocation as its holder reads it, on the page and in the mail', { t
     );
     expect(revoked.code, revoked.stderr).toBe(0);
 
-    const holder = new AccountClient(server.url);
-    await holder.signIn(inbox, email);
+    const holder = new AccountClient(kit.server.url);
+    await holder.signIn(kit.inbox, email);
     for (const path of ['/account', `/account/keys/${key.id}`]) {
       const page = await holder.get(path);
       expect(page.status).toBe(200);
@@ -74,10 +39,10 @@ describe('a revocation as its holder reads it, on the page and in the mail', { t
       for (const word of ['fraud', '4411', 'reseller']) expect(page.text).not.toContain(word);
     }
 
-    const before = inbox.messages.length;
-    await server.sweepHolderMail();
-    const mail = await newMailTo(inbox, before, email, /is revoked$/);
-    const answer = await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key.key } });
+    const before = kit.inbox.messages.length;
+    await kit.server.sweepHolderMail();
+    const mail = await newMailTo(kit.inbox, before, email, /is revoked$/);
+    const answer = await fetch(`${kit.server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key.key } });
     const problem = (await answer.json()) as { type: string };
     expect(problem.type).toBe('urn:quotes:problem:revoked-api-key');
     expect(mail.text).toContain(`From then on its calls are refused with ${answer.status} (revoked-api-key).`);
@@ -92,7 +57,7 @@ describe('a revocation as its holder reads it, on the page and in the mail', { t
   });
 
   it('refuses a revocation without a category from the list, in one line naming the list', async () => {
-    const key = await server.operator.createKey({ client: 'Kept app', plan: 'starter' });
+    const key = await kit.server.operator.createKey({ client: 'Kept app', plan: 'starter' });
     const unknown = await admin('keys', 'revoke', key.id, '--category', 'fraud', '--reason', operatorsWords);
     expectOneLineError(
       unknown,
@@ -101,14 +66,14 @@ describe('a revocation as its holder reads it, on the page and in the mail', { t
     expect(unknown.code).toBe(2);
     const missing = await admin('keys', 'revoke', key.id, '--reason', operatorsWords);
     expectOneLineError(missing, new RegExp(`^quotes-admin: --category must be one of ${allowedCategories}$`));
-    expect((await server.operator.showKey(key.id)).state).toBe('active');
+    expect((await kit.server.operator.showKey(key.id)).state).toBe('active');
   });
 });
 
 describe("the operator's digest of strangers' requests", { timeout: 120_000 }, () => {
   it('carries their text inert: no link a mail client makes, no markup', async () => {
-    await insertPendingRequests(database, ['r_phish0000001'], { plan: 'professional', network: '127.61.0' });
-    await database.db
+    await insertPendingRequests(kit.database, ['r_phish0000001'], { plan: 'professional', network: '127.61.0' });
+    await kit.database.db
       .updateTable('key_requests')
       .set({
         name: '<b>Eve</b> http://evil.test/phish',
@@ -119,7 +84,7 @@ describe("the operator's digest of strangers' requests", { timeout: 120_000 }, (
       .execute();
     const sent = await admin('requests', 'digest', '--send');
     expect(sent.code, sent.stderr).toBe(0);
-    const mail = await mailTo(inbox, 'operator@quotes.example.test', /key requests? waiting$/);
+    const mail = await mailTo(kit.inbox, 'operator@quotes.example.test', /key requests? waiting$/);
     const linkify = new LinkifyIt();
     expect(linkify.match(mail.text ?? '')).toBeNull();
     expect(mail.text).toContain('<b>Eve</b> hxxp[:]//evil[.]test/phish <eve@evil[.]test>');

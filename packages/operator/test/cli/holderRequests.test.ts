@@ -1,54 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '@quotes/server';
-import { AccountClient, csrfIn, loadFixtureCorpus, newMailTo, startServerMailingTo } from '@quotes/server/testing';
-import { type SmtpInbox, startSmtpInbox } from '@quotes/server/testing';
-import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
+import { describe, expect, it } from 'vitest';
+import { AccountClient, csrfIn, newMailTo } from '@quotes/server/testing';
+import { mailingCli } from '../support/mailingCli.js';
+import { expectOneLineError } from '../support/adminProcess.js';
 
 // A key holder's plan change and renewal, asked on their page, decided through the CLI in its
 // own process; every decision mailed through a real SMTP server.
-let cli: AdminCli;
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [cli, database, inbox] = await Promise.all([buildAdminCli(), createTestDatabase(), startSmtpInbox()]);
-  await loadFixtureCorpus(database);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
-
-const admin = (...args: string[]) =>
-  cli.run(
-    {
-      DATABASE_URL: database.url,
-      SMTP_URL: inbox.url,
-      MAIL_FROM: 'Keys <keys@quotes.example.test>',
-      PUBLIC_BASE_URL: server.url,
-    },
-    ...args,
-  );
+const kit = mailingCli();
+const { admin } = kit;
 
 const dayMs = 86_400_000;
 
 /** A holder signed in on their page with a key expiring in 10 days, who asks for `fields`: the request's id. */
 async function asked(email: string, fields: Record<string, string>): Promise<{ keyId: string; requestId: string }> {
-  const key = await server.operator.createKey({
+  const key = await kit.server.operator.createKey({
     client: `App of ${email}`,
     plan: 'starter',
     email,
     expiresAt: new Date(Date.now() + 10 * dayMs),
   });
-  const client = new AccountClient(server.url);
-  await client.signIn(inbox, email);
+  const client = new AccountClient(kit.server.url);
+  await client.signIn(kit.inbox, email);
   const csrf = csrfIn((await client.get(`/account/keys/${key.id}`)).text);
   expect((await client.post(`/account/keys/${key.id}/requests`, { _csrf: csrf, ...fields })).status).toBe(303);
-  const row = await database.db
+  const row = await kit.database.db
     .selectFrom('key_requests')
     .select('id')
     .where('for_key_id', '=', key.id)
@@ -68,28 +42,28 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
     const shown = await admin('requests', 'show', requestId);
     expect(shown.stdout).toMatch(new RegExp(`kind\\s+plan-change of ${keyId}`));
     expect(shown.stdout).toMatch(/use\s+A second application\./);
-    const before = inbox.messages.length;
+    const before = kit.inbox.messages.length;
     const approved = await admin('requests', 'approve', requestId, '--send');
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain(`Approved ${requestId} (plan-change): key ${keyId} is on the professional plan`);
     expect(approved.stdout).not.toMatch(/qk_/);
-    expect((await server.operator.showKey(keyId)).plan).toBe('professional');
-    const mail = await newMailTo(inbox, before, 'pia@example.com', /is approved$/);
+    expect((await kit.server.operator.showKey(keyId)).plan).toBe('professional');
+    const mail = await newMailTo(kit.inbox, before, 'pia@example.com', /is approved$/);
     expect(mail.text).toContain('now on the professional plan');
     expectOneLineError(await admin('requests', 'approve', requestId), /is approved; only pending/);
   });
 
   it('approves a renewal a year past the expiry, and rejects another with the reason mailed', async () => {
     const renewal = await asked('quin@example.com', { kind: 'renewal', reason: 'Another year, please.' });
-    const expiry = Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!);
-    const beforeRenewal = inbox.messages.length;
+    const expiry = Date.parse((await kit.server.operator.showKey(renewal.keyId)).expiresAt!);
+    const beforeRenewal = kit.inbox.messages.length;
     expect((await admin('requests', 'approve', renewal.requestId)).stdout).toMatch(/\(renewal\).*valid until/);
     // Mailed with no option: every decision reaches the holder unless the operator says --no-send.
-    await newMailTo(inbox, beforeRenewal, 'quin@example.com', /is approved$/);
-    expect(Date.parse((await server.operator.showKey(renewal.keyId)).expiresAt!)).toBe(expiry + 365 * dayMs);
+    await newMailTo(kit.inbox, beforeRenewal, 'quin@example.com', /is approved$/);
+    expect(Date.parse((await kit.server.operator.showKey(renewal.keyId)).expiresAt!)).toBe(expiry + 365 * dayMs);
 
     const refused = await asked('ray@example.com', { kind: 'renewal', reason: 'Longer please.' });
-    const before = inbox.messages.length;
+    const before = kit.inbox.messages.length;
     const rejected = await admin(
       'requests',
       'reject',
@@ -100,10 +74,10 @@ describe("quotes-admin requests with a holder's requests", { timeout: 120_000 },
       'internal: card flagged by the bank',
     );
     expect(rejected.code, rejected.stderr).toBe(0);
-    const mail = await newMailTo(inbox, before, 'ray@example.com', /is not granted$/);
+    const mail = await newMailTo(kit.inbox, before, 'ray@example.com', /is not granted$/);
     expect(mail.text).toContain('The reason recorded: non-payment.');
     for (const part of [mail.text ?? '', String(mail.html)]) expect(part).not.toContain('card flagged');
-    const audit = await server.operator.auditTrail({ keyId: refused.keyId });
+    const audit = await kit.server.operator.auditTrail({ keyId: refused.keyId });
     expect(audit.map((entry) => entry.action)).toEqual(['keys create', 'requests renewal', 'requests reject']);
     // Read as sentences: the holder named by their address, never a hash; the operator by name.
     const table = (await admin('audit', 'list', '--key', refused.keyId)).stdout;

@@ -1,19 +1,8 @@
 import { userInfo } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import type { RunningServer } from '@quotes/server';
-import { type AdminCli, buildAdminCli, expectOneLineError } from '../support/adminProcess.js';
-import { loadFixtureCorpus } from '@quotes/server/testing';
-import {
-  confirmationLinkIn,
-  keyIn,
-  mailTo,
-  post,
-  requestBody,
-  tokenOfLink,
-  startServerMailingTo,
-} from '@quotes/server/testing';
-import { type SmtpInbox, startSmtpInbox } from '@quotes/server/testing';
+import { describe, expect, it } from 'vitest';
+import { mailingCli } from '../support/mailingCli.js';
+import { expectOneLineError, runInProcess } from '../support/adminProcess.js';
+import { confirmationLinkIn, keyIn, mailTo, post, requestBody, tokenOfLink } from '@quotes/server/testing';
 
 // The operator's queue through the CLI in its own process, on the database a real server fills
 // from the form, every message through a real SMTP server.
@@ -26,50 +15,25 @@ interface AuditRow {
   reason: string | null;
 }
 
-let cli: AdminCli;
-let database: TestDatabase;
-let inbox: SmtpInbox;
-let server: RunningServer;
-
-beforeAll(async () => {
-  [cli, database, inbox] = await Promise.all([buildAdminCli(), createTestDatabase(), startSmtpInbox()]);
-  await loadFixtureCorpus(database);
-  server = await startServerMailingTo(database, inbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await inbox?.close();
-  await database?.drop();
-});
-
-const admin = (...args: string[]) =>
-  cli.run(
-    {
-      DATABASE_URL: database.url,
-      SMTP_URL: inbox.url,
-      MAIL_FROM: 'Keys <keys@quotes.example.test>',
-      PUBLIC_BASE_URL: server.url,
-      OPERATOR_EMAIL: 'operator@quotes.example.test',
-    },
-    ...args,
-  );
+const kit = mailingCli({ operatorEmail: 'operator@quotes.example.test' });
+const { admin } = kit;
 
 /** A confirmed request, left for the operator: its id. */
 async function confirmedRequest(email: string, plan: string, from: string): Promise<string> {
   const asked = await post(
-    `${server.url}/keys/requests`,
+    `${kit.server.url}/keys/requests`,
     requestBody({ email, plan, application: `App of ${email}` }),
     {
       localAddress: from,
     },
   );
   expect(asked.status).toBe(202);
-  const link = confirmationLinkIn(await mailTo(inbox, email, /^Confirm your request/))!;
-  await post(`${server.url}/keys/confirm`, `token=${tokenOfLink(link)}`, {
+  const link = confirmationLinkIn(await mailTo(kit.inbox, email, /^Confirm your request/))!;
+  await post(`${kit.server.url}/keys/confirm`, `token=${tokenOfLink(link)}`, {
     contentType: 'application/x-www-form-urlencoded',
     localAddress: from,
   });
-  const row = await database.db
+  const row = await kit.database.db
     .selectFrom('key_requests')
     .select('id')
     .where('email', '=', email)
@@ -103,8 +67,8 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     expect(approved.stdout).toMatch(/Approved r_\w+: key k_\w+ .* on the starter plan/);
     // Mailed: the secret never reaches the operator's terminal.
     expect(approved.stdout).not.toMatch(/qk_/);
-    const key = keyIn(await mailTo(inbox, 'sam@example.com', /API key \(starter plan\)/))!;
-    expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    const key = keyIn(await mailTo(kit.inbox, 'sam@example.com', /API key \(starter plan\)/))!;
+    expect((await fetch(`${kit.server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
     const again = await admin('requests', 'approve', id);
     expectOneLineError(again, /request r_\w+ is approved; only pending/);
     // In the audit: the key created and the request approved, by the OS user running the CLI.
@@ -126,31 +90,33 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
   it('approve --send mails links to PUBLIC_BASE_URL, and without it refuses in one line before any key is made', async () => {
     const id = await confirmedRequest('pia@example.com', 'starter', '127.24.0.1');
     const { PUBLIC_BASE_URL: _unset, ...withoutAddress } = {
-      DATABASE_URL: database.url,
-      SMTP_URL: inbox.url,
-      PUBLIC_BASE_URL: server.url,
+      DATABASE_URL: kit.database.url,
+      SMTP_URL: kit.inbox.url,
+      PUBLIC_BASE_URL: kit.server.url,
     };
-    const refused = await cli.run(withoutAddress, 'requests', 'approve', id, '--send');
+    const refused = await runInProcess(withoutAddress, 'requests', 'approve', id, '--send');
     expectOneLineError(refused, /^quotes-admin: PUBLIC_BASE_URL is not set: mailed links need the address/);
-    const row = await database.db
+    const row = await kit.database.db
       .selectFrom('key_requests')
       .select(['status', 'key_id'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'pending', key_id: null });
     expect(
-      await database.db.selectFrom('api_keys').select('id').where('email', '=', 'pia@example.com').execute(),
+      await kit.database.db.selectFrom('api_keys').select('id').where('email', '=', 'pia@example.com').execute(),
     ).toEqual([]);
 
     const approved = await admin('requests', 'approve', id, '--send');
     expect(approved.code, approved.stderr).toBe(0);
-    const mail = await mailTo(inbox, 'pia@example.com', /API key \(starter plan\)/);
-    // The server runs on a port of its own: every link in the mail is to it, none to a default address.
+    const mail = await mailTo(kit.inbox, 'pia@example.com', /API key \(starter plan\)/);
+    // The kit.server runs on a port of its own: every link in the mail is to it, none to a default address.
     const links = [...(mail.text ?? '').matchAll(/https?:\/\/[^\s"'<>)]+/g)].map((match) => match[0]);
     expect(links.length).toBeGreaterThan(0);
-    for (const link of links) expect(link.startsWith(`${server.url}/`)).toBe(true);
+    for (const link of links) expect(link.startsWith(`${kit.server.url}/`)).toBe(true);
     // The confirmation, the receipt and the key: nothing went out on the refusal.
-    expect(inbox.messages.filter((message) => JSON.stringify(message.to).includes('pia@example.com'))).toHaveLength(3);
+    expect(kit.inbox.messages.filter((message) => JSON.stringify(message.to).includes('pia@example.com'))).toHaveLength(
+      3,
+    );
   });
 
   it("rejects with a category, whose words are mailed; the operator's reason stays in the audit", async () => {
@@ -169,7 +135,7 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
       'We could not verify the application.',
     );
     expect(rejected.code, rejected.stderr).toBe(0);
-    const mail = await mailTo(inbox, 'rae@example.com', /^Your request for a Quote Retrieval Service API key$/);
+    const mail = await mailTo(kit.inbox, 'rae@example.com', /^Your request for a Quote Retrieval Service API key$/);
     expect(mail.text).toContain('The reason recorded: other.');
     expect(mail.text).not.toContain('verify');
     const listed = JSON.parse((await admin('requests', 'list', '--status', 'rejected', '--json')).stdout);
@@ -194,18 +160,18 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
       await confirmedRequest('ned@example.com', 'starter', '127.25.0.1'),
       await confirmedRequest('noa@example.com', 'starter', '127.26.0.1'),
     ];
-    const before = inbox.messages.length;
+    const before = kit.inbox.messages.length;
     const approved = await admin('requests', 'approve', given, '--no-send');
     expect(approved.code, approved.stderr).toBe(0);
     const key = /qk_[A-Za-z0-9]{24}/.exec(approved.stdout)![0];
     expect(approved.stdout).toContain('--no-send mailed nobody');
-    expect((await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    expect((await fetch(`${kit.server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status).toBe(200);
     const rejected = await admin('requests', 'reject', refused, '--category', 'abuse', '--no-send');
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(rejected.stdout).toBe(`Rejected ${refused} (noa@example.com).\nNobody was mailed (--no-send).\n`);
     // Given time to arrive, nothing did.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(inbox.messages.length).toBe(before);
+    expect(kit.inbox.messages.length).toBe(before);
   });
 
   it('mails a digest of the pending requests to OPERATOR_EMAIL', async () => {
@@ -213,7 +179,7 @@ describe('quotes-admin requests', { timeout: 120_000 }, () => {
     const digest = await admin('requests', 'digest', '--send');
     expect(digest.code, digest.stderr).toBe(0);
     expect(digest.stdout).toContain(id);
-    const mail = await mailTo(inbox, 'operator@quotes.example.test', /key request waiting/);
+    const mail = await mailTo(kit.inbox, 'operator@quotes.example.test', /key request waiting/);
     expect(mail.text).toContain(id);
     expect(mail.text).toContain('the platform plan is granted by the operator');
   });

@@ -4,6 +4,7 @@ import { createMailer, createOperatorApi, type Mailer, type OperatorApi } from '
 import { type SmtpInbox, startSmtpInbox } from '@quotes/server/testing';
 import { keyRequestBounds, parseConfig } from '@quotes/service-base';
 import { type RunningConsole, startConsole } from '../../src/console/consoleServer.js';
+import { type ConsoleSession, signIntoConsole } from '../support/consoleSession.js';
 
 // The console over real HTTP with the mail settings `quotes-admin console` gives it, mailing
 // through a real SMTP server.
@@ -11,24 +12,11 @@ let database: TestDatabase;
 let inbox: SmtpInbox;
 let operator: OperatorApi;
 let running: RunningConsole;
-let cookie: string;
-let csrf: string;
+let session: ConsoleSession;
 let mailer: Mailer;
 
-async function get(path: string): Promise<{ status: number; body: string }> {
-  const answer = await fetch(`${running.url}${path}`, { headers: { cookie }, redirect: 'manual' });
-  return { status: answer.status, body: await answer.text() };
-}
-
-async function post(path: string, form: Record<string, string>): Promise<{ status: number; body: string }> {
-  const answer = await fetch(`${running.url}${path}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...form, _csrf: csrf }),
-    redirect: 'manual',
-  });
-  return { status: answer.status, body: await answer.text() };
-}
+const get = (path: string) => session.get(path);
+const post = (path: string, form: Record<string, string>) => session.post(path, form);
 
 /** A textarea's text as the browser shows it and sends it back. */
 const textareaOf = (body: string, name: string) =>
@@ -54,9 +42,7 @@ beforeAll(async () => {
       bounds: keyRequestBounds(parseConfig({})),
     },
   });
-  const signIn = await fetch(running.signInUrl, { redirect: 'manual' });
-  cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-  csrf = /name="_csrf" value="([^"]+)"/.exec((await get('/')).body)![1]!;
+  session = await signIntoConsole(running);
 }, 60_000);
 afterAll(async () => {
   await running?.close();

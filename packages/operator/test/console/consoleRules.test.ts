@@ -2,30 +2,18 @@ import { setUsage } from '@quotes/accounts/usage-override';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningConsole, startConsole } from '../../src/console/consoleServer.js';
+import { type ConsoleSession, signIntoConsole } from '../support/consoleSession.js';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
 
 let database: TestDatabase;
 let operator: OperatorApi;
 let running: RunningConsole;
-let cookie: string;
-let csrf: string;
+let session: ConsoleSession;
 const logged: string[] = [];
 
 /** A page of the console over real HTTP, as the signed-in session. */
-async function get(path: string): Promise<{ status: number; body: string }> {
-  const answer = await fetch(`${running.url}${path}`, { headers: { cookie }, redirect: 'manual' });
-  return { status: answer.status, body: await answer.text() };
-}
-
-async function post(path: string, form: Record<string, string>): Promise<{ status: number; body: string }> {
-  const answer = await fetch(`${running.url}${path}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...form, _csrf: csrf }),
-    redirect: 'manual',
-  });
-  return { status: answer.status, body: await answer.text() };
-}
+const get = (path: string) => session.get(path);
+const post = (path: string, form: Record<string, string>) => session.post(path, form);
 
 /** The text of the page's alert, as the browser shows it. */
 const alertOf = (body: string) =>
@@ -38,9 +26,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   operator = createOperatorApi(database);
   running = await startConsole({ database, host: '127.0.0.1', port: 0, log: (line) => logged.push(line) });
-  const signIn = await fetch(running.signInUrl, { redirect: 'manual' });
-  cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-  csrf = /name="_csrf" value="([^"]+)"/.exec((await get('/')).body)![1]!;
+  session = await signIntoConsole(running);
 }, 60_000);
 afterAll(async () => {
   await running?.close();
