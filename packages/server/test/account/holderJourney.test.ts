@@ -182,18 +182,24 @@ describe('the sender at start-up', () => {
   it('warns in the log while MAIL_FROM is the default, and not once it is set', async () => {
     const database = await createTestDatabase();
     try {
-      for (const [env, warned] of [
+      // Both servers started side by side, each with a log of its own.
+      const cases = [
         [{}, true],
         [{ MAIL_FROM: 'Quotes <keys@quotes.example.com>' }, false],
-      ] as const) {
-        const logged = capturedLogger();
-        const server = await startServer({ config: testConfig(env), database, logger: logged.logger });
-        await server.close();
+      ] as const;
+      const logs = await Promise.all(
+        cases.map(async ([env]) => {
+          const logged = capturedLogger();
+          const server = await startServer({ config: testConfig(env), database, logger: logged.logger });
+          await server.close();
+          return logged.lines;
+        }),
+      );
+      for (const [index, [env, warned]] of cases.entries())
         expect(
-          logged.lines.some((line) => line.includes('MAIL_FROM is the default')),
+          logs[index]!.some((line) => line.includes('MAIL_FROM is the default')),
           JSON.stringify(env),
         ).toBe(warned);
-      }
     } finally {
       await database.drop();
     }
