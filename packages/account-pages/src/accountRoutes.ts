@@ -408,13 +408,21 @@ export function accountRouter(options: AccountRouterOptions): Router {
           request.holder?.csrfToken,
         ),
       );
-    // The body parser's refusals (too large, too many fields, malformed) carry their 4xx status.
+    // The body parser's refusals (too large, too many fields, malformed) carry their 4xx status;
+    // it read the whole body first, so the connection stays usable for the next form.
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return send(
         response,
         status,
-        refusedPage('Refused', 'The form could not be read.', signedIn, request.holder?.csrfToken),
+        refusedPage(
+          'Refused',
+          status === 413
+            ? `The form is larger than these pages read (${maxFormBytes / 1024} KB): nothing was done. Shorten what you typed and send it again.`
+            : 'The form could not be read.',
+          signedIn,
+          request.holder?.csrfToken,
+        ),
       );
     next(error);
   });

@@ -81,6 +81,8 @@ export interface StartServerOptions {
   presenceIntervalMs?: number;
   /** How often the holders' mails are swept (through the key requests' mailer); default config.HOLDER_MAIL_SWEEP_MS (0: only sweepHolderMail() sends). */
   holderMailSweepMs?: number;
+  /** The sign-in links' timer: each link is mailed one to two of these after it was asked for (default 1 s, holderSignIn.ts). */
+  signInMailDelayMs?: number;
 }
 
 export interface RunningServer {
@@ -272,6 +274,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       trustProxy: keyRequests.trustProxy,
       onKeyChanged: (keyId: string) => runtime.keys.invalidate(keyId),
       onRequestWaiting: keyRequests.onWaiting,
+      signInMailDelayMs: options.signInMailDelayMs,
     };
     const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
     const pagesBulkhead = publicPagesBulkhead({

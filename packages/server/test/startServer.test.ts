@@ -46,8 +46,13 @@ describe('startServer from a configuration', () => {
   it('refuses to listen on every address without PUBLIC_BASE_URL, in one line naming it', async () => {
     const database = await createTestDatabase();
     try {
-      for (const host of ['0.0.0.0', '::']) {
-        const { code, stderr } = await startAsShipped({ DATABASE_URL: database.url, HOST: host, PORT: '0' });
+      // Both started side by side: each is its own process, refused at its own start.
+      const hosts = ['0.0.0.0', '::'];
+      const exits = await Promise.all(
+        hosts.map((host) => startAsShipped({ DATABASE_URL: database.url, HOST: host, PORT: '0' })),
+      );
+      for (const [index, host] of hosts.entries()) {
+        const { code, stderr } = exits[index]!;
         expect(code, stderr).toBe(1);
         expect(stderr.trim().split('\n')).toHaveLength(1);
         expect(stderr).toMatch(

@@ -39,7 +39,12 @@ export const csrfIn = (page: string) => /name="_csrf" value="([^"]+)"/.exec(page
 
 /**
  * A browser's part in the holders' page without a browser: a cookie jar, forms posted as a
- * browser posts them (urlencoded), redirects not followed (a test reads each answer).
+ * browser posts them (urlencoded), redirects not followed (a test reads each answer). Each
+ * request has a connection of its own (`Connection: close`): fetch would otherwise send it on a
+ * kept-alive connection that the server, in this same process, may be closing after its 5 idle
+ * seconds, and on a loaded machine the event loop's lag eats fetch's margin before that close
+ * (a reset seen on the first post of a property run, with an empty body). A reset is then the
+ * server's doing, never the kept-alive race.
  */
 export class AccountClient {
   readonly cookies = new Map<string, string>();
@@ -63,7 +68,7 @@ export class AccountClient {
 
   async get(path: string): Promise<AccountAnswer> {
     const response = await fetch(`${this.baseUrl}${path}`, {
-      headers: { Cookie: this.cookieHeader(), Accept: 'text/html' },
+      headers: { Cookie: this.cookieHeader(), Accept: 'text/html', Connection: 'close' },
       redirect: 'manual',
     });
     this.remember(response.headers);
@@ -82,6 +87,7 @@ export class AccountClient {
       headers: {
         Cookie: this.cookieHeader(),
         Accept: 'text/html',
+        Connection: 'close',
         'Content-Type': 'application/x-www-form-urlencoded',
         ...headers,
       },

@@ -5,6 +5,15 @@ import { type RunningServer, type StartServerOptions, startServer } from '../src
 import type { SmtpInbox } from './smtpInbox.js';
 import { testConfig } from './testConfig.js';
 
+/**
+ * The public pages' pace (PUBLIC_PAGES_PER_SECOND, 10 requests started a second as shipped)
+ * lifted, for a test whose subject is not that pace: at 10 a second, the hundreds of posts of a
+ * flood or a property run wait on it, a tenth of a second each, whatever they prove. The pace is
+ * held as shipped by publicBulkhead.test.ts (and publicFlood.test.ts, timed); a test that lifts
+ * it spreads this into its settings, so every such test says so the same way.
+ */
+export const unpacedPublicPages = { PUBLIC_PAGES_PER_SECOND: '10000' } as const;
+
 /** A real server whose mail goes to a real SMTP server (SMTP_URL), configured as testConfig says. */
 export function startServerMailingTo(
   database: DatabaseHandle,

@@ -1,12 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
+import { Agent, request } from 'node:http';
 import fc from 'fast-check';
 import { trialRequestsFrom } from '@quotes/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn } from '../../testing/accountClient.js';
-import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
-import { startServerMailingTo } from '../../testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { type HolderTestServer, startHolderServer } from '../../testing/holderServer.js';
 import { manualClock } from '../../testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
@@ -15,44 +14,21 @@ const hourMs = 3_600_000;
 // A holder's key from their page: rolled with each grace against real /v1 calls, its calls
 // charted from the usage history, and every form given hostile input.
 describe("a holder's key on their page", { timeout: 120_000 }, () => {
+  let holders: HolderTestServer;
   let database: TestDatabase;
-  let inbox: SmtpInbox;
   let server: RunningServer;
 
   beforeAll(async () => {
-    [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-    await loadFixtureCorpus(database);
-    server = await startServerMailingTo(database, inbox, {
-      clock: time.clock,
-      keyRequests: {
-        bounds: {
-          perAddressPerHour: 1000,
-          perNetworkPerHour: 1000,
-          perEmailPerHour: 1000,
-          perHour: 10_000,
-          maxOpen: 1000,
-          unprovenMailsPerHour: 10_000,
-        },
-      },
-    });
+    holders = await startHolderServer({ clock: time.clock });
+    ({ database, server } = holders);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await inbox?.close();
-    await database?.drop();
-  });
+  afterAll(() => holders?.close());
 
   const call = async (key: string) =>
     (await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': key } })).status;
 
-  async function holder(email: string, plan = 'starter') {
-    const key = await server.operator.createKey({ client: `App of ${email}`, plan, email, allowAnotherTrial: true });
-    const client = new AccountClient(server.url);
-    await client.signIn(inbox, email);
-    const page = await client.get(`/account/keys/${key.id}`);
-    return { key, client, csrf: csrfIn(page.text) };
-  }
+  const holder = (email: string, plan = 'starter') => holders.holder(email, { plan });
 
   const newKeyIn = (page: string) => /<p class="secret" id="new-key">(qk_[A-Za-z0-9]+)<\/p>/.exec(page)?.[1];
 
@@ -184,6 +160,66 @@ describe("a holder's key on their page", { timeout: 120_000 }, () => {
       .execute();
     expect(open.length).toBeLessThanOrEqual(1);
     expect(await call(key.key)).toBe(200);
+  });
+
+  it('answers a form over 24 KB with 413 in words, signed in or not, and reads it whole: the connection serves the next form', async () => {
+    const { key, client, csrf } = await holder('big-form@example.com');
+    const anonymous = new AccountClient(server.url);
+    const formCsrf = csrfIn((await anonymous.get('/account')).text);
+    // One kept-alive connection for every post: a connection reset or closed after the refusal fails the next one.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (path: string, cookies: Map<string, string>, body: string) =>
+      new Promise<{ status: number; text: string; reused: boolean }>((resolve, reject) => {
+        const outgoing = request(
+          `${server.url}${path}`,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              Accept: 'text/html',
+              'Content-Type': 'application/x-www-form-urlencoded',
+              'Content-Length': Buffer.byteLength(body),
+              Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+            },
+          },
+          (incoming) => {
+            let text = '';
+            incoming.setEncoding('utf8');
+            incoming.on('data', (chunk: string) => {
+              text += chunk;
+            });
+            incoming.on('end', () =>
+              resolve({ status: incoming.statusCode ?? 0, text, reused: outgoing.reusedSocket }),
+            );
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    try {
+      const words =
+        'The form is larger than these pages read (24 KB): nothing was done. Shorten what you typed and send it again.';
+      const large = 'a'.repeat(30_000);
+      const signedIn = await send(
+        `/account/keys/${key.id}/origins`,
+        client.cookies,
+        `_csrf=${csrf}&origins=https%3A%2F%2F${large}.example`,
+      );
+      expect(signedIn.status).toBe(413);
+      expect(signedIn.text).toContain(`<p class="errors" role="alert">${words}</p>`);
+      const signedOut = await send('/account/sign-in-link', anonymous.cookies, `_csrf=${formCsrf}&email=${large}`);
+      expect([signedOut.status, signedOut.reused]).toEqual([413, true]);
+      expect(signedOut.text).toContain(`<p class="errors" role="alert">${words}</p>`);
+      const next = await send(
+        `/account/keys/${key.id}/origins`,
+        client.cookies,
+        `_csrf=${csrf}&origins=https%3A%2F%2Fapp.example`,
+      );
+      expect([next.status, next.reused]).toEqual([303, true]);
+      expect((await server.operator.showKey(key.id)).allowedOrigins).toEqual(['https://app.example']);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("does not count a holder's renewal of a trial key as a trial request", async () => {

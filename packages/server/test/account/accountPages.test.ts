@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allowanceMailsOn,
@@ -10,9 +10,9 @@ import {
 import { silentLogger } from '@quotes/service-base';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn, newMailTo, signInLinkIn } from '../../testing/accountClient.js';
-import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
-import { post, requestBody, startServerMailingTo } from '../../testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { type HolderTestServer, startHolderServer } from '../../testing/holderServer.js';
+import { post, requestBody } from '../../testing/keyRequestClient.js';
+import type { SmtpInbox } from '../../testing/smtpInbox.js';
 import { manualClock } from '../../testing/testServer.js';
 
 const time = manualClock('2026-11-27T10:00:00Z');
@@ -20,34 +20,19 @@ const time = manualClock('2026-11-27T10:00:00Z');
 // The holders' page over real HTTP, a real SMTP inbox and a real database: sign-in by the
 // mailed link, what a holder sees, what they may do, and what they may not.
 describe('the holders page', { timeout: 60_000 }, () => {
+  let holders: HolderTestServer;
   let database: TestDatabase;
   let inbox: SmtpInbox;
   let server: RunningServer;
 
   beforeAll(async () => {
-    [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-    await loadFixtureCorpus(database);
-    // Each test signs in from 127.0.0.1: the address and network bounds are the bound test's own.
-    server = await startServerMailingTo(database, inbox, {
-      clock: time.clock,
-      keyRequests: {
-        bounds: {
-          perAddressPerHour: 1000,
-          perNetworkPerHour: 1000,
-          perEmailPerHour: 3,
-          perHour: 10_000,
-          maxOpen: 1000,
-          unprovenMailsPerHour: 10_000,
-        },
-      },
-    });
+    // Each test signs in from 127.0.0.1: the address and network bounds are the bound tests' own;
+    // the links' bound per address is this file's.
+    holders = await startHolderServer({ clock: time.clock, bounds: { perEmailPerHour: 3 } });
+    ({ database, inbox, server } = holders);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await inbox?.close();
-    await database?.drop();
-  });
+  afterAll(() => holders?.close());
 
   const issue = (email: string, plan = 'starter') =>
     server.operator.createKey({ client: `App of ${email}`, plan, email, allowAnotherTrial: true });

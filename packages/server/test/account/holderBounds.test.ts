@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import type { TestDatabase } from '@quotes/database/testing';
 import {
   createKeyRequestService,
   createMailer,
@@ -10,10 +10,8 @@ import { silentLogger } from '@quotes/service-base';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/startServer.js';
-import { AccountClient, csrfIn } from '../../testing/accountClient.js';
-import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
-import { startServerMailingTo } from '../../testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { type HolderTestServer, startHolderServer } from '../../testing/holderServer.js';
+import type { SmtpInbox } from '../../testing/smtpInbox.js';
 import { manualClock } from '../../testing/testServer.js';
 
 // 40 minutes before the hour ends: the hourly bounds free their places at 11:00 UTC.
@@ -27,53 +25,24 @@ const alertOf = (page: string) =>
 // and per holder, the bound decided in PostgreSQL when the forms arrive at once, a closed key
 // refusing every change, and the audit holding one entry per change that was made.
 describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
+  let holders: HolderTestServer;
   let database: TestDatabase;
   let inbox: SmtpInbox;
   let server: RunningServer;
 
   beforeAll(async () => {
-    [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-    await loadFixtureCorpus(database);
-    // The sign-in links' own bounds are another test's: here every holder signs in from 127.0.0.1.
-    server = await startServerMailingTo(
-      database,
-      inbox,
-      {
-        clock: time.clock,
-        keyRequests: {
-          bounds: {
-            perAddressPerHour: 1000,
-            perNetworkPerHour: 1000,
-            perEmailPerHour: 1000,
-            perHour: 10_000,
-            unprovenMailsPerHour: 10_000,
-            maxOpen: 1000,
-          },
-        },
-      },
+    holders = await startHolderServer({
+      clock: time.clock,
       // The bounds here must hold for changes arriving at once; the public pages' bulkhead (its
       // own test's) would turn most of a burst away before any bound is met.
-      { PUBLIC_PAGES_AT_ONCE: '16', PUBLIC_PAGES_PER_SECOND: '10000', PUBLIC_PAGES_QUEUED: '1000' },
-    );
+      env: { PUBLIC_PAGES_AT_ONCE: '16', PUBLIC_PAGES_QUEUED: '1000' },
+    });
+    ({ database, inbox, server } = holders);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await inbox?.close();
-    await database?.drop();
-  });
+  afterAll(() => holders?.close());
 
-  async function holder(email: string, keys = 1, plan = 'starter') {
-    const issued = [];
-    for (let index = 0; index < keys; index++)
-      issued.push(
-        await server.operator.createKey({ client: `App ${index} of ${email}`, plan, email, allowAnotherTrial: true }),
-      );
-    const client = new AccountClient(server.url);
-    await client.signIn(inbox, email);
-    const csrf = csrfIn((await client.get(`/account/keys/${issued[0]!.id}`)).text);
-    return { keys: issued, key: issued[0]!, client, csrf };
-  }
+  const holder = (email: string, keys = 1, plan = 'starter') => holders.holder(email, { keys, plan });
 
   const auditActions = async (keyId: string) =>
     (await server.operator.auditTrail({ keyId, limit: 100_000 })).map((entry) => entry.action);
@@ -305,20 +274,13 @@ describe("the bounds of a holder's changes", { timeout: 120_000 }, () => {
       ),
       withCsrf: fc.boolean(),
     });
-    // A socket the server closed while idle can be reset under a reused request (undici's keep-alive,
-    // seen here on a busy machine with the older hostile-form test too): sent again once, as a browser does.
-    const post = (path: string, body: Record<string, string>) =>
-      client.post(path, body).catch((error: unknown) => {
-        if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
-        return client.post(path, body);
-      });
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(fc.array(form, { minLength: 1, maxLength: 4 }), async (burst) => {
         const answers = await Promise.all(
           burst.map(({ path, fields, withCsrf }) =>
             // Never closed at random: the property is about the bounds of the changes.
-            post(`/account/keys/${key.id}/${path}`, { ...fields, ...(withCsrf ? { _csrf: csrf } : {}) }),
+            client.post(`/account/keys/${key.id}/${path}`, { ...fields, ...(withCsrf ? { _csrf: csrf } : {}) }),
           ),
         );
         for (const answer of answers) {

@@ -1,19 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { createTestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/index.js';
 import type { RunningServer } from '../../src/startServer.js';
 import { AccountClient, csrfIn, newMailTo } from '../../testing/accountClient.js';
-import { loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
-import {
-  confirmationLinkIn,
-  keyIn,
-  mailTo,
-  post,
-  requestBody,
-  startServerMailingTo,
-  tokenOfLink,
-} from '../../testing/keyRequestClient.js';
-import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
+import { type HolderTestServer, startHolderServer } from '../../testing/holderServer.js';
+import { confirmationLinkIn, keyIn, mailTo, post, requestBody, tokenOfLink } from '../../testing/keyRequestClient.js';
+import type { SmtpInbox } from '../../testing/smtpInbox.js';
 import { testConfig } from '../../testing/testConfig.js';
 import { capturedLogger, manualClock } from '../../testing/testServer.js';
 
@@ -22,21 +14,16 @@ const time = manualClock('2026-11-27T10:00:00Z');
 // A developer's way from a trial key to their page and a safe roll, on a real server, a real
 // PostgreSQL and a real SMTP server.
 describe("a holder's journey", { timeout: 120_000 }, () => {
-  let database: TestDatabase;
+  let holders: HolderTestServer;
   let inbox: SmtpInbox;
   let server: RunningServer;
 
   beforeAll(async () => {
-    [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-    await loadFixtureCorpus(database);
-    server = await startServerMailingTo(database, inbox, { clock: time.clock });
+    holders = await startHolderServer({ clock: time.clock });
+    ({ inbox, server } = holders);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await inbox?.close();
-    await database?.drop();
-  });
+  afterAll(() => holders?.close());
 
   const page = async (path: string) => {
     const answer = await fetch(`${server.url}${path}`);
@@ -195,18 +182,24 @@ describe('the sender at start-up', () => {
   it('warns in the log while MAIL_FROM is the default, and not once it is set', async () => {
     const database = await createTestDatabase();
     try {
-      for (const [env, warned] of [
+      // Both servers started side by side, each with a log of its own.
+      const cases = [
         [{}, true],
         [{ MAIL_FROM: 'Quotes <keys@quotes.example.com>' }, false],
-      ] as const) {
-        const logged = capturedLogger();
-        const server = await startServer({ config: testConfig(env), database, logger: logged.logger });
-        await server.close();
+      ] as const;
+      const logs = await Promise.all(
+        cases.map(async ([env]) => {
+          const logged = capturedLogger();
+          const server = await startServer({ config: testConfig(env), database, logger: logged.logger });
+          await server.close();
+          return logged.lines;
+        }),
+      );
+      for (const [index, [env, warned]] of cases.entries())
         expect(
-          logged.lines.some((line) => line.includes('MAIL_FROM is the default')),
+          logs[index]!.some((line) => line.includes('MAIL_FROM is the default')),
           JSON.stringify(env),
         ).toBe(warned);
-      }
     } finally {
       await database.drop();
     }

@@ -32,15 +32,17 @@ async function startServerWithKey(): Promise<{ server: RunningServer; key: strin
   return { server, key: issued.key, close };
 }
 
+// One server for the file: the routes' tests read it without a key, and the key the page uses
+// is the browser's alone.
+let server: RunningServer;
+let key: string;
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  ({ server, key, close: stop } = await startServerWithKey());
+});
+afterAll(() => stop?.());
+
 describe('the API reference routes on the real server', () => {
-  let server: RunningServer;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ server, close: stop } = await startServerWithKey());
-  });
-  afterAll(() => stop?.());
-
   it('serves /docs, /openapi.yaml and /openapi.json without a key, and redirects / to /docs', async () => {
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
@@ -85,21 +87,14 @@ describe.skipIf(browserSkipReason !== undefined)(
   'the API reference page in Chromium, against the real server',
   { timeout: 90_000 },
   () => {
-    let server: RunningServer;
-    let key: string;
-    let stop: () => Promise<void>;
     let opened: OpenedReferencePage;
     let reference: ReferencePage;
 
     beforeAll(async () => {
-      ({ server, key, close: stop } = await startServerWithKey());
       opened = await openReferencePage(`${server.url}/`);
       ({ reference } = opened);
     });
-    afterAll(async () => {
-      await opened?.close();
-      await stop?.();
-    });
+    afterAll(() => opened?.close());
 
     it('lands on /docs, lists the operations in the sidebar and calls this server by default', async () => {
       expect(new URL(reference.page.url()).pathname).toBe('/docs');

@@ -43,6 +43,14 @@ async function linesAfter(lines: string[], from: number, count: number): Promise
 const secret = 'qk_notARealKeyButSecret0000';
 
 describe('the request log', () => {
+  // One JSON-logging server for the tests that read its lines from their own `before` on; the
+  // pretty one and those with settings of their own start theirs.
+  let json: { server: RunningServer; lines: string[] };
+  beforeAll(async () => {
+    json = await loggingServer(false);
+  });
+  afterAll(() => json?.server.close());
+
   it('on a terminal: one short line per call, and never the key', async () => {
     const { server, lines } = await loggingServer(true);
     try {
@@ -61,22 +69,18 @@ describe('the request log', () => {
   });
 
   it('in production logs: the whole call as one JSON object, and never the key', async () => {
-    const { server, lines } = await loggingServer(false);
-    try {
-      const before = lines.length;
-      await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': secret, 'User-Agent': 'log-test' } });
-      const [line] = await linesAfter(lines, before, 1);
-      expect(JSON.parse(line!)).toMatchObject({
-        msg: 'request completed',
-        reqId: expect.any(String),
-        req: { method: 'GET', url: '/v1/quotes-random', userAgent: 'log-test' },
-        res: { statusCode: 401 },
-        responseTime: expect.any(Number),
-      });
-      expect(lines.join('\n')).not.toContain(secret);
-    } finally {
-      await server.close();
-    }
+    const { server, lines } = json;
+    const before = lines.length;
+    await fetch(`${server.url}/v1/quotes-random`, { headers: { 'X-API-Key': secret, 'User-Agent': 'log-test' } });
+    const [line] = await linesAfter(lines, before, 1);
+    expect(JSON.parse(line!)).toMatchObject({
+      msg: 'request completed',
+      reqId: expect.any(String),
+      req: { method: 'GET', url: '/v1/quotes-random', userAgent: 'log-test' },
+      res: { statusCode: 401 },
+      responseTime: expect.any(Number),
+    });
+    expect(lines.join('\n')).not.toContain(secret);
   });
 
   it("writes the client's address from X-Forwarded-For only when the socket is a proxy TRUST_PROXY names", async () => {
@@ -103,91 +107,79 @@ describe('the request log', () => {
   });
 
   it('writes no key, token or e-mail address that a URL carries, in its query, a filter value or its path', async () => {
-    const { server, lines } = await loggingServer(false);
-    try {
-      const before = lines.length;
-      const encodedKey = [...secret].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('');
-      const token = 'Zx9Qw3Er7Ty1Ui5Op8As2Df4Gh6Jk0Lm';
-      const urls = [
-        `/v1/quotes-random?api_key=${secret}`,
-        `/v1/quotes-filter?category=${secret}&limit=3`,
-        `/v1/quotes-filter?category=love%20${secret}`,
-        `/v1/${secret}/quotes`,
-        `/v1/quotes-random?k=${encodedKey}`,
-        `/keys/confirm?token=${token}`,
-        `/sign-in?next=${token}`,
-        '/v1/quotes-random?contact=someone.private%40example.org',
-      ];
-      for (const url of urls) await fetch(`${server.url}${url}`);
-      const logged = await linesAfter(lines, before, urls.length);
-      expect(logged).toHaveLength(urls.length);
-      const text = logged.join('\n');
-      for (const leaked of [secret, secret.slice(3), encodedKey, token, 'someone.private'])
-        expect(text).not.toContain(leaked);
-      // What is not secret stays readable: the path, the other parameters, the parameter's name.
-      expect(JSON.parse(logged[1]!).req.url).toBe('/v1/quotes-filter?category=[redacted]&limit=3');
-      expect(JSON.parse(logged[3]!).req.url).toBe('/v1/[redacted]/quotes');
-      expect(JSON.parse(logged[5]!).req.url).toBe('/keys/confirm?token=[redacted]');
-    } finally {
-      await server.close();
-    }
+    const { server, lines } = json;
+    const before = lines.length;
+    const encodedKey = [...secret].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('');
+    const token = 'Zx9Qw3Er7Ty1Ui5Op8As2Df4Gh6Jk0Lm';
+    const urls = [
+      `/v1/quotes-random?api_key=${secret}`,
+      `/v1/quotes-filter?category=${secret}&limit=3`,
+      `/v1/quotes-filter?category=love%20${secret}`,
+      `/v1/${secret}/quotes`,
+      `/v1/quotes-random?k=${encodedKey}`,
+      `/keys/confirm?token=${token}`,
+      `/sign-in?next=${token}`,
+      '/v1/quotes-random?contact=someone.private%40example.org',
+    ];
+    for (const url of urls) await fetch(`${server.url}${url}`);
+    const logged = await linesAfter(lines, before, urls.length);
+    expect(logged).toHaveLength(urls.length);
+    const text = logged.join('\n');
+    for (const leaked of [secret, secret.slice(3), encodedKey, token, 'someone.private'])
+      expect(text).not.toContain(leaked);
+    // What is not secret stays readable: the path, the other parameters, the parameter's name.
+    expect(JSON.parse(logged[1]!).req.url).toBe('/v1/quotes-filter?category=[redacted]&limit=3');
+    expect(JSON.parse(logged[3]!).req.url).toBe('/v1/[redacted]/quotes');
+    expect(JSON.parse(logged[5]!).req.url).toBe('/keys/confirm?token=[redacted]');
   });
 
   it('never writes a request body: a form of more than 20 fields is a 400, logged as one line without it', async () => {
-    const { server, lines } = await loggingServer(false);
-    try {
-      const before = lines.length;
-      const form = new URLSearchParams({ email: 'ada.private@example.org', name: 'Ada Quietname' });
-      for (let field = 0; field < 25; field++) form.set(`field${field}`, 'x');
-      const answer = await fetch(`${server.url}/keys/requests`, { method: 'POST', body: form });
-      expect(answer.status).toBe(400);
-      expect(((await answer.json()) as { errors: unknown }).errors).toEqual([
-        { parameter: 'body', message: expect.any(String) },
-      ]);
-      const malformed = await fetch(`${server.url}/keys/requests`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{"email": "ada.private@example.org", "name": "Ada Quietname" oops',
-      });
-      expect(malformed.status).toBe(400);
-      const logged = await linesAfter(lines, before, 2);
-      expect(logged.map((line) => JSON.parse(line).msg)).toEqual(['request completed', 'request completed']);
-      const text = lines.join('\n');
-      for (const leaked of ['ada.private', 'Quietname', 'field24']) expect(text).not.toContain(leaked);
-      expect(text).not.toContain('"level":50');
-    } finally {
-      await server.close();
-    }
+    const { server, lines } = json;
+    const before = lines.length;
+    const form = new URLSearchParams({ email: 'ada.private@example.org', name: 'Ada Quietname' });
+    for (let field = 0; field < 25; field++) form.set(`field${field}`, 'x');
+    const answer = await fetch(`${server.url}/keys/requests`, { method: 'POST', body: form });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { errors: unknown }).errors).toEqual([
+      { parameter: 'body', message: expect.any(String) },
+    ]);
+    const malformed = await fetch(`${server.url}/keys/requests`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"email": "ada.private@example.org", "name": "Ada Quietname" oops',
+    });
+    expect(malformed.status).toBe(400);
+    const logged = await linesAfter(lines, before, 2);
+    expect(logged.map((line) => JSON.parse(line).msg)).toEqual(['request completed', 'request completed']);
+    const text = lines.join('\n');
+    for (const leaked of ['ada.private', 'Quietname', 'field24']) expect(text).not.toContain(leaked);
+    expect(text).not.toContain('"level":50');
   });
 
   it('a client that closes its connection mid-body: one info line, no stack, no error', async () => {
-    const { server, lines } = await loggingServer(false);
-    try {
-      const before = lines.length;
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () => {
-          socket.write(
-            'POST /keys/requests HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"email": "ada',
-          );
-          setTimeout(() => socket.destroy(), 200);
-        });
-        socket.on('close', () => resolve());
-        socket.on('error', reject);
+    const { server, lines } = json;
+    const before = lines.length;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write(
+          'POST /keys/requests HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"email": "ada',
+        );
+        setTimeout(() => socket.destroy(), 200);
       });
-      const [line, ...more] = await linesAfter(lines, before, 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(more).toEqual([]);
-      expect(lines.slice(before)).toHaveLength(1);
-      expect(JSON.parse(line!)).toMatchObject({
-        level: 30,
-        msg: 'request closed by the client before its answer',
-        req: { method: 'POST', url: '/keys/requests' },
-        closed: 'by the client',
-      });
-      expect(line).not.toContain('stack');
-    } finally {
-      await server.close();
-    }
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const [line, ...more] = await linesAfter(lines, before, 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(more).toEqual([]);
+    expect(lines.slice(before)).toHaveLength(1);
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 30,
+      msg: 'request closed by the client before its answer',
+      req: { method: 'POST', url: '/keys/requests' },
+      closed: 'by the client',
+    });
+    expect(line).not.toContain('stack');
   });
 
   it('is pretty only on a terminal outside production, unless LOG_FORMAT says', () => {

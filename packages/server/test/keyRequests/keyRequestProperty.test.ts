@@ -9,7 +9,7 @@ import { silentLogger } from '@quotes/service-base';
 import { createMailer, type Mailer } from '@quotes/accounts';
 import { createOperatorApi } from '@quotes/accounts';
 import type { RunningServer } from '../../src/startServer.js';
-import { post, startServerMailingTo } from '../../testing/keyRequestClient.js';
+import { post, startServerMailingTo, unpacedPublicPages } from '../../testing/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 import { confirmationTokens, pressConfirm } from './confirmationLinks.js';
 
@@ -37,7 +37,13 @@ const bounds = {
 
 beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
-  server = await startServerMailingTo(database, inbox, { keyRequests: { trustProxy: ['127.90.0.0/16'], bounds } });
+  // The public pages' pace lifted (unpacedPublicPages): the properties are about the answers.
+  server = await startServerMailingTo(
+    database,
+    inbox,
+    { keyRequests: { trustProxy: ['127.90.0.0/16'], bounds } },
+    unpacedPublicPages,
+  );
   mailer = createMailer({ smtpUrl: inbox.url, from: 'Keys <keys@quotes.example.test>', outboxDir: '/nonexistent' });
   operatorSide = createKeyRequestService(
     database,

@@ -10,6 +10,7 @@ import {
   requestBody,
   tokenOfLink,
   startServerMailingTo,
+  unpacedPublicPages,
 } from '../../testing/keyRequestClient.js';
 import { type SmtpInbox, startSmtpInbox } from '../../testing/smtpInbox.js';
 import { capturedLogger, manualClock } from '../../testing/testServer.js';
@@ -26,7 +27,13 @@ const logged = capturedLogger();
 beforeAll(async () => {
   [database, inbox] = await Promise.all([createTestDatabase(), startSmtpInbox()]);
   await loadFixtureCorpus(database);
-  server = await startServerMailingTo(database, inbox, { clock: clock.clock, logger: logged.logger });
+  // The public pages' pace lifted (unpacedPublicPages): the bounds here are hourly, on the manual clock.
+  server = await startServerMailingTo(
+    database,
+    inbox,
+    { clock: clock.clock, logger: logged.logger },
+    unpacedPublicPages,
+  );
 });
 afterAll(async () => {
   await server?.close();
