@@ -10,3 +10,4 @@ export * from './smtpInbox.js';
 export * from './testConfig.js';
 export * from './testServer.js';
 export * from './accountClient.js';
+export * from './proofOfWorkSolver.js';

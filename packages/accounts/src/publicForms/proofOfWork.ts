@@ -62,9 +62,7 @@ export const askedFromMails = (settings: ProofOfWorkSettings): number =>
   Math.ceil((settings.unprovenMailsPerHour * settings.fromPercent) / 100);
 
 /** The challenge and solution a payload claims, when it has their shape at all. */
-function payloadOf(
-  text: string,
-):
+function payloadOf(text: string):
   | {
       challenge: Parameters<typeof verifySolution>[0]['challenge'];
       solution: Parameters<typeof verifySolution>[0]['solution'];
@@ -85,6 +83,15 @@ function payloadOf(
   return parsed as ReturnType<typeof payloadOf>;
 }
 
+/** The two HMAC secrets a challenge is signed with (the challenge, the key at its count), from the shared secret. */
+export const proofSecrets = (secret: Buffer): { signature: string; key: string } => ({
+  signature: secret.subarray(0, 16).toString('hex'),
+  key: secret.subarray(16).toString('hex'),
+});
+
+/** The name of the shared secret in service_secrets. */
+export const proofSecretName = 'proof-of-work';
+
 export function proofOfWork(db: Kysely<Database>, settings: ProofOfWorkSettings, clock: Clock): ProofOfWork {
   const fromMails = askedFromMails(settings);
   // Mails taken only grow within an hour: once busy, this server asks until the hour turns without
@@ -100,11 +107,8 @@ export function proofOfWork(db: Kysely<Database>, settings: ProofOfWorkSettings,
   };
   let secrets: Promise<{ signature: string; key: string }> | undefined;
   const secretsOf = () => {
-    secrets ??= sharedSecret(db, 'proof-of-work')
-      .then((secret) => ({
-        signature: secret.subarray(0, 16).toString('hex'),
-        key: secret.subarray(16).toString('hex'),
-      }))
+    secrets ??= sharedSecret(db, proofSecretName)
+      .then(proofSecrets)
       .catch((error: unknown) => {
         secrets = undefined;
         throw error;
