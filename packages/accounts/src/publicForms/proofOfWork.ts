@@ -10,8 +10,8 @@ import type { Clock } from '../domain/clock.js';
  * The proof of work (ALTCHA) the public forms that mail strangers (a key request, a holder's
  * sign-in link) ask for while the service is busy, so that a flood pays for each mail it makes
  * the service send. One rule, for both forms: the service is busy once `fromPercent` of the
- * hour's budget of mails to unproven addresses is taken, until the clock hour turns. Below it the
- * forms ask nothing. Challenges are stateless (signed with a secret the servers share in
+ * hour's budget of mails to unproven addresses is taken, until the clock hour turns or the budget
+ * is spent (then the budget refuses, and says when to come back). Below it the forms ask nothing. Challenges are stateless (signed with a secret the servers share in
  * PostgreSQL); a solved one is spent once, decided by a primary key (spent_challenges).
  */
 
@@ -23,6 +23,8 @@ export const proofCost = 1000;
 export const proofTries = { min: 500, max: 1500 } as const;
 /** How long a challenge can be solved and sent: a person filling the form takes minutes. */
 export const proofValidMs = 30 * 60_000;
+/** How stale the mails taken may be when the rule reads them (a server reads at most this often). */
+export const measuredEveryMs = 1000;
 /** The longest payload read at all (a real one is about 700 characters). */
 export const maxProofPayloadLength = 4000;
 
@@ -94,16 +96,33 @@ export const proofSecretName = 'proof-of-work';
 
 export function proofOfWork(db: Kysely<Database>, settings: ProofOfWorkSettings, clock: Clock): ProofOfWork {
   const fromMails = askedFromMails(settings);
-  // Mails taken only grow within an hour: once busy, this server asks until the hour turns without
-  // looking again. Below the mark it looks at each form, so it asks as soon as any server crossed it.
-  let busyHour = -1;
+  // The hour's mails taken, as last read: read again, in the background, when older than
+  // `measuredEveryMs`, so a form never waits on the database for the rule (the public pages' pool
+  // may be busy with the very flood the rule is for); only a new hour's first form waits.
+  let known: { hour: number; taken: number; readAt: number } | undefined;
+  let reading: Promise<number> | undefined;
+  const read = (now: Date): Promise<number> => {
+    reading ??= unprovenMailsTaken(db, now)
+      .then((taken) => {
+        known = { hour: hourOf(now).getTime(), taken, readAt: performance.now() };
+        return taken;
+      })
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  /**
+   * The rule: busy from `fromMails` taken until the budget is spent (then the budget refuses
+   * every form, and a proof would buy nothing), until the clock hour turns.
+   */
   const busy = async (now: Date): Promise<boolean> => {
-    if (fromMails === 0) return true;
-    const hour = hourOf(now).getTime();
-    if (busyHour === hour) return true;
-    if ((await unprovenMailsTaken(db, now)) < fromMails) return false;
-    busyHour = hour;
-    return true;
+    let taken: number;
+    if (known?.hour === hourOf(now).getTime()) {
+      taken = known.taken;
+      if (performance.now() - known.readAt > measuredEveryMs) read(now).catch(() => undefined);
+    } else taken = await read(now);
+    return taken >= fromMails && taken < settings.unprovenMailsPerHour;
   };
   let secrets: Promise<{ signature: string; key: string }> | undefined;
   const secretsOf = () => {
