@@ -235,9 +235,11 @@ describe('the rule that says when the service is busy', { timeout: 60_000 }, () 
     // Two of the ten mails taken: busy, on both forms, for the rest of the hour (50 minutes), as
     // soon as the server has read the count again (at most a second old, read off the form's path).
     let busyForm = '';
-    await expect
-      .poll(async () => challengeIn((busyForm = (await page(crossing, '/keys/request')).text)), { timeout: 5000 })
-      .toBeDefined();
+    const formNow = async () => {
+      busyForm = (await page(crossing, '/keys/request')).text;
+      return challengeIn(busyForm);
+    };
+    await expect.poll(formNow, { timeout: 5000 }).toBeDefined();
     expect(busyForm).toContain(
       'Your browser runs no JavaScript here, so nothing can be sent from it now: come back in 50 minutes, when the form works without it again.</p></noscript>',
     );
