@@ -34,7 +34,8 @@ fieldset { border: 1px solid rgba(0,0,0,0.1); border-radius: 6px; margin-top: 1r
 .link-button { background: none; color: #0099ff; padding: 0; margin: 0; font-weight: 400; text-decoration: underline; }
 `;
 
-export function accountPage(title: string, signed: Signed | null, body: Html): string {
+/** A page of /account; `head` adds to its head (the proof-of-work widget's script). */
+export function accountPage(title: string, signed: Signed | null, body: Html, head: Html = html``): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +44,7 @@ export function accountPage(title: string, signed: Signed | null, body: Html): s
 <title>${title}: Quote Retrieval Service</title>
 <link rel="stylesheet" href="/keys/page.css">
 <link rel="stylesheet" href="/account/page.css">
-</head>
+${head}</head>
 <body>
 ${siteHeader(
   signed

@@ -7,6 +7,7 @@ import {
   holderSessionLifetimeMs,
   OperatorError,
   type OperatorErrorCode,
+  type ProofOfWork,
   signInValidMinutes,
   TooManyActions,
 } from '@quotes/accounts';
@@ -17,6 +18,7 @@ import {
   postedFromOwnSite,
   sameSecret,
 } from '@quotes/service-base';
+import { proofRefusalWords } from '@quotes/text-rules';
 import { accountStyles } from './accountLayout.js';
 import { keyPageParts } from './keyFigures.js';
 import { keyPage, keysPage, rolledPage } from './keyPages.js';
@@ -60,6 +62,8 @@ const field = (body: unknown, name: string): unknown => (body as Record<string, 
 export interface AccountRouterOptions {
   readonly signIn: HolderSignIn;
   readonly keys: HolderKeys;
+  /** The proof of work the sign-in form asks for while the service is busy (the key request form's rule). */
+  readonly proof: ProofOfWork;
   /** PUBLIC_BASE_URL (else the listening address): https there makes every cookie Secure. */
   readonly publicBaseUrl: () => string;
   readonly trustProxy?: readonly string[];
@@ -72,7 +76,7 @@ export interface AccountRouterOptions {
  * headers (CSP without inline script, no framing, no referrer, no caching).
  */
 export function accountRouter(options: AccountRouterOptions): Router {
-  const { signIn, keys } = options;
+  const { signIn, keys, proof } = options;
   const router = Router();
   const clientAddress = clientAddressReader(options.trustProxy);
   const secure = () => options.publicBaseUrl().startsWith('https:');
@@ -158,6 +162,19 @@ export function accountRouter(options: AccountRouterOptions): Router {
       const email = field(request.body, 'email');
       const address = clientAddress(request);
       if (address === '') return send(response, 400, refusedPage('Refused', 'The connection closed.', 'signed-out'));
+      // While the service is busy, no link is asked for (nor mailed) without a proof of work.
+      const proven = await proof.check(field(request.body, 'altcha'));
+      if (proven.outcome === 'refused') {
+        response.setHeader('Retry-After', String(proven.asked.untilQuieterSeconds ?? 3600));
+        return send(
+          response,
+          429,
+          signInFormPage(formToken(request, response), undefined, {
+            ...proven.asked,
+            refusal: proofRefusalWords(proven.reason, proven.asked, 'link'),
+          }),
+        );
+      }
       try {
         const admission = await signIn.requestSignIn(typeof email === 'string' ? email : '', address);
         if (!admission.admitted) {
@@ -185,10 +202,11 @@ export function accountRouter(options: AccountRouterOptions): Router {
         return send(
           response,
           400,
-          signInFormPage(formToken(request, response), {
-            message: error.message,
-            email: typeof email === 'string' ? email.slice(0, 254) : '',
-          }),
+          signInFormPage(
+            formToken(request, response),
+            { message: error.message, email: typeof email === 'string' ? email.slice(0, 254) : '' },
+            await proof.asked(),
+          ),
         );
       }
       send(response, 202, linkSentPage(signInValidMinutes));
@@ -232,12 +250,16 @@ export function accountRouter(options: AccountRouterOptions): Router {
         return next();
       }
       if (request.method === 'GET' && request.path === '/' && !cookie)
-        return send(response, 200, signInFormPage(formToken(request, response)));
+        return send(response, 200, signInFormPage(formToken(request, response), undefined, await proof.asked()));
       if (request.method === 'GET' && request.path === '/')
         return send(
           response,
           200,
-          signInFormPage(formToken(request, response), { message: 'Your session ended: sign in again.' }),
+          signInFormPage(
+            formToken(request, response),
+            { message: 'Your session ended: sign in again.' },
+            await proof.asked(),
+          ),
         );
       send(response, 401, signedOutPage('expired'));
     } catch (error) {

@@ -1,9 +1,14 @@
-import { html } from '@quotes/text-rules';
+import { html, type ProofOfWorkAsk, proofOfWorkField, proofOfWorkHead } from '@quotes/text-rules';
 import { accountPage, csrfField, notice } from './accountLayout.js';
 
 /** The pages before a session: ask for the link, "check your mail", the link's button, a link that no longer works. */
 
-export function signInFormPage(formToken: string, problem?: { message: string; email?: string }): string {
+/** The sign-in form; with `proof`, the proof-of-work widget the service asks for while it is busy. */
+export function signInFormPage(
+  formToken: string,
+  problem?: { message: string; email?: string },
+  proof?: ProofOfWorkAsk,
+): string {
   return accountPage(
     'Your keys',
     null,
@@ -13,8 +18,10 @@ ${csrfField(formToken)}
 <label for="email">E-mail address<span class="hint">The address your keys were mailed to.</span></label>
 <input type="email" id="email" name="email" autocomplete="email" maxlength="254" required value="${problem?.email ?? ''}"${problem ? html` aria-invalid="true" aria-describedby="email-error"` : html``}>
 ${problem ? html`<span class="field-error" id="email-error">${problem.message}</span>` : html``}
+${proof ? proofOfWorkField(proof) : html``}
 <button type="submit">Mail me a sign-in link</button>
 </form>`,
+    proof ? proofOfWorkHead() : html``,
   );
 }
 

@@ -39,3 +39,4 @@ export * from './holders/holderSignIn.js';
 export * from './holders/tooManyActions.js';
 export { renewalDays } from './keyRequests/holderRequestDecisions.js';
 export * from './mail/inertText.js';
+export * from './publicForms/proofOfWork.js';

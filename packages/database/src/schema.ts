@@ -147,6 +147,18 @@ export interface UnprovenMailHoursTable {
   mails: number;
 }
 
+/** A secret the servers share, made by the first that needs it (migration 20261129T0900). */
+export interface ServiceSecretsTable {
+  name: string;
+  secret: Buffer;
+}
+
+/** A solved proof-of-work challenge, used once; kept until it expires (migration 20261129T0900). */
+export interface SpentChallengesTable {
+  signature: string;
+  expires_at: Date;
+}
+
 /** A signed-in holder's session (migration 20261127T0300). */
 export interface AccountSessionsTable {
   /** SHA-256 of the session cookie. */
@@ -285,6 +297,8 @@ export interface Database {
   key_requests: KeyRequestsTable;
   account_sign_ins: AccountSignInsTable;
   unproven_mail_hours: UnprovenMailHoursTable;
+  service_secrets: ServiceSecretsTable;
+  spent_challenges: SpentChallengesTable;
   account_sessions: AccountSessionsTable;
   quotes: QuotesTable;
   corpus_state: CorpusStateTable;

@@ -3,7 +3,15 @@ import { keyRequestTextFields } from '@quotes/accounts';
 import { waitingBecause } from '@quotes/accounts/rules';
 import { type KeyRequestField, keyRequestFieldLabels } from './keyRequestInput.js';
 import type { ParameterError } from '@quotes/service-base/problems';
-import { type Html, html, siteHeader, textFieldHint } from '@quotes/text-rules';
+import {
+  type Html,
+  html,
+  type ProofOfWorkAsk,
+  proofOfWorkField,
+  proofOfWorkHead,
+  siteHeader,
+  textFieldHint,
+} from '@quotes/text-rules';
 import { trialArrival } from '@quotes/accounts/rules';
 import { planHint, planLabel, planList, trialClause } from './planWords.js';
 
@@ -32,6 +40,7 @@ textarea { min-height: 7rem; resize: vertical; }
 button { margin-top: 1.25rem; padding: 0.6rem 1.25rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 6px; cursor: pointer; }
 .errors { border: 1px solid var(--bad); border-radius: 6px; padding: 0.5rem 1rem; color: var(--bad); }
 .field-error { display: block; font-weight: 600; color: var(--bad); font-size: 0.875rem; }
+.proof { margin-top: 1.25rem; }
 .trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
 table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
 th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--border); }
@@ -40,7 +49,13 @@ th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid var
 export const pageContentSecurityPolicy =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-function page(title: string, body: Html): string {
+/**
+ * The policy of a form that carries the proof-of-work widget: the same, and scripts (the widget's
+ * and its worker) from the service itself; still no inline script, nothing from elsewhere.
+ */
+export const proofPageContentSecurityPolicy = `${pageContentSecurityPolicy}; script-src 'self'; worker-src 'self'`;
+
+function page(title: string, body: Html, head: Html = html``): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -48,7 +63,7 @@ function page(title: string, body: Html): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}: Quote Retrieval Service</title>
 <link rel="stylesheet" href="/keys/page.css">
-</head>
+${head}</head>
 <body>
 ${siteHeader()}
 <main>
@@ -62,7 +77,15 @@ ${body}
 
 export type FormValues = Partial<Record<'email' | 'name' | 'application' | 'plan' | 'use' | 'accept_terms', unknown>>;
 
-export function requestFormPage(values: FormValues = {}, errors: readonly ParameterError[] = []): string {
+/**
+ * The form; with `proof`, the proof-of-work widget the service asks for while it is busy (the
+ * page then needs proofPageContentSecurityPolicy).
+ */
+export function requestFormPage(
+  values: FormValues = {},
+  errors: readonly ParameterError[] = [],
+  proof?: ProofOfWorkAsk,
+): string {
   // A value posted twice arrives as a list: shown as empty rather than as its parts.
   const value = (name: keyof FormValues) => (typeof values[name] === 'string' ? values[name] : '');
   // The tick is kept as the person left it (a form posts "true", a script true).
@@ -116,8 +139,10 @@ ${problems}
 <textarea id="use" name="use" required maxlength="${use.maxCharacters}"${described('use')}>${value('use')}</textarea>
 <div class="trap" aria-hidden="true"><label for="homepage">Leave this empty</label><input type="text" id="homepage" name="homepage" tabindex="-1" autocomplete="off"></div>
 <label class="check" for="accept_terms"><input type="checkbox" id="accept_terms" name="accept_terms" value="true" required${ticked ? html` checked` : ''}${errorOf('accept_terms') ? html` aria-invalid="true" aria-describedby="accept_terms-error"` : ''}> <span>I accept the <a href="/terms">terms of use</a>.</span></label>${errorBeside('accept_terms')}
+${proof ? proofOfWorkField(proof) : ''}
 <button type="submit">Ask for a key</button>
 </form>`,
+    proof ? proofOfWorkHead() : html``,
   );
 }
 

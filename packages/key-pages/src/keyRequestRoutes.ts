@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendApiResponse } from '@quotes/service-base';
-import { invalidRequest, Problem } from '@quotes/service-base/problems';
+import { invalidRequest, type ParameterError, Problem } from '@quotes/service-base/problems';
 import { clientAddressReader, postedFromOwnSite } from '@quotes/service-base';
 import type { BodyValidator } from './keyRequestInput.js';
 import {
@@ -11,12 +11,15 @@ import {
   invalidLinkPage,
   pageContentSecurityPolicy,
   pageStyles,
+  proofPageContentSecurityPolicy,
   refusedPage,
   requestFormPage,
   termsPage,
   unusableRequestPage,
 } from './keyRequestPages.js';
-import { type KeyRequestService, requirePublicBaseUrl } from '@quotes/accounts';
+import { type KeyRequestService, type ProofOfWork, requirePublicBaseUrl } from '@quotes/accounts';
+import { type ProofOfWorkAsk, proofRefusalWords } from '@quotes/text-rules';
+import { proofOfWorkAssetRoutes } from './proofOfWorkRoutes.js';
 
 /** The largest body of a key request (the form's fields at their limits fit several times over). */
 export const maxBodyBytes = 16 * 1024;
@@ -62,10 +65,10 @@ function bodyProblem(error: unknown): Problem | undefined {
 export const wantsPage = (request: Request) =>
   request.accepts(['application/json', 'application/problem+json', 'text/html']) === 'text/html';
 
-function sendPage(response: Response, status: number, html: string): void {
+function sendPage(response: Response, status: number, html: string, withProof = false): void {
   response.status(status);
   response.setHeader('Content-Type', 'text/html; charset=utf-8');
-  response.setHeader('Content-Security-Policy', pageContentSecurityPolicy);
+  response.setHeader('Content-Security-Policy', withProof ? proofPageContentSecurityPolicy : pageContentSecurityPolicy);
   response.setHeader('X-Content-Type-Options', 'nosniff');
   // The confirmation page's URL holds the token: never cached, never sent on as a Referer.
   response.setHeader('Cache-Control', 'no-store');
@@ -107,9 +110,20 @@ export function minutesOf(seconds: number): string {
 
 const tokenOf = (value: unknown) => (typeof value === 'string' && /^[A-Za-z0-9]{1,64}$/.test(value) ? value : '');
 
-/** GET /keys/request, GET /terms, POST /keys/requests, GET and POST /keys/confirm. */
-export function keyRequestRouter(service: KeyRequestService, validate: BodyValidator): Router {
+/**
+ * GET /keys/request, GET /terms, POST /keys/requests, GET and POST /keys/confirm, and the
+ * proof-of-work widget's files (asked for by `proof` while the service is busy).
+ */
+export function keyRequestRouter(service: KeyRequestService, validate: BodyValidator, proof: ProofOfWork): Router {
   const router = Router();
+  /** The form, with the widget when the service asks for the proof. */
+  const sendForm = (
+    response: Response,
+    status: number,
+    values?: FormValues,
+    errors?: readonly ParameterError[],
+    ask?: ProofOfWorkAsk,
+  ) => sendPage(response, status, requestFormPage(values, errors, ask), ask !== undefined);
   const clientAddress = clientAddressReader(service.settings.trustProxy);
   // A post is checked for its site before its body is read, then its body parsed, at most 16 KB.
   const ownSitePosts: RequestHandler[] = [
@@ -127,7 +141,8 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     response.setHeader('Cache-Control', 'public, max-age=3600');
     response.send(pageStyles);
   });
-  router.get('/keys/request', (_request, response) => sendPage(response, 200, requestFormPage()));
+  router.use(proofOfWorkAssetRoutes());
+  router.get('/keys/request', async (_request, response) => sendForm(response, 200, {}, [], await proof.asked()));
   router.get('/terms', (_request, response) => sendPage(response, 200, termsPage()));
 
   router.post('/keys/requests', ...ownSitePosts, async (request, response) => {
@@ -136,6 +151,25 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     const address = clientAddress(request);
     // No address: the connection closed while the body was read; no one is left to answer.
     if (address === '') throw invalidRequest([{ parameter: 'body', message: 'arrived on a closed connection' }]);
+    // While the service is busy, nothing is recorded or mailed without a proof of work.
+    const proven = await proof.check((request.body as Record<string, unknown>).altcha);
+    if (proven.outcome === 'refused') {
+      const retryAfter = String(proven.asked.untilQuieterSeconds ?? 3600);
+      if (!wantsPage(request))
+        throw new Problem(
+          'too-many-key-requests',
+          proofRefusalWords(proven.reason, proven.asked, 'request', 'script'),
+          {
+            headers: { 'Retry-After': retryAfter },
+          },
+        );
+      response.setHeader('Retry-After', retryAfter);
+      sendForm(response, 429, request.body as FormValues, [], {
+        ...proven.asked,
+        refusal: proofRefusalWords(proven.reason, proven.asked, 'request'),
+      });
+      return;
+    }
     const admission = await service.submit(checked.input, address);
     if (!admission.admitted)
       throw new Problem('too-many-key-requests', refusalWords(admission.by, admission.retryAfterSeconds), {
@@ -187,7 +221,7 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
   });
 
   // Browsers get their refusals as pages; scripts get problem details from the app's responder.
-  const formErrors: ErrorRequestHandler = (error, request, response, next) => {
+  const formErrors: ErrorRequestHandler = async (error, request, response, next) => {
     const problem = error instanceof Problem ? error : bodyProblem(error);
     if (!problem) {
       next(error);
@@ -199,7 +233,8 @@ export function keyRequestRouter(service: KeyRequestService, validate: BodyValid
     }
     for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
     if (problem.kind === 'invalid-request' && request.path === '/keys/requests') {
-      sendPage(response, 400, requestFormPage(request.body as FormValues, problem.errors ?? []));
+      // A form refused for its fields while the service is busy keeps the widget for the next try.
+      sendForm(response, 400, request.body as FormValues, problem.errors ?? [], await proof.asked());
       return;
     }
     sendPage(response, problem.status, refusedPage(problem.title, problem.message));

@@ -17,7 +17,7 @@ import { type MetricsServer, serveMetrics } from './metrics/metricsServer.js';
 import { keyRequestValidator } from '@quotes/key-pages';
 import { keyRequestRouter } from '@quotes/key-pages';
 import { accountRouter } from '@quotes/account-pages';
-import { holderKeys, holderSignIn } from '@quotes/accounts';
+import { holderKeys, holderSignIn, proofOfWork } from '@quotes/accounts';
 import { Router } from 'express';
 import { createKeyRequestService, type KeyRequestSettings } from '@quotes/accounts';
 import { createMailer, requirePublicBaseUrl } from '@quotes/accounts';
@@ -277,6 +277,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       signInMailDelayMs: options.signInMailDelayMs,
     };
     const holderSignIns = holderSignIn(publicDatabase, holderSettings, clock, log);
+    // Both forms that mail strangers ask for a proof of work while the service is busy: one rule (proofOfWork.ts).
+    const proof = proofOfWork(
+      publicDatabase.db,
+      {
+        fromPercent: config.PROOF_OF_WORK_FROM_PERCENT,
+        unprovenMailsPerHour: keyRequests.bounds.unprovenMailsPerHour,
+      },
+      clock,
+    );
     const pagesBulkhead = publicPagesBulkhead({
       atOnce: config.PUBLIC_PAGES_AT_ONCE,
       queued: config.PUBLIC_PAGES_QUEUED,
@@ -292,12 +301,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       }
       const pages = Router();
       pages.use(pagesBulkhead.inTurn);
-      pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator()));
+      pages.use(keyRequestRouter(keyRequestService, await keyRequestValidator(), proof));
       pages.use(
         '/account',
         accountRouter({
           signIn: holderSignIns,
           keys: holderKeys(publicDatabase, holderSettings, clock),
+          proof,
           publicBaseUrl: servedFrom,
           trustProxy: keyRequests.trustProxy,
           clock,

@@ -11,3 +11,4 @@ export * from './testConfig.js';
 export * from './testServer.js';
 export * from './accountClient.js';
 export * from './holderServer.js';
+export * from './proofOfWorkSolver.js';

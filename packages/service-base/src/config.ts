@@ -145,6 +145,11 @@ const environmentSchema = z
     // whole service: above the busy mark (KEY_REQUESTS_PER_HOUR), so a busy hour still admits each
     // new network's first request, and far above an honest hour's.
     UNPROVEN_MAILS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(300),
+    // The service is busy once this share (percent) of the hour's mails to unproven addresses is
+    // taken: then, until the clock hour turns or the budget is spent, the key-request and sign-in
+    // forms ask for a proof of work (ALTCHA) before they record or mail anything. 0 asks always,
+    // 100 never.
+    PROOF_OF_WORK_FROM_PERCENT: z.coerce.number().int().min(0).max(100).default(20),
     // The public pages' bulkhead (key requests, confirmations, holders' pages): their own database
     // connections, requests worked on at once and started per second, and requests waiting; past
     // that, 503.

@@ -12,3 +12,13 @@ export { visibleLines, visibleText } from './visibleText.js';
 export { type ChartSpec, chartFigure, lastDays, lastHours, servedAndRefused } from './chartData.js';
 export { chartSvg } from './chartSvg.js';
 export { siteHeader } from './siteHeader.js';
+export {
+  minutesIn,
+  type ProofOfWorkAsk,
+  proofOfWorkAssets,
+  proofOfWorkField,
+  proofOfWorkHead,
+  proofOfWorkSetupScript,
+  proofOfWorkWithoutScript,
+  proofRefusalWords,
+} from './proofOfWorkField.js';

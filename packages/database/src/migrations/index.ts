@@ -21,6 +21,7 @@ import * as holderActionWindows from './20261129T0500_holder_action_windows.js';
 import * as unprovenMailHours from './20261129T0500_unproven_mail_hours.js';
 import * as operatorNotices from './20261129T0510_operator_notices.js';
 import * as decisionCategories from './20261129T0600_decision_categories.js';
+import * as proofOfWork from './20261129T0900_proof_of_work.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. Listed statically (rather than
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261129T0500_unproven_mail_hours': unprovenMailHours,
   '20261129T0510_operator_notices': operatorNotices,
   '20261129T0600_decision_categories': decisionCategories,
+  '20261129T0900_proof_of_work': proofOfWork,
 };

@@ -10,11 +10,13 @@ import { recipientsOf } from './confirmationLinks.js';
 // The hourly budget of mails to unproven addresses, over real HTTP, two servers on one real
 // PostgreSQL and a real SMTP server: key requests' confirmation links and holders' sign-in links
 // share it, servers at once never take more than it holds, and past it a request is refused in
-// words and mailed nothing. Setting beyond testConfig, and why: UNPROVEN_MAILS_PER_HOUR=6, a
-// budget this test can spend in a few posts (the default is 300).
+// words and mailed nothing. Settings beyond testConfig, and why: UNPROVEN_MAILS_PER_HOUR=6, a
+// budget this test can spend in a few posts (the default is 300); PROOF_OF_WORK_FROM_PERCENT=100,
+// the budget alone, without the proof of work asked from a fifth of it (proofOfWork.test.ts).
 const budget = 6;
 const config = testConfig({
   UNPROVEN_MAILS_PER_HOUR: String(budget),
+  PROOF_OF_WORK_FROM_PERCENT: '100',
   SMTP_URL: 'smtp://placeholder',
   MAIL_FROM: 'Keys <keys@quotes.example.test>',
 });
