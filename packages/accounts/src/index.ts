@@ -28,6 +28,7 @@ export {
 } from './notices/operatorNotices.js';
 export * from './mail/publicAddress.js';
 export { changePlanAndTell } from './notices/planChangeNotice.js';
+export { renewAndTell } from './notices/renewalNotice.js';
 export * from './operator/auditChange.js';
 export { actorName, auditSentence, holderNames } from './operator/auditSentence.js';
 export * from './operator/operatorApi.js';

@@ -1,4 +1,5 @@
 import type { KeyRequestKind } from '@quotes/database';
+import { instantInWords } from '../domain/dateWords.js';
 import { decisionCategoryWords } from '../domain/decisionCategories.js';
 import { mailMessage } from './mailMessage.js';
 import type { MailMessage } from './mailer.js';
@@ -36,7 +37,7 @@ export function holderApprovedMessage(
 ): MailMessage {
   return mailMessage(decision.to, `Your request ${decision.requestId} is approved`, [
     'Hello,',
-    `The operator approved your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…: it is now on the ${outcome.plan} plan${outcome.expiresAt ? `, valid until ${outcome.expiresAt}` : ', with no expiry'}. The key itself is unchanged.`,
+    `The operator approved your request ${decision.requestId} for ${asked[decision.kind]} of the key ${decision.keyPrefix}…: it is now on the ${outcome.plan} plan${outcome.expiresAt ? `, valid until ${instantInWords(outcome.expiresAt)}` : ', with no expiry'}. The key itself is unchanged.`,
     'Your keys and their use:',
     { link: decision.accountUrl },
   ]);

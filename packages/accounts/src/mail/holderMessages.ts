@@ -8,7 +8,7 @@ import type { MailMessage } from './mailer.js';
 
 /**
  * The mails to a key's holder: the allowance at 80% and 100%, the expiry a week ahead, the
- * revocation or close, a roll, a plan change. Both parts from mailMessage.ts; links from the
+ * revocation or close, a roll, a plan change, a renewal. Both parts from mailMessage.ts; links from the
  * service's public address; instants in words (domain/dateWords.ts), never ISO timestamps.
  */
 
@@ -135,15 +135,16 @@ export interface RollNotice {
 export function rollNoticeMessage(notice: RollNotice, baseUrl: string): MailMessage {
   const { key } = notice;
   const title = keyTitle(key);
+  const until = notice.previousSecretUntil === null ? '' : instantInWords(notice.previousSecretUntil);
   const grace =
     notice.previousSecretIs === 'replaced'
-      ? `The secret it replaced keeps working until ${notice.previousSecretUntil} (the grace chosen), then is ${refusedWith('invalid-api-key')}.`
+      ? `The secret it replaced keeps working until ${until} (the grace chosen), then is ${refusedWith('invalid-api-key')}.`
       : notice.previousSecretIs === 'earlier'
-        ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${notice.previousSecretUntil}, the end of the grace it was given, then is ${refusedWith('invalid-api-key')}.`
+        ? `The secret it replaced is refused from now on. The secret before that one keeps working until ${until}, the end of the grace it was given, then is ${refusedWith('invalid-api-key')}.`
         : `The secret it replaced is ${refusedWith('invalid-api-key')} from now on.`;
   return mailMessage(key.email, `Quote Retrieval Service: key ${title} has a new secret`, [
     'Hello,',
-    `The secret of your API key ${title}, on the ${key.plan} plan, was replaced at ${notice.rolledAt} on your account page. The new secret starts ${notice.newPrefix}...; it was shown once, on that page.`,
+    `The secret of your API key ${title}, on the ${key.plan} plan, was replaced at ${instantInWords(notice.rolledAt)} on your account page. The new secret starts ${notice.newPrefix}...; it was shown once, on that page.`,
     grace,
     'If you did not do this, roll the key again "at once" on its page and reply to this message:',
     { link: `${baseUrl}/account/keys/${key.id}` },
@@ -161,5 +162,15 @@ export function planChangedMessage(
     'Hello,',
     `The operator moved your API key ${name}, for ${key.client}, from the ${change.from} plan to the ${key.plan} plan: ${change.allowance}${change.expiresAt === null ? ', with no expiry' : `, valid until ${instantInWords(change.expiresAt)}`}. The key itself is unchanged: keep using it as before.`,
     ['Your keys, their plans and their use: ', { link: `${baseUrl}/account` }],
+  ]);
+}
+
+/** The operator renewed a key: its holder reads the new expiry and where to see it. */
+export function renewedMessage(key: NoticeKey, expiresAt: string, baseUrl: string): MailMessage {
+  const name = keyName(key.prefix, key.id);
+  return mailMessage(key.email, `Quote Retrieval Service: key ${name} is renewed`, [
+    'Hello,',
+    `The operator renewed your API key ${name}, for ${key.client}, on the ${key.plan} plan: it now works until ${instantInWords(expiresAt)}. The key itself is unchanged: keep using it as before.`,
+    ['Your keys, their expiry and their use: ', { link: `${baseUrl}/account` }],
   ]);
 }

@@ -14,6 +14,7 @@ import {
 } from '@quotes/accounts/rules';
 import {
   changePlanAndTell,
+  renewAndTell,
   createOperatorApi,
   type IssuedKey,
   type KeyView,
@@ -355,12 +356,36 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .argument('<id>', 'key id (k_...)')
     .requiredOption('--until <iso>', 'new expiry, in the future', isoInstant('--until'))
     .option('--reason <text>', 'why, recorded in the audit (at most 2000 characters)')
-    .action(async (id: string, options: { until: Date; reason?: string }) => {
-      const view = await cli.run((database) =>
-        createOperatorApi(database, { reason: options.reason }).renewKey(id, options.until),
-      );
+    .option('--send', "mail the key's holder the new expiry (the default; needs PUBLIC_BASE_URL for the mail's link)")
+    .option('--no-send', 'mail nobody')
+    .action(async (id: string, options: { until: Date; reason?: string; send?: boolean }) => {
+      const config = cli.config();
+      // The holder is told as the console tells them (notices/renewalNotice.ts), unless --no-send.
+      const { key: view, delivery } =
+        options.send === false
+          ? {
+              key: await cli.run((database) =>
+                createOperatorApi(database, { reason: options.reason }).renewKey(id, options.until),
+              ),
+              delivery: null,
+            }
+          : await withMailer(config, (mailer) =>
+              cli.run((database) =>
+                renewAndTell(createOperatorApi(database, { reason: options.reason }), id, options.until, {
+                  mailer,
+                  publicBaseUrl: config.PUBLIC_BASE_URL,
+                }),
+              ),
+            );
       cli.out(
-        `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
+        [
+          `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
+          delivery !== null
+            ? deliveryLine(delivery)
+            : options.send === false
+              ? 'The holder was not mailed (--no-send).'
+              : 'The key has no e-mail address: nobody was mailed.',
+        ].join('\n'),
       );
     });
 

@@ -71,7 +71,7 @@ describe.concurrent('quotes-admin keys', { timeout: 90_000 }, () => {
       .where('id', '=', id)
       .execute();
     expect((await admin('keys', 'show', id)).stdout).toMatch(/state\s+expired/);
-    const renewed = await admin('keys', 'renew', id, '--until', '2099-12-31');
+    const renewed = await admin('keys', 'renew', id, '--until', '2099-12-31', '--no-send');
     expect(renewed.code, renewed.stderr).toBe(0);
     expect(renewed.stdout).toContain('until 2099-12-31T23:59:59Z (end of that day, UTC); it is active');
   });

@@ -63,7 +63,7 @@ describe('the audit trail through quotes-admin', { timeout: 180_000 }, () => {
     const id = issued.id;
     await ok('keys', 'set-origins', id, 'https://app.audited.example', '--reason', 'their web app');
     await ok('keys', 'change-plan', id, '--plan', 'professional', '--reason', 'upgrade', '--no-send');
-    await ok('keys', 'renew', id, '--until', '2099-01-31');
+    await ok('keys', 'renew', id, '--until', '2099-01-31', '--no-send');
     const rolled = JSON.parse(await ok('keys', 'roll', id, '--json', '--reason', 'leaked in a log')) as { key: string };
     await ok('keys', 'revoke', '--category', 'other', id, '--reason', 'contract ended');
     const other = JSON.parse(

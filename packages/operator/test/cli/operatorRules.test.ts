@@ -29,7 +29,7 @@ describe('quotes-admin: one rule per input, one answer per refusal', { timeout: 
   it('refuses a day that does not exist instead of rolling it over, in one line naming it', async () => {
     const { id } = await createOperatorApi(database).createKey({ client: 'Calendar Co', plan: 'starter' });
     const created = await admin(...keysCreate('Rolled Over', 'starter'), '--expires-at', '2027-02-30');
-    const renewed = await admin('keys', 'renew', id, '--until', '2027-04-31T12:00:00Z');
+    const renewed = await admin('keys', 'renew', id, '--until', '2027-04-31T12:00:00Z', '--no-send');
     const history = await admin('usage', 'history', id, '--from', '2026-02-29');
     const audit = await admin('audit', 'list', '--since', '2026-13-01');
     expectOneLineError(created, /^quotes-admin: --expires-at 2027-02-30 is not a date: February 2027 has 28 days$/);
@@ -40,7 +40,7 @@ describe('quotes-admin: one rule per input, one answer per refusal', { timeout: 
     expect(await createOperatorApi(database).listKeys({ client: 'Rolled Over' })).toEqual([]);
     expect((await createOperatorApi(database).showKey(id)).expiresAt).toBeNull();
     // A day that exists, leap days included, is taken to its end.
-    const leap = await admin('keys', 'renew', id, '--until', '2028-02-29');
+    const leap = await admin('keys', 'renew', id, '--until', '2028-02-29', '--no-send');
     expect(leap.code, leap.stderr).toBe(0);
     expect((await createOperatorApi(database).showKey(id)).expiresAt).toBe('2028-02-29T23:59:59Z');
   });

@@ -85,3 +85,22 @@ describe('the console’s browser origins', () => {
     expect((await operator.showKey(id)).allowedOrigins).toEqual(origins);
   });
 });
+
+describe('the console tells the holder of a renewal', () => {
+  it('mails the holder a renewal made in the console, with the new expiry in words', async () => {
+    const { id } = await operator.createKey({ client: 'Renew Co', plan: 'starter', email: 'rene@example.com' });
+    const until = new Date(Date.now() + 60 * 86_400_000);
+    const day = until.toISOString().slice(0, 10);
+    const before = inbox.messages.length;
+    expect((await post(`/keys/${id}/actions/renew`, { until: day })).status).toBe(303);
+    expect((await operator.showKey(id)).expiresAt?.slice(0, 10)).toBe(day);
+    const [mail] = (await inbox.waitFor(before + 1)).slice(before);
+    expect(mail!.to && !Array.isArray(mail!.to) ? mail!.to.text : '').toBe('rene@example.com');
+    expect(mail!.subject).toMatch(/^Quote Retrieval Service: key qk_\w+\.\.\. \(k_\w+\) is renewed$/);
+    const month = until.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+    expect(mail!.text).toContain(
+      `for Renew Co, on the starter plan: it now works until the end of ${until.getUTCDate()} ${month} ${until.getUTCFullYear()} (UTC).`,
+    );
+    expect(mail!.text).toContain('https://quotes.example.test/account');
+  });
+});

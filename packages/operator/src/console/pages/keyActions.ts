@@ -8,6 +8,7 @@ import {
 } from '@quotes/accounts/rules';
 import {
   changePlanAndTell,
+  renewAndTell,
   type KeyRequestSettings,
   type KeyView,
   type OperatorApi,
@@ -118,11 +119,13 @@ export const keyActions: Readonly<Record<string, KeyAction>> = {
       `Extend ${key.id} (${key.client}) to the end of ${args.until!.toISOString().slice(0, 10)} (UTC)?`,
     fields: (_key, input) =>
       html`<label for="until">Until (to the end of that day, UTC)<input type="date" id="until" name="until" required value="${input.until ?? ''}"></label>`,
-    run: async (operator, key, args) => {
-      await operator.renewKey(key.id, args.until!);
+    run: async (operator, key, args, _input, mail) => {
+      // The holder is told as the CLI's keys renew tells them (notices/renewalNotice.ts).
+      if (mail) await renewAndTell(operator, key.id, args.until!, mail);
+      else await operator.renewKey(key.id, args.until!);
       return {};
     },
-    done: 'Renewed.',
+    done: "Renewed; the key's holder is mailed the new expiry.",
   },
   'change-plan': {
     title: 'Change plan',
