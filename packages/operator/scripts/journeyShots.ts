@@ -1,5 +1,5 @@
 // `npm run journey-shots -w @quotes/operator`: what a holder and the operator see, as PNGs at a
-// desktop's width (1280 px) and a phone's (390 px), in test-output/screenshots/ (git-ignored):
+// desktop's width (1280 px) and a phone's (390 px), in docs/journey/, for the README:
 // the holder's keys (/account), a key's page with a running grace and its charts, and the
 // console's overview. A throwaway PostgreSQL with the fixture corpus, a server started as
 // `npm start` starts it (startServer with the configuration of an empty environment), real calls
@@ -20,7 +20,7 @@ import {
 } from '@quotes/server/testing';
 import { startConsole } from '../src/console/consoleServer.js';
 
-const outputDir = fileURLToPath(new URL('../../../test-output/screenshots/', import.meta.url));
+const outputDir = fileURLToPath(new URL('../docs/journey/', import.meta.url));
 const dayMs = 86_400_000;
 const widths = [1280, 390] as const;
 
