@@ -28,6 +28,10 @@ async function silentSmtp(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // It greets, then never answers: the send then waits on the mailer's idle deadline (20 s)
+    // rather than its 10 s wait for a greeting, which a busy machine's close and second start
+    // could outlast before the claim is looked at.
+    socket.write('220 stalled.example ESMTP\r\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
