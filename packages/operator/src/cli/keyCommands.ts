@@ -17,7 +17,10 @@ import {
   renewAndTell,
   createOperatorApi,
   type IssuedKey,
+  type Delivery,
   type KeyView,
+  type Mailer,
+  type OperatorApi,
   keyMessage,
   maxMonthlyCalls,
   OperatorError,
@@ -101,6 +104,35 @@ export const unlimitedOption = (): [string, string] => [
 ];
 
 const collectOrigin = (value: string, previous: string[]) => [...previous, value];
+
+type HolderMail = { readonly mailer: Mailer; readonly publicBaseUrl: string | undefined };
+
+/**
+ * An operator's change of a key, its holder told by the function the console calls too
+ * (notices/), unless --no-send; and the line saying who was mailed.
+ */
+async function changeKeyAndTell(
+  cli: CliContext,
+  options: { readonly reason?: string; readonly send?: boolean },
+  change: (operator: OperatorApi) => Promise<KeyView>,
+  tell: (operator: OperatorApi, mail: HolderMail) => Promise<{ key: KeyView; delivery: Delivery | null }>,
+): Promise<{ view: KeyView; mailed: string }> {
+  const config = cli.config();
+  const operatorOn = (database: Parameters<typeof createOperatorApi>[0]) =>
+    createOperatorApi(database, { reason: options.reason });
+  if (options.send === false)
+    return {
+      view: await cli.run((database) => change(operatorOn(database))),
+      mailed: 'The holder was not mailed (--no-send).',
+    };
+  const { key, delivery } = await withMailer(config, (mailer) =>
+    cli.run((database) => tell(operatorOn(database), { mailer, publicBaseUrl: config.PUBLIC_BASE_URL })),
+  );
+  return {
+    view: key,
+    mailed: delivery === null ? 'The key has no e-mail address: nobody was mailed.' : deliveryLine(delivery),
+  };
+}
 
 export function registerKeyCommands(program: Command, cli: CliContext): void {
   const keys = program
@@ -359,33 +391,14 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
     .option('--send', "mail the key's holder the new expiry (the default; needs PUBLIC_BASE_URL for the mail's link)")
     .option('--no-send', 'mail nobody')
     .action(async (id: string, options: { until: Date; reason?: string; send?: boolean }) => {
-      const config = cli.config();
-      // The holder is told as the console tells them (notices/renewalNotice.ts), unless --no-send.
-      const { key: view, delivery } =
-        options.send === false
-          ? {
-              key: await cli.run((database) =>
-                createOperatorApi(database, { reason: options.reason }).renewKey(id, options.until),
-              ),
-              delivery: null,
-            }
-          : await withMailer(config, (mailer) =>
-              cli.run((database) =>
-                renewAndTell(createOperatorApi(database, { reason: options.reason }), id, options.until, {
-                  mailer,
-                  publicBaseUrl: config.PUBLIC_BASE_URL,
-                }),
-              ),
-            );
+      const { view, mailed } = await changeKeyAndTell(
+        cli,
+        options,
+        (operator) => operator.renewKey(id, options.until),
+        (operator, mail) => renewAndTell(operator, id, options.until, mail),
+      );
       cli.out(
-        [
-          `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.`,
-          delivery !== null
-            ? deliveryLine(delivery)
-            : options.send === false
-              ? 'The holder was not mailed (--no-send).'
-              : 'The key has no e-mail address: nobody was mailed.',
-        ].join('\n'),
+        `Renewed ${view.id} (${show(view.client)}) until ${expiryText(view.expiresAt ?? '')}; it is ${view.state}.\n${mailed}`,
       );
     });
 
@@ -421,33 +434,14 @@ export function registerKeyCommands(program: Command, cli: CliContext): void {
           maxLimit: options.maxLimit,
           allowAnotherTrial: options.allowAnotherTrial,
         };
-        const config = cli.config();
-        // The holder is told as the console tells them (notices/planChangeNotice.ts), unless --no-send.
-        const { key: view, delivery } =
-          options.send === false
-            ? {
-                key: await cli.run((database) =>
-                  createOperatorApi(database, { reason: options.reason }).changePlan(id, change),
-                ),
-                delivery: null,
-              }
-            : await withMailer(config, (mailer) =>
-                cli.run((database) =>
-                  changePlanAndTell(createOperatorApi(database, { reason: options.reason }), id, change, {
-                    mailer,
-                    publicBaseUrl: config.PUBLIC_BASE_URL,
-                  }),
-                ),
-              );
+        const { view, mailed } = await changeKeyAndTell(
+          cli,
+          options,
+          (operator) => operator.changePlan(id, change),
+          (operator, mail) => changePlanAndTell(operator, id, change, mail),
+        );
         cli.out(
-          [
-            `${view.id} (${show(view.client)}) is now on ${view.plan}: ${allowanceOfView(view)}, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.`,
-            delivery !== null
-              ? deliveryLine(delivery)
-              : options.send === false
-                ? 'The holder was not mailed (--no-send).'
-                : 'The key has no e-mail address: nobody was mailed.',
-          ].join('\n'),
+          `${view.id} (${show(view.client)}) is now on ${view.plan}: ${allowanceOfView(view)}, pages up to ${view.maxLimit}${view.expiresAt ? `, valid until ${expiryText(view.expiresAt)}` : ''}.\n${mailed}`,
         );
       },
     );
