@@ -1,4 +1,4 @@
-// The suite's cost, printed at the end of `npm test`: each package's test time and the slowest
+// The suite's cost, printed at the end of `npm test` and `npm run test:timed`: each package's test time and the slowest
 // test files, then every failed test and every test that passed on its second try, from what scripts/testCostReporter.mjs wrote during this run.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,14 +16,16 @@ for (const run of runs) {
   packages.set(run.package, entry);
 }
 const total = (phase) => runs.filter((run) => run.phase === phase).reduce((sum, run) => sum + run.wallMs, 0);
+const phases = ['test', 'test:timed'].filter((phase) => runs.some((run) => run.phase === phase));
+const phaseWords = { test: 'summed over the packages sharing the machine', 'test:timed': 'timed, alone' };
 console.log(
-  `\nTest time per package: ${seconds(total('test')).trim()} summed over the packages sharing the machine, ${seconds(total('test:timed')).trim()} timed, alone:`,
+  `\nTest time per package: ${phases.map((phase) => `${seconds(total(phase)).trim()} ${phaseWords[phase]}`).join(', ')}:`,
 );
-console.log(`${'test'.padStart(8)}  ${'timed'.padStart(8)}  package`);
+console.log(`${phases.map((phase) => phase.padStart(10)).join('  ')}  package`);
 for (const [name, entry] of [...packages].sort(
   (a, b) => b[1].test + b[1]['test:timed'] - (a[1].test + a[1]['test:timed']),
 ))
-  console.log(`${seconds(entry.test)}  ${entry['test:timed'] ? seconds(entry['test:timed']) : '       -'}  ${name}`);
+  console.log(`${phases.map((phase) => (entry[phase] ? seconds(entry[phase]) : '-').padStart(10)).join('  ')}  ${name}`);
 const files = runs.flatMap((run) => run.files).sort((a, b) => b.ms - a.ms);
 console.log('\nSlowest test files:');
 for (const file of files.slice(0, 15)) console.log(`${seconds(file.ms)}  ${file.file}`);

@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** The whole bench, end to end: it loads the machine, so `test:timed` runs it alone (npm test's last phase). */
+/** The whole bench, end to end: it loads the machine, so `test:timed` runs it alone (npm run test:timed). */
 const wholeBench = ['test/benchRun.test.ts'];
 
 export default defineConfig({

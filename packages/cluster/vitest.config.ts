@@ -7,7 +7,7 @@ const untimed = ['test/clusterCommand.test.ts', 'test/deployFiles.test.ts', 'tes
 /**
  * Every other test holds a deadline or a latency across processes (PostgreSQL, PgBouncer,
  * HAProxy, servers): `test:timed` runs them one file at a time, with nothing else running
- * (npm test's last phase), so their bounds measure the cluster, not the machine.
+ * (npm run test:timed), so their bounds measure the cluster, not the machine.
  */
 export default defineConfig({
   test: {

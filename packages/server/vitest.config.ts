@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Tests that hold a latency or a deadline (fault injection, several servers behind a pooler) are
  * the `timed` project: `test:timed` runs them one file at a time with nothing else running (npm
- * test's last phase), since beside other files on two cores their bounds measure the machine,
+ * run test:timed), since beside other files on two cores their bounds measure the machine,
  * not the server. `test` runs the rest, which may share the machine.
  */
 const timed = [

@@ -24,7 +24,7 @@ export const databaseTestConfig = defineConfig({
 
 /**
  * What a `timed` project adds (tests holding a deadline, a latency or a rate over real time, run
- * alone in npm test's last phase): one file at a time, and one more try for a test that failed,
+ * alone in npm run test:timed): one file at a time, and one more try for a test that failed,
  * since a shared machine (CI's) can stall a whole window once. A test that passes on its second
  * try is listed under "Passed on a second try" at the end of npm test: it is seen, not hidden.
  * Each file gets its own module graph, so no file's heap or timers weigh on another's figures.
