@@ -25,7 +25,9 @@ console.log(`${phases.map((phase) => phase.padStart(10)).join('  ')}  package`);
 for (const [name, entry] of [...packages].sort(
   (a, b) => b[1].test + b[1]['test:timed'] - (a[1].test + a[1]['test:timed']),
 ))
-  console.log(`${phases.map((phase) => (entry[phase] ? seconds(entry[phase]) : '-').padStart(10)).join('  ')}  ${name}`);
+  console.log(
+    `${phases.map((phase) => (entry[phase] ? seconds(entry[phase]) : '-').padStart(10)).join('  ')}  ${name}`,
+  );
 const files = runs.flatMap((run) => run.files).sort((a, b) => b.ms - a.ms);
 console.log('\nSlowest test files:');
 for (const file of files.slice(0, 15)) console.log(`${seconds(file.ms)}  ${file.file}`);
