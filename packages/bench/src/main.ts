@@ -1,15 +1,16 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '@quotes/mock';
 import { startScript } from '@quotes/cluster';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
+import { runAdmin } from './adminCommands.js';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { createKey, createKeys, freshDatabase, settleWrites, trafficKeys } from './benchDatabase.js';
 import { OptionError, type PhaseId, parseBenchOptions, phaseIds } from './benchOptions.js';
-import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
+import { type RunningProcess, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
 import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
@@ -63,7 +64,6 @@ const coldClients = [1, 4] as const;
 
 const require = createRequire(import.meta.url);
 const serverMain = require.resolve('@quotes/server/main');
-const adminCli = join(dirname(require.resolve('@quotes/operator/package.json')), 'dist', 'cli', 'main.js');
 /** The server runs as `npm start` runs it: with the environment and Node options of its start script. */
 const serverStart = startScript();
 const serverNodeOptions = [...serverStart.nodeFlags, ...options.serverNodeOptions];
@@ -145,14 +145,14 @@ async function main(): Promise<void> {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
       const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
       const env = { DATABASE_URL: databaseUrl };
-      await runNodeScript(adminCli, ['db', 'migrate'], env);
+      await runAdmin(env, ['db', 'migrate']);
       const began = Date.now();
-      await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)], env);
+      await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)]);
       log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       await settleWrites(databaseUrl, log);
-      const platformKeys = await createKeys(adminCli, databaseUrl, trafficKeys);
+      const platformKeys = await createKeys(databaseUrl, trafficKeys);
       const platformKey = platformKeys[0] as string;
-      const floodKey = await createKey(adminCli, databaseUrl, 'platform');
+      const floodKey = await createKey(databaseUrl, 'platform');
       const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
       // Each list is asked of a server that has not seen it: a fresh process, or a reloaded corpus.
       const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
@@ -316,7 +316,7 @@ async function main(): Promise<void> {
         await phase('counted', async () => {
           // 6. Counting on the path: a capped (professional) key, run by amount so it stays within
           // its allowance; then the floor sent the same calls, for the row beside the others.
-          const professionalKey = await createKey(adminCli, databaseUrl, 'professional', countedCalls + 5000);
+          const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
           const scenario = all[0] as Scenario;
           const countedRun = (origin: string) => () =>
             runLoad({
@@ -367,11 +367,7 @@ async function main(): Promise<void> {
           // count in turn with a list of its own, so each meets combinations and quotes the new
           // corpus has not served.
           const reloadBegan = Date.now();
-          await runNodeScript(
-            adminCli,
-            ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes'],
-            env,
-          );
+          await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes']);
           log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
           for (const [index, clients] of coldClients.entries())
             await cold(server.base, 'after reload', coldAfterReload[index] ?? [], clients);
