@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { historyMemoryDefaults } from './historyMemory.js';
 
 /** The single-URL scenarios' ids (scenarios.ts) and the mixed one's, in the order they run. */
 export const scenarioIds = ['mixed', 'random', 'random-filtered', 'filter-3', 'filter-deep', 'categories', 'usage'];
@@ -19,6 +20,9 @@ export interface BenchOptions {
   mixedUrls: number;
   coldCalls: number;
   countedCalls: number;
+  /** Ordinary active keys the usage history's memory is measured over, and its rounds (historyMemory.ts). */
+  historyKeys: number;
+  historyRounds: number;
   /** The scenarios measured against the floor and the mock (all by default). */
   scenarios: Set<string>;
   /** The scenarios measured over every route (one key, history off, through HAProxy). */
@@ -71,6 +75,8 @@ function parseCommandLine(args: string[], defaultOut: string) {
         'mixed-urls': { type: 'string', default: '2000' },
         'cold-calls': { type: 'string', default: '200' },
         'counted-calls': { type: 'string', default: '45000' },
+        'history-keys': { type: 'string', default: String(historyMemoryDefaults.ordinaryKeys) },
+        'history-rounds': { type: 'string', default: String(historyMemoryDefaults.rounds) },
         scenarios: { type: 'string', default: scenarioIds.join(',') },
         'route-scenarios': { type: 'string', default: 'random,categories' },
         phases: { type: 'string', default: phaseIds.join(',') },
@@ -96,6 +102,8 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
     mixedUrls: positiveInteger('mixed-urls', values['mixed-urls']),
     coldCalls: positiveInteger('cold-calls', values['cold-calls']),
     countedCalls: positiveInteger('counted-calls', values['counted-calls']),
+    historyKeys: positiveInteger('history-keys', values['history-keys']),
+    historyRounds: positiveInteger('history-rounds', values['history-rounds']),
     scenarios: ids('scenarios', values.scenarios, scenarioIds),
     routeScenarios: ids(
       'route-scenarios',

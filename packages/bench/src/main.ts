@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
       report.index.push(micro);
     }
-    report.historyMemory = await measureHistoryMemory();
+    report.historyMemory = await measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
     log(
       `usage history in memory: ${report.historyMemory.ordinaryBytesPerKey} bytes per ordinary key, ${report.historyMemory.boundBytesPerKey} at the bound`,
     );

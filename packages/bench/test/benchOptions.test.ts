@@ -17,8 +17,21 @@ describe('the bench options', () => {
       scenarios: new Set(scenarioIds),
       routeScenarios: new Set(['random', 'categories']),
       phases: new Set(phaseIds),
+      historyKeys: 10_000,
+      historyRounds: 5,
       out: '/results',
     });
+  });
+
+  it('take a smaller usage history measurement, for a short check', () => {
+    expect(parse('--history-keys', '1000', '--history-rounds', '1')).toMatchObject({
+      historyKeys: 1000,
+      historyRounds: 1,
+    });
+    expect(() => parse('--history-keys', '0')).toThrow('--history-keys must be a positive whole number, got "0"');
+    expect(() => parse('--history-rounds', '1.5')).toThrow(
+      '--history-rounds must be a positive whole number, got "1.5"',
+    );
   });
 
   it('take some phases for a look at one, and refuse an unknown one', () => {
