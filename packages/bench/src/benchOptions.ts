@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { historyMemoryDefaults } from './historyMemory.js';
+import { sampleIntervalMs } from './loadWorkerMessages.js';
 
 /** The single-URL scenarios' ids (scenarios.ts) and the mixed one's, in the order they run. */
 export const scenarioIds = ['mixed', 'random', 'random-filtered', 'filter-3', 'filter-deep', 'categories', 'usage'];
@@ -43,10 +44,10 @@ function positiveInteger(name: string, text: string | undefined): number {
   return value;
 }
 
-function nonNegative(name: string, text: string | undefined): number {
+function seconds(name: string, text: string | undefined, least: number): number {
   const value = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < 0)
-    throw new OptionError(`--${name} must be a number of seconds, 0 or more, got "${text}"`);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < least)
+    throw new OptionError(`--${name} must be a number of seconds, ${least} or more, got "${text}"`);
   return value;
 }
 
@@ -94,8 +95,9 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
   const { values } = parseCommandLine(args, defaultOut);
   return {
     sizes: (values.sizes ?? '').split(',').map((size) => positiveInteger('sizes', size.trim())),
-    durationSeconds: positiveInteger('duration', values.duration),
-    warmupSeconds: nonNegative('warmup', values.warmup),
+    // A run lasts at least one of the load generator's sample intervals.
+    durationSeconds: seconds('duration', values.duration, sampleIntervalMs / 1000),
+    warmupSeconds: seconds('warmup', values.warmup, 0),
     rounds: positiveInteger('rounds', values.rounds),
     connections: positiveInteger('connections', values.connections),
     seed: positiveInteger('seed', values.seed),

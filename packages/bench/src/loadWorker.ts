@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { percentile, toMicrosecond } from './latencySample.js';
-import { measure, warmedUp } from './loadWorkerMessages.js';
+import { measure, sampleIntervalMs, warmedUp } from './loadWorkerMessages.js';
 
 /**
  * One load run, in its own process so the load generator never shares the server's or the
@@ -85,6 +85,7 @@ function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: nu
   return autocannon({
     url: config.origin,
     connections: config.connections,
+    sampleInt: sampleIntervalMs,
     ...(duration.amount !== undefined ? { amount: duration.amount } : { duration: duration.seconds }),
     headers: config.headers,
     requests: [

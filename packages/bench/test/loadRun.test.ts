@@ -57,6 +57,33 @@ describe('runLoad', () => {
     expect(result.seconds).toBeLessThan(3);
   }, 60_000);
 
+  it('lasts a fraction of a second when asked to', async () => {
+    const result = await runLoad({ origin, paths: ['/'], connections: 2, durationSeconds: 0.3, warmupSeconds: 0 });
+    expect(result.requests).toBeGreaterThan(0);
+    // Ended on the load generator's first sample past 0.3 s, not on a whole second.
+    expect(result.seconds).toBeGreaterThan(0.25);
+    expect(result.seconds).toBeLessThan(0.8);
+  }, 60_000);
+
+  it('closes the window of a run by amount soon after its last answer, not on the next whole second', async () => {
+    let openedAt = 0;
+    let closedAt = 0;
+    const result = await runLoad(
+      { origin, paths: ['/'], connections: 2, durationSeconds: 1, warmupSeconds: 0, amount: 50 },
+      {
+        open: async () => {
+          openedAt = performance.now();
+        },
+        close: async () => {
+          closedAt = performance.now();
+        },
+      },
+    );
+    expect(result.requests).toBe(50);
+    // What the window holds past the measured run: the worker's last sample, its result and its exit.
+    expect(closedAt - openedAt - (result.seconds ?? 0) * 1000).toBeLessThan(500);
+  }, 60_000);
+
   it('fails with the error of a window that cannot open, instead of hanging the run', async () => {
     await expect(
       runLoad(
