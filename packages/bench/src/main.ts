@@ -97,15 +97,42 @@ async function main(): Promise<void> {
     `bench: sizes ${sizes.join(', ')}; ${connections} connections; ${rounds} rounds of ${durationSeconds} s per target after ${warmupSeconds} s of warm-up each; ${machine}`,
   );
 
-  const cluster = process.env.DATABASE_URL
-    ? null
-    : await startEmbeddedPostgres({
-        dataDir: join(await mkdtemp(join(tmpdir(), 'quotes-bench-pg-')), 'data'),
-        port: await freePort(),
-        persistent: false,
-      });
+  // Timed in this process: before anything else runs beside it.
+  const index: BenchReport['index'] = [];
+  for (const size of sizes) {
+    log(`index micro-measurement at ${size.toLocaleString('en-US')} quotes`);
+    const micro = await measureIndex(size, seed);
+    log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
+    index.push(micro);
+  }
+  // The usage history's memory is counted in bytes, in a process of its own: the throwaway
+  // cluster and the mock start beside it.
+  const clusterStart = process.env.DATABASE_URL
+    ? Promise.resolve(null)
+    : mkdtemp(join(tmpdir(), 'quotes-bench-pg-')).then(async (directory) =>
+        startEmbeddedPostgres({ dataDir: join(directory, 'data'), port: await freePort(), persistent: false }),
+      );
+  const mockStart = startMock({ port: 0 });
+  const historyMeasure = measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
+  const [clusterStarted, mockStarted, historyMeasured] = await Promise.allSettled([
+    clusterStart,
+    mockStart,
+    historyMeasure,
+  ]);
+  if (
+    clusterStarted.status === 'rejected' ||
+    mockStarted.status === 'rejected' ||
+    historyMeasured.status === 'rejected'
+  ) {
+    await Promise.allSettled([mockStart.then((mock) => mock.stop()), clusterStart.then((cluster) => cluster?.stop())]);
+    throw [clusterStarted, mockStarted, historyMeasured].find((start) => start.status === 'rejected')?.reason;
+  }
+  const cluster = clusterStarted.value;
+  const mock = mockStarted.value;
+  log(
+    `usage history in memory: ${historyMeasured.value.ordinaryBytesPerKey} bytes per ordinary key, ${historyMeasured.value.boundBytesPerKey} at the bound`,
+  );
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
-  const mock = await startMock({ port: 0 });
   // Stopped by a signal: the children and the throwaway cluster go too, not left running.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
@@ -125,22 +152,13 @@ async function main(): Promise<void> {
     cold: [],
     bystander: [],
     counting: [],
-    index: [],
+    index,
+    historyMemory: historyMeasured.value,
     routes: [],
     routeNotes: [],
     countedCosts: [],
   };
   try {
-    for (const size of sizes) {
-      log(`index micro-measurement at ${size.toLocaleString('en-US')} quotes`);
-      const micro = await measureIndex(size, seed);
-      log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
-      report.index.push(micro);
-    }
-    report.historyMemory = await measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
-    log(
-      `usage history in memory: ${report.historyMemory.ordinaryBytesPerKey} bytes per ordinary key, ${report.historyMemory.boundBytesPerKey} at the bound`,
-    );
     for (const size of sizes) {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
       const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
@@ -164,34 +182,47 @@ async function main(): Promise<void> {
       const flood = neverSeenCombinations(seed + 3, 5000);
 
       // 1. Capture: what the server answers each URL with, from a server that is then stopped,
-      // so the one measured next meets the cold calls just started.
-      const capturing = await startServerProcess(env);
+      // so the one measured next meets the cold calls just started. The first cold row's server
+      // starts beside it (a start is not measured) and meets its calls once it has stopped, the
+      // only server on the database, as every cold row's server does.
+      const freshServers = options.phases.has('cold') ? coldClients.slice(0, -1) : [];
+      let firstFresh = freshServers.length > 0 ? startServerProcess(env) : undefined;
+      // Its failure is reported where it is awaited, or it is stopped where the capture failed.
+      firstFresh?.catch(() => undefined);
+      const stopFirstFresh = () => firstFresh?.then((fresh) => fresh.process.stop()).catch(() => undefined);
       let all: Scenario[];
       const answersFile = join(await mkdtemp(join(tmpdir(), 'quotes-bench-answers-')), 'answers.json');
-      try {
-        const filtered = await pickFilteredPaths(capturing.base, platformKey, log);
-        all = scenarios(filtered.list, filtered.random);
-        const captured = await captureAnswers(
-          capturing.base,
-          [...all.map((scenario) => scenario.path), ...traffic.distinct],
-          { 'X-API-Key': platformKey },
-        );
-        await writeAnswers(answersFile, captured);
-        const statuses = Object.values(captured).reduce<Record<number, number>>((counts, answer) => {
-          counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-          return counts;
-        }, {});
-        log(`  captured ${Object.keys(captured).length} answers (${JSON.stringify(statuses)})`);
-      } finally {
-        await capturing.process.stop();
-      }
+      let floor: RunningProcess;
       const floorPort = await freePort();
-      const floor = await startNodeProcess(
-        floorScript,
-        [],
-        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
-        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
-      );
+      try {
+        const capturing = await startServerProcess(env);
+        try {
+          const filtered = await pickFilteredPaths(capturing.base, platformKey, log);
+          all = scenarios(filtered.list, filtered.random);
+          const captured = await captureAnswers(
+            capturing.base,
+            [...all.map((scenario) => scenario.path), ...traffic.distinct],
+            { 'X-API-Key': platformKey },
+          );
+          await writeAnswers(answersFile, captured);
+          const statuses = Object.values(captured).reduce<Record<number, number>>((counts, answer) => {
+            counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+            return counts;
+          }, {});
+          log(`  captured ${Object.keys(captured).length} answers (${JSON.stringify(statuses)})`);
+        } finally {
+          await capturing.process.stop();
+        }
+        floor = await startNodeProcess(
+          floorScript,
+          [],
+          { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
+          () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+        );
+      } catch (error) {
+        await stopFirstFresh();
+        throw error;
+      }
       const platform = { 'X-API-Key': platformKey };
       const cold = async (base: string, moment: ColdMeasurement['moment'], paths: string[], clients: number) => {
         const sample = await sampleLatenciesApart({ origin: base, paths, headers: platform, concurrency: clients });
@@ -208,15 +239,15 @@ async function main(): Promise<void> {
         await cold(base, 'after start', coldAfterStart, clients);
         await cold(base, 'the same calls again', coldAfterStart, clients);
       };
-      if (options.phases.has('cold'))
-        for (const clients of coldClients.slice(0, -1)) {
-          const fresh = await startServerProcess(env);
-          try {
-            await afterStart(fresh.base, clients);
-          } finally {
-            await fresh.process.stop();
-          }
+      for (const clients of freshServers) {
+        const fresh = await (firstFresh ?? startServerProcess(env));
+        firstFresh = undefined;
+        try {
+          await afterStart(fresh.base, clients);
+        } finally {
+          await fresh.process.stop();
         }
+      }
       const server = await startServerProcess(env);
       let meter: CostMeter | undefined;
       // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
@@ -383,8 +414,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await mock.stop();
-    await cluster?.stop();
+    await Promise.all([mock.stop(), cluster?.stop()]);
   }
   const out = options.out ?? committedResults;
   await mkdir(out, { recursive: true });
