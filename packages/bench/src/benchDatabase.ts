@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { runNodeScript } from './childProcess.js';
+import { runAdmin } from './adminCommands.js';
 
 /** The bench's databases: made fresh for each corpus size, settled after the load, and keyed. */
 
@@ -58,18 +58,10 @@ export async function settleWrites(databaseUrl: string, log: (line: string) => v
  * Bench keys are enterprise keys (no burst limit; the plan's own allowance, if any, as
  * `monthlyCalls`): the bench measures what the server can do, not the plans' calls per second.
  */
-export async function createKey(
-  adminCli: string,
-  databaseUrl: string,
-  plan: string,
-  monthlyCalls?: number,
-): Promise<string> {
+export async function createKey(databaseUrl: string, plan: string, monthlyCalls?: number): Promise<string> {
   const limit = monthlyCalls === undefined ? ['--unlimited'] : ['--monthly-calls', String(monthlyCalls)];
-  const output = await runNodeScript(
-    adminCli,
-    ['keys', 'create', '--client', `bench ${plan}`, '--plan', 'enterprise', ...limit, '--json'],
-    { DATABASE_URL: databaseUrl },
-  );
+  const args = ['keys', 'create', '--client', `bench ${plan}`, '--plan', 'enterprise', ...limit, '--json'];
+  const output = await runAdmin({ DATABASE_URL: databaseUrl }, args);
   return (JSON.parse(output) as { key: string }).key;
 }
 
@@ -80,8 +72,8 @@ export async function createKey(
  */
 export const trafficKeys = 16;
 
-export async function createKeys(adminCli: string, databaseUrl: string, count: number): Promise<string[]> {
+export async function createKeys(databaseUrl: string, count: number): Promise<string[]> {
   const keys: string[] = [];
-  for (let index = 0; index < count; index++) keys.push(await createKey(adminCli, databaseUrl, 'platform'));
+  for (let index = 0; index < count; index++) keys.push(await createKey(databaseUrl, 'platform'));
   return keys;
 }

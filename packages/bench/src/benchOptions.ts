@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { historyMemoryDefaults } from './historyMemory.js';
+import { sampleIntervalMs } from './loadWorkerMessages.js';
 
 /** The single-URL scenarios' ids (scenarios.ts) and the mixed one's, in the order they run. */
 export const scenarioIds = ['mixed', 'random', 'random-filtered', 'filter-3', 'filter-deep', 'categories', 'usage'];
@@ -19,6 +21,9 @@ export interface BenchOptions {
   mixedUrls: number;
   coldCalls: number;
   countedCalls: number;
+  /** Ordinary active keys the usage history's memory is measured over, and its rounds (historyMemory.ts). */
+  historyKeys: number;
+  historyRounds: number;
   /** The scenarios measured against the floor and the mock (all by default). */
   scenarios: Set<string>;
   /** The scenarios measured over every route (one key, history off, through HAProxy). */
@@ -39,10 +44,10 @@ function positiveInteger(name: string, text: string | undefined): number {
   return value;
 }
 
-function nonNegative(name: string, text: string | undefined): number {
+function seconds(name: string, text: string | undefined, least: number): number {
   const value = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < 0)
-    throw new OptionError(`--${name} must be a number of seconds, 0 or more, got "${text}"`);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < least)
+    throw new OptionError(`--${name} must be a number of seconds, ${least} or more, got "${text}"`);
   return value;
 }
 
@@ -71,6 +76,8 @@ function parseCommandLine(args: string[], defaultOut: string) {
         'mixed-urls': { type: 'string', default: '2000' },
         'cold-calls': { type: 'string', default: '200' },
         'counted-calls': { type: 'string', default: '45000' },
+        'history-keys': { type: 'string', default: String(historyMemoryDefaults.ordinaryKeys) },
+        'history-rounds': { type: 'string', default: String(historyMemoryDefaults.rounds) },
         scenarios: { type: 'string', default: scenarioIds.join(',') },
         'route-scenarios': { type: 'string', default: 'random,categories' },
         phases: { type: 'string', default: phaseIds.join(',') },
@@ -88,14 +95,17 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
   const { values } = parseCommandLine(args, defaultOut);
   return {
     sizes: (values.sizes ?? '').split(',').map((size) => positiveInteger('sizes', size.trim())),
-    durationSeconds: positiveInteger('duration', values.duration),
-    warmupSeconds: nonNegative('warmup', values.warmup),
+    // A run lasts at least one of the load generator's sample intervals.
+    durationSeconds: seconds('duration', values.duration, sampleIntervalMs / 1000),
+    warmupSeconds: seconds('warmup', values.warmup, 0),
     rounds: positiveInteger('rounds', values.rounds),
     connections: positiveInteger('connections', values.connections),
     seed: positiveInteger('seed', values.seed),
     mixedUrls: positiveInteger('mixed-urls', values['mixed-urls']),
     coldCalls: positiveInteger('cold-calls', values['cold-calls']),
     countedCalls: positiveInteger('counted-calls', values['counted-calls']),
+    historyKeys: positiveInteger('history-keys', values['history-keys']),
+    historyRounds: positiveInteger('history-rounds', values['history-rounds']),
     scenarios: ids('scenarios', values.scenarios, scenarioIds),
     routeScenarios: ids(
       'route-scenarios',

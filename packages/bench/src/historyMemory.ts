@@ -28,6 +28,9 @@ export interface HistoryMemoryConfig {
   rounds: number;
 }
 
+/** What a run of the bench measures unless told otherwise (`--history-keys`, `--history-rounds`). */
+export const historyMemoryDefaults: HistoryMemoryConfig = { ordinaryKeys: 10_000, boundKeys: 20, rounds: 5 };
+
 const workerScript = fileURLToPath(new URL('./historyMemoryWorker.js', import.meta.url));
 
 /** Five rounds take 5-10 s; a worker that hangs fails the bench instead. */
@@ -38,7 +41,11 @@ const workerDeadlineMs = 5 * 60_000;
  * after the embedded cluster's start and the index measurements, the heap shrank while it
  * measured and an ordinary key read -1,529 bytes.
  */
-export function measureHistoryMemory(ordinaryKeys = 10_000, boundKeys = 20, rounds = 5): Promise<HistoryMemoryResult> {
+export function measureHistoryMemory(
+  ordinaryKeys = historyMemoryDefaults.ordinaryKeys,
+  boundKeys = historyMemoryDefaults.boundKeys,
+  rounds = historyMemoryDefaults.rounds,
+): Promise<HistoryMemoryResult> {
   const config: HistoryMemoryConfig = { ordinaryKeys, boundKeys, rounds };
   return runWorker<HistoryMemoryResult>(workerScript, config, workerDeadlineMs, ['--expose-gc']);
 }

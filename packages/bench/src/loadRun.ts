@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { runWorker } from './childProcess.js';
-import type { LoadWorkerConfig, LoadWorkerResult } from './loadWorker.js';
-import { measure, warmedUp } from './loadWorkerMessages.js';
+import { runningChildren } from './childProcess.js';
+import { isLoadResult, type LoadWorkerConfig, type LoadWorkerResult, measure, warmedUp } from './loadWorkerMessages.js';
 
 const workerScript = fileURLToPath(new URL('./loadWorker.js', import.meta.url));
 
@@ -55,11 +55,89 @@ const workerDeadlineMs = (config: LoadWorkerConfig) =>
   ((config.amount !== undefined ? config.amount / 100 : config.durationSeconds) + (config.warmupSeconds ?? 0) + 60) *
   1000;
 
+/** A load generator process between runs, and what it last wrote on stderr. */
+interface LoadWorker {
+  child: ChildProcess;
+  stderr(): string;
+}
+
+/** Load generators between runs: a run takes one (or starts one) and gives it back. */
+const idleWorkers: LoadWorker[] = [];
+
+/** Kept or let go: an idle worker does not hold the bench's process open, and ends with it. */
+function hold(worker: LoadWorker, held: boolean): void {
+  for (const handle of [worker.child, worker.child.channel, worker.child.stderr as Socket | null])
+    if (held) handle?.ref();
+    else handle?.unref();
+}
+
+function takeWorker(): LoadWorker {
+  const kept = idleWorkers.pop();
+  if (kept) {
+    hold(kept, true);
+    return kept;
+  }
+  const child = spawn(process.execPath, [workerScript], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  runningChildren.add(child);
+  child.once('exit', () => runningChildren.delete(child));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  return { child, stderr: () => stderr.trim() };
+}
+
 /**
- * One load run, its warm-up first in the same load generator process. With `window`, the window
- * opens once the warm-up is over (the worker waits for it) and closes when the run has ended, so
- * counters read in it hold the measured run alone.
+ * One load run in a load generator process (loadWorker.ts), its warm-up first. With `window`, the
+ * window opens once the warm-up is over (the worker waits for it) and closes when the run has
+ * ended, so counters read in it hold the measured run alone. A worker that fails or passes its
+ * deadline is stopped, and fails the run; one that answered serves the next run.
  */
+function runInWorker(config: LoadWorkerConfig, window?: MeasuredWindow): Promise<LoadWorkerResult> {
+  const worker = takeWorker();
+  const { child } = worker;
+  const deadlineMs = workerDeadlineMs(config);
+  return new Promise<LoadWorkerResult>((resolve, reject) => {
+    let opening: Promise<void> | undefined;
+    const settle = (outcome: () => void) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      outcome();
+    };
+    const fail = (error: unknown) =>
+      settle(() => {
+        child.kill('SIGKILL');
+        reject(error);
+      });
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      fail(new Error(`the load worker stopped (${code ?? signal}): ${worker.stderr()}`));
+    const onMessage = (message: unknown) => {
+      if (message === warmedUp) {
+        opening = (window?.open() ?? Promise.resolve()).then(() => {
+          child.send(measure);
+        }, fail);
+      } else if (isLoadResult(message)) {
+        const { result } = message;
+        settle(() => {
+          hold(worker, false);
+          idleWorkers.push(worker);
+          // The window opened before the run it closes on.
+          void (opening ?? Promise.resolve()).then(() => resolve(result));
+        });
+      }
+    };
+    const timer = setTimeout(
+      () => fail(new Error(`a load run did not finish within ${deadlineMs / 1000} s, so it was stopped`)),
+      deadlineMs,
+    );
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send({ run: config });
+  });
+}
+
+/** One load run, its warm-up first in the same load generator process (runInWorker). */
 export async function runLoad(options: LoadOptions, window?: MeasuredWindow): Promise<LoadResult> {
   const config: LoadWorkerConfig = {
     origin: options.origin,
@@ -72,28 +150,7 @@ export async function runLoad(options: LoadOptions, window?: MeasuredWindow): Pr
     warmupSeconds: options.warmupSeconds,
     warmupPaths: options.warmupPaths,
   };
-  let opening: Promise<void> | undefined;
-  let openFailure: unknown;
-  const onMessage = (message: unknown, child: ChildProcess) => {
-    if (message !== warmedUp) return;
-    opening = (window?.open() ?? Promise.resolve()).then(
-      () => {
-        child.send(measure);
-      },
-      (error: unknown) => {
-        openFailure = error;
-        child.kill('SIGKILL');
-      },
-    );
-  };
-  let result: LoadWorkerResult;
-  try {
-    result = await runWorker<LoadWorkerResult>(workerScript, config, workerDeadlineMs(config), [], onMessage);
-  } catch (error) {
-    await opening;
-    throw openFailure ?? error;
-  }
-  await opening;
+  const result = await runInWorker(config, window);
   await window?.close();
   return {
     requestsPerSecond: result.requestsPerSecond,

@@ -1,49 +1,23 @@
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { percentile, toMicrosecond } from './latencySample.js';
-import { measure, warmedUp } from './loadWorkerMessages.js';
+import {
+  isLoadRun,
+  type LoadWorkerConfig,
+  type LoadWorkerResult,
+  measure,
+  sampleIntervalMs,
+  warmedUp,
+} from './loadWorkerMessages.js';
 
 /**
- * One load run, in its own process so the load generator never shares the server's or the
- * bench's event loop: autocannon driven through its API, which can send a different path on
- * every request (the mixed scenario's list) where its CLI repeats one URL. The warm-up runs in
- * the same process, so the measured run meets a load generator already compiled by the JIT, as
- * warm as the target: a fresh process runs slower at first, which holds back the faster side,
- * the floor, more than the server.
+ * Load runs, one after another, in a process of their own so the load generator never shares the
+ * server's or the bench's event loop: autocannon driven through its API, which can send a
+ * different path on every request (the mixed scenario's list) where its CLI repeats one URL. Each
+ * run's warm-up runs in the same process, so the measured run meets a load generator already
+ * compiled by the JIT, as warm as the target: a fresh process runs slower at first, which holds
+ * back the faster side, the floor, more than the server. The process is kept for the next run
+ * (loadRun.ts): starting Node and loading autocannon took 0.3 s a run.
  */
-export interface LoadWorkerConfig {
-  origin: string;
-  /** Sent in this order, round and round; one entry repeats one URL. */
-  paths: string[];
-  headers: Record<string, string>;
-  /** API keys sent in turn, one per request (X-API-Key), as traffic from many clients is. */
-  keys?: string[];
-  connections: number;
-  durationSeconds: number;
-  /** Stop after this many requests instead of after a duration. */
-  amount?: number;
-  /** Seconds of unmeasured load first, on `warmupPaths` (default: `paths`). */
-  warmupSeconds?: number;
-  warmupPaths?: string[];
-}
-
-export interface LoadWorkerResult {
-  requestsPerSecond: number;
-  /** To the microsecond; null when nothing answered. */
-  latencyP50Ms: number | null;
-  latencyP99Ms: number | null;
-  requests: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  serverErrors: number;
-  /** Answers 429: calls refused for the key's rate, calls at once or allowance. */
-  refused: number;
-  /** The load generator's own CPU (user + system, this process) over the measured run, µs. */
-  loadGeneratorCpuMicros: number;
-  /** Seconds from the measured run's start to its last answer. */
-  seconds: number;
-}
 
 interface AutocannonResult {
   requests: { total: number };
@@ -64,19 +38,15 @@ interface AutocannonInstance extends PromiseLike<AutocannonResult> {
 type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-/** Resolves when the bench says `measure` (at once without an IPC channel). */
-async function measureWhenTold(): Promise<void> {
-  const send = process.send?.bind(process);
-  if (!send) return;
-  const told = new Promise<void>((resolve) => {
-    process.on('message', (message) => {
-      if (message === measure) resolve();
-    });
+/** Set while a run waits for the bench's `measure`. */
+let measureNow: (() => void) | undefined;
+
+/** Resolves when the bench says `measure`, having been told the warm-up is over. */
+function measureWhenTold(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    measureNow = resolve;
+    process.send?.(warmedUp);
   });
-  send(warmedUp);
-  await told;
-  // Nothing more to say: without the channel open, the process ends when its run does.
-  process.disconnect();
 }
 
 function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: number; seconds: number }) {
@@ -85,6 +55,7 @@ function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: nu
   return autocannon({
     url: config.origin,
     connections: config.connections,
+    sampleInt: sampleIntervalMs,
     ...(duration.amount !== undefined ? { amount: duration.amount } : { duration: duration.seconds }),
     headers: config.headers,
     requests: [
@@ -101,8 +72,7 @@ function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: nu
   });
 }
 
-async function main(): Promise<void> {
-  const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
+async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
   if ((config.warmupSeconds ?? 0) > 0)
     await load(config, config.warmupPaths ?? config.paths, { seconds: config.warmupSeconds ?? 0 });
   await measureWhenTold();
@@ -112,21 +82,21 @@ async function main(): Promise<void> {
   // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
   const latencies: number[] = [];
   let refused = 0;
-  const run = load(config, config.paths, { amount: config.amount, seconds: config.durationSeconds });
-  run.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+  const measured = load(config, config.paths, { amount: config.amount, seconds: config.durationSeconds });
+  measured.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
     latencies.push(responseTimeMs);
     if (statusCode === 429) refused++;
     lastAnswer = performance.now();
   });
-  const result = await run;
+  const result = await measured;
   const cpu = process.cpuUsage(cpuBefore);
   const sorted = Float64Array.from(latencies).sort();
   const latency = (fraction: number) => (sorted.length > 0 ? toMicrosecond(percentile(sorted, fraction)) : null);
   const seconds = (lastAnswer - started) / 1000;
   const answer: LoadWorkerResult = {
     // Timed here, from the start to the last answer: autocannon reports its result on its next
-    // one-second tick, so both its mean of whole-second counts and its duration round a run
-    // stopped by amount up to whole seconds (45,000 calls read 5,625/s, 45,000 / 8.01 s).
+    // sample, so both its mean of per-sample counts and its duration round a run stopped by
+    // amount up to whole samples (at a second's: 45,000 calls read 5,625/s, 45,000 / 8.01 s).
     requestsPerSecond: seconds > 0 ? result.requests.total / seconds : 0,
     latencyP50Ms: latency(0.5),
     latencyP99Ms: latency(0.99),
@@ -139,10 +109,22 @@ async function main(): Promise<void> {
     loadGeneratorCpuMicros: cpu.user + cpu.system,
     seconds,
   };
-  process.stdout.write(`${JSON.stringify(answer)}\n`);
+  return answer;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`load worker: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
+// A run at a time, as the bench sends them; the process ends with the bench's channel.
+process.on('message', (message: unknown) => {
+  if (message === measure) {
+    measureNow?.();
+    measureNow = undefined;
+  } else if (isLoadRun(message)) {
+    run(message.run).then(
+      (result) => process.send?.({ result }),
+      (error: unknown) => {
+        process.stderr.write(`load worker: ${error instanceof Error ? error.stack : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  }
 });
+process.on('disconnect', () => process.exit(0));

@@ -1,15 +1,16 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '@quotes/mock';
 import { startScript } from '@quotes/cluster';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
+import { runAdmin } from './adminCommands.js';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { createKey, createKeys, freshDatabase, settleWrites, trafficKeys } from './benchDatabase.js';
 import { OptionError, type PhaseId, parseBenchOptions, phaseIds } from './benchOptions.js';
-import { type RunningProcess, runNodeScript, runningChildren, startNodeProcess } from './childProcess.js';
+import { type RunningProcess, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
 import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
@@ -63,7 +64,6 @@ const coldClients = [1, 4] as const;
 
 const require = createRequire(import.meta.url);
 const serverMain = require.resolve('@quotes/server/main');
-const adminCli = join(dirname(require.resolve('@quotes/operator/package.json')), 'dist', 'cli', 'main.js');
 /** The server runs as `npm start` runs it: with the environment and Node options of its start script. */
 const serverStart = startScript();
 const serverNodeOptions = [...serverStart.nodeFlags, ...options.serverNodeOptions];
@@ -97,15 +97,42 @@ async function main(): Promise<void> {
     `bench: sizes ${sizes.join(', ')}; ${connections} connections; ${rounds} rounds of ${durationSeconds} s per target after ${warmupSeconds} s of warm-up each; ${machine}`,
   );
 
-  const cluster = process.env.DATABASE_URL
-    ? null
-    : await startEmbeddedPostgres({
-        dataDir: join(await mkdtemp(join(tmpdir(), 'quotes-bench-pg-')), 'data'),
-        port: await freePort(),
-        persistent: false,
-      });
+  // Timed in this process: before anything else runs beside it.
+  const index: BenchReport['index'] = [];
+  for (const size of sizes) {
+    log(`index micro-measurement at ${size.toLocaleString('en-US')} quotes`);
+    const micro = await measureIndex(size, seed);
+    log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
+    index.push(micro);
+  }
+  // The usage history's memory is counted in bytes, in a process of its own: the throwaway
+  // cluster and the mock start beside it.
+  const clusterStart = process.env.DATABASE_URL
+    ? Promise.resolve(null)
+    : mkdtemp(join(tmpdir(), 'quotes-bench-pg-')).then(async (directory) =>
+        startEmbeddedPostgres({ dataDir: join(directory, 'data'), port: await freePort(), persistent: false }),
+      );
+  const mockStart = startMock({ port: 0 });
+  const historyMeasure = measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
+  const [clusterStarted, mockStarted, historyMeasured] = await Promise.allSettled([
+    clusterStart,
+    mockStart,
+    historyMeasure,
+  ]);
+  if (
+    clusterStarted.status === 'rejected' ||
+    mockStarted.status === 'rejected' ||
+    historyMeasured.status === 'rejected'
+  ) {
+    await Promise.allSettled([mockStart.then((mock) => mock.stop()), clusterStart.then((cluster) => cluster?.stop())]);
+    throw [clusterStarted, mockStarted, historyMeasured].find((start) => start.status === 'rejected')?.reason;
+  }
+  const cluster = clusterStarted.value;
+  const mock = mockStarted.value;
+  log(
+    `usage history in memory: ${historyMeasured.value.ordinaryBytesPerKey} bytes per ordinary key, ${historyMeasured.value.boundBytesPerKey} at the bound`,
+  );
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
-  const mock = await startMock({ port: 0 });
   // Stopped by a signal: the children and the throwaway cluster go too, not left running.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
@@ -125,34 +152,25 @@ async function main(): Promise<void> {
     cold: [],
     bystander: [],
     counting: [],
-    index: [],
+    index,
+    historyMemory: historyMeasured.value,
     routes: [],
     routeNotes: [],
     countedCosts: [],
   };
   try {
     for (const size of sizes) {
-      log(`index micro-measurement at ${size.toLocaleString('en-US')} quotes`);
-      const micro = await measureIndex(size, seed);
-      log(`  bitsets ${micro.bitsetMicros} µs per filter, Roaring ${micro.roaringMicros} µs`);
-      report.index.push(micro);
-    }
-    report.historyMemory = await measureHistoryMemory();
-    log(
-      `usage history in memory: ${report.historyMemory.ordinaryBytesPerKey} bytes per ordinary key, ${report.historyMemory.boundBytesPerKey} at the bound`,
-    );
-    for (const size of sizes) {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
       const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
       const env = { DATABASE_URL: databaseUrl };
-      await runNodeScript(adminCli, ['db', 'migrate'], env);
+      await runAdmin(env, ['db', 'migrate']);
       const began = Date.now();
-      await runNodeScript(adminCli, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)], env);
+      await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)]);
       log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       await settleWrites(databaseUrl, log);
-      const platformKeys = await createKeys(adminCli, databaseUrl, trafficKeys);
+      const platformKeys = await createKeys(databaseUrl, trafficKeys);
       const platformKey = platformKeys[0] as string;
-      const floodKey = await createKey(adminCli, databaseUrl, 'platform');
+      const floodKey = await createKey(databaseUrl, 'platform');
       const traffic = mixedTraffic(seed + size, mixedUrls, mixedUrls * 10);
       // Each list is asked of a server that has not seen it: a fresh process, or a reloaded corpus.
       const coldAfterStart = neverSeenCombinations(seed + 1, coldCalls);
@@ -164,34 +182,47 @@ async function main(): Promise<void> {
       const flood = neverSeenCombinations(seed + 3, 5000);
 
       // 1. Capture: what the server answers each URL with, from a server that is then stopped,
-      // so the one measured next meets the cold calls just started.
-      const capturing = await startServerProcess(env);
+      // so the one measured next meets the cold calls just started. The first cold row's server
+      // starts beside it (a start is not measured) and meets its calls once it has stopped, the
+      // only server on the database, as every cold row's server does.
+      const freshServers = options.phases.has('cold') ? coldClients.slice(0, -1) : [];
+      let firstFresh = freshServers.length > 0 ? startServerProcess(env) : undefined;
+      // Its failure is reported where it is awaited, or it is stopped where the capture failed.
+      firstFresh?.catch(() => undefined);
+      const stopFirstFresh = () => firstFresh?.then((fresh) => fresh.process.stop()).catch(() => undefined);
       let all: Scenario[];
       const answersFile = join(await mkdtemp(join(tmpdir(), 'quotes-bench-answers-')), 'answers.json');
-      try {
-        const filtered = await pickFilteredPaths(capturing.base, platformKey, log);
-        all = scenarios(filtered.list, filtered.random);
-        const captured = await captureAnswers(
-          capturing.base,
-          [...all.map((scenario) => scenario.path), ...traffic.distinct],
-          { 'X-API-Key': platformKey },
-        );
-        await writeAnswers(answersFile, captured);
-        const statuses = Object.values(captured).reduce<Record<number, number>>((counts, answer) => {
-          counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-          return counts;
-        }, {});
-        log(`  captured ${Object.keys(captured).length} answers (${JSON.stringify(statuses)})`);
-      } finally {
-        await capturing.process.stop();
-      }
+      let floor: RunningProcess;
       const floorPort = await freePort();
-      const floor = await startNodeProcess(
-        floorScript,
-        [],
-        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
-        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
-      );
+      try {
+        const capturing = await startServerProcess(env);
+        try {
+          const filtered = await pickFilteredPaths(capturing.base, platformKey, log);
+          all = scenarios(filtered.list, filtered.random);
+          const captured = await captureAnswers(
+            capturing.base,
+            [...all.map((scenario) => scenario.path), ...traffic.distinct],
+            { 'X-API-Key': platformKey },
+          );
+          await writeAnswers(answersFile, captured);
+          const statuses = Object.values(captured).reduce<Record<number, number>>((counts, answer) => {
+            counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+            return counts;
+          }, {});
+          log(`  captured ${Object.keys(captured).length} answers (${JSON.stringify(statuses)})`);
+        } finally {
+          await capturing.process.stop();
+        }
+        floor = await startNodeProcess(
+          floorScript,
+          [],
+          { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
+          () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+        );
+      } catch (error) {
+        await stopFirstFresh();
+        throw error;
+      }
       const platform = { 'X-API-Key': platformKey };
       const cold = async (base: string, moment: ColdMeasurement['moment'], paths: string[], clients: number) => {
         const sample = await sampleLatenciesApart({ origin: base, paths, headers: platform, concurrency: clients });
@@ -208,15 +239,15 @@ async function main(): Promise<void> {
         await cold(base, 'after start', coldAfterStart, clients);
         await cold(base, 'the same calls again', coldAfterStart, clients);
       };
-      if (options.phases.has('cold'))
-        for (const clients of coldClients.slice(0, -1)) {
-          const fresh = await startServerProcess(env);
-          try {
-            await afterStart(fresh.base, clients);
-          } finally {
-            await fresh.process.stop();
-          }
+      for (const clients of freshServers) {
+        const fresh = await (firstFresh ?? startServerProcess(env));
+        firstFresh = undefined;
+        try {
+          await afterStart(fresh.base, clients);
+        } finally {
+          await fresh.process.stop();
         }
+      }
       const server = await startServerProcess(env);
       let meter: CostMeter | undefined;
       // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
@@ -316,7 +347,7 @@ async function main(): Promise<void> {
         await phase('counted', async () => {
           // 6. Counting on the path: a capped (professional) key, run by amount so it stays within
           // its allowance; then the floor sent the same calls, for the row beside the others.
-          const professionalKey = await createKey(adminCli, databaseUrl, 'professional', countedCalls + 5000);
+          const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
           const scenario = all[0] as Scenario;
           const countedRun = (origin: string) => () =>
             runLoad({
@@ -367,11 +398,7 @@ async function main(): Promise<void> {
           // count in turn with a list of its own, so each meets combinations and quotes the new
           // corpus has not served.
           const reloadBegan = Date.now();
-          await runNodeScript(
-            adminCli,
-            ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes'],
-            env,
-          );
+          await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed + 1), '--yes']);
           log(`  reloaded in ${((Date.now() - reloadBegan) / 1000).toFixed(1)} s`);
           for (const [index, clients] of coldClients.entries())
             await cold(server.base, 'after reload', coldAfterReload[index] ?? [], clients);
@@ -387,8 +414,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await mock.stop();
-    await cluster?.stop();
+    await Promise.all([mock.stop(), cluster?.stop()]);
   }
   const out = options.out ?? committedResults;
   await mkdir(out, { recursive: true });

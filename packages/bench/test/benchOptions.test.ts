@@ -17,8 +17,26 @@ describe('the bench options', () => {
       scenarios: new Set(scenarioIds),
       routeScenarios: new Set(['random', 'categories']),
       phases: new Set(phaseIds),
+      historyKeys: 10_000,
+      historyRounds: 5,
       out: '/results',
     });
+  });
+
+  it('take a smaller usage history measurement and runs of a fraction of a second, for a short check', () => {
+    expect(parse('--history-keys', '1000', '--history-rounds', '1', '--duration', '0.5')).toMatchObject({
+      historyKeys: 1000,
+      historyRounds: 1,
+      durationSeconds: 0.5,
+    });
+    // Shorter than the load generator's sample interval, a run would last the interval anyway.
+    expect(() => parse('--duration', '0.05')).toThrow(
+      '--duration must be a number of seconds, 0.1 or more, got "0.05"',
+    );
+    expect(() => parse('--history-keys', '0')).toThrow('--history-keys must be a positive whole number, got "0"');
+    expect(() => parse('--history-rounds', '1.5')).toThrow(
+      '--history-rounds must be a positive whole number, got "1.5"',
+    );
   });
 
   it('take some phases for a look at one, and refuse an unknown one', () => {

@@ -15,7 +15,7 @@ const out = await mkdtemp(join(tmpdir(), 'quotes-bench-run-'));
 afterAll(() => rm(out, { recursive: true, force: true }));
 
 /**
- * The whole bench, end to end, on a tiny corpus and one-second runs: every step must still run
+ * The whole bench, end to end, on a tiny corpus and half-second runs: every step must still run
  * (a step that stops, such as a reload waiting on a prompt for --yes, would otherwise go
  * unnoticed until the next full run). No figure is judged here: speed is never asserted in tests.
  */
@@ -25,8 +25,9 @@ describe('npm run bench, tiny', () => {
       process.execPath,
       [
         mainScript,
-        ...['--sizes', '3000', '--duration', '1', '--warmup', '0', '--rounds', '1', '--connections', '8'],
+        ...['--sizes', '3000', '--duration', '0.5', '--warmup', '0', '--rounds', '1', '--connections', '8'],
         ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--route-scenarios', 'random'],
+        ...['--history-keys', '1000', '--history-rounds', '1'],
         ...['--out', out],
       ],
       { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
@@ -37,6 +38,7 @@ describe('npm run bench, tiny', () => {
       ['categories', 'filter-3', 'filter-deep', 'mixed', 'random', 'random-filtered', 'usage'].sort(),
     );
     expect(report.rounds).toBe(1);
+    expect(report.durationSeconds).toBe(0.5);
     for (const measurement of report.measurements) {
       const name = `${measurement.keyPlan} ${measurement.scenario.id}`;
       expect(measurement.server.requests, name).toBeGreaterThan(0);
@@ -87,6 +89,7 @@ describe('npm run bench, tiny', () => {
       if (route.route.startsWith('HAProxy')) expect(costs?.balancerMicros, route.route).not.toBeNull();
     }
     expect(report.countedCosts?.map((counted) => counted.costs?.serverMicros)).toEqual([expect.any(Number)]);
+    expect(report.historyMemory).toMatchObject({ ordinaryKeys: 1000, boundKeys: 20, rounds: 1 });
     expect(report.historyMemory?.ordinaryBytesPerKey).toBeGreaterThan(0);
     expect(await readFile(join(out, 'latest.md'), 'utf8')).toContain('quotes-usage says');
     expect(await readFile(join(out, 'latest.svg'), 'utf8')).toMatch(/^<svg/);
