@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ensureDefaultCorpus } from '@quotes/corpus';
+import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
 import { migrateToLatest, type OpenedDatabase, openDatabase } from '@quotes/database';
 import type { Config } from '@quotes/service-base';
 import { createDemoKey } from '@quotes/accounts';
