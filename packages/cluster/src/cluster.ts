@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ensureDefaultCorpus } from '@quotes/corpus';
+import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
 import { migrateToLatest, type OpenedDatabase, openDatabase } from '@quotes/database';
 import type { Config } from '@quotes/service-base';
 import { createDemoKey } from '@quotes/accounts';
@@ -119,15 +119,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   teardown.add('the servers', async () => {
     await Promise.all(servers.map((server) => server.close()));
   });
-  // One at a time: on two cores, parallel starts mostly compete for them.
-  for (const spec of specs) {
-    if (teardown.stopping) throw new Error('stopped during start-up');
-    // Known to the servers' step before it starts, so a stop during its start cuts that short.
+  if (teardown.stopping) throw new Error('stopped during start-up');
+  // All at once: much of a start waits (on PostgreSQL, the warm-up's reads, the first listen),
+  // so on two cores three starts together end seconds sooner than one after the other. Each is
+  // known to the servers' step before it starts, so a stop during the starts cuts them short.
+  const starts = specs.map((spec) => {
     const server = new SupervisedServer(spec, supervision);
     servers.push(server);
-    await server.start();
+    return server.start();
+  });
+  await Promise.all(starts);
+  for (const spec of specs)
     progress(`server ${spec.name}: http://127.0.0.1:${spec.port}, metrics on ${spec.metricsPort}`);
-  }
   if (teardown.stopping) throw new Error('stopped during start-up');
 
   const balancer = await startHAProxy({

@@ -1,7 +1,5 @@
 import type { DatabaseHandle } from '@quotes/database';
 import { defaultCorpusSeed, defaultCorpusSize } from './defaultCorpusSettings.js';
-import { generateCorpus } from './generator/generateCorpus.js';
-import { replaceEmptyCorpus } from './loadCorpus.js';
 
 export const generatedSource = 'generated';
 
@@ -19,6 +17,12 @@ export async function ensureDefaultCorpus(
   if (options.size <= 0) return false;
   const existing = await handle.db.selectFrom('quotes').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
+  // Only a fresh database needs the generator and the loader (85 modules, their word banks built
+  // at import): every other start of a server checks one row and goes on without them.
+  const [{ generateCorpus }, { replaceEmptyCorpus }] = await Promise.all([
+    import('./generator/generateCorpus.js'),
+    import('./loadCorpus.js'),
+  ]);
   const log = options.log ?? (() => undefined);
   log(
     `corpus: the quotes table is empty; generating and loading ${options.size.toLocaleString('en-US')} quotes (seed ${options.seed})`,

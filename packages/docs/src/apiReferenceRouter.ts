@@ -5,7 +5,7 @@ import { asMockReference } from './mockReference.js';
 import { referenceDocument } from './referenceDocument.js';
 import { docsPageContentSecurityPolicy, renderDocsPage } from './docsPage.js';
 import { docsAssets } from './rendererAssets.js';
-import { requestOrigin, servedContract } from './servedContract.js';
+import { requestOrigin, type ServedContract, servedContract } from './servedContract.js';
 
 /**
  * GET /docs (the interactive reference), /docs/assets/*, /docs/reference.json (what the page
@@ -16,8 +16,12 @@ export function apiReferenceRouter(options: { mock?: boolean } = {}): Router {
   const router = express.Router();
   // Read once, like loadContract(): both forms describe the same contract for the process's life.
   // The page renders the JSON, whose plan table is written from the contract's `x-plans` data
-  // (the contract's tests keep the YAML's prose table equal to it).
-  const contract = servedContract(readFileSync(contractPath, 'utf8'), describedContract());
+  // (the contract's tests keep the YAML's prose table equal to it). Built at the first request
+  // for either: finding the YAML's servers list parses the whole file, a quarter of a second of a
+  // server's start that few servers are ever asked for.
+  let contract: ServedContract | undefined;
+  const served = (): ServedContract =>
+    (contract ??= servedContract(readFileSync(contractPath, 'utf8'), describedContract()));
   // The mock's page says so and leaves out the key request, which only the real service answers.
   const described = options.mock ? asMockReference(describedContract()) : describedContract();
   const referenceJson = JSON.stringify(referenceDocument(described));
@@ -63,14 +67,14 @@ export function apiReferenceRouter(options: { mock?: boolean } = {}): Router {
     res
       .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
       .type('application/yaml; charset=utf-8')
-      .send(contract.yaml(requestOrigin(req)));
+      .send(served().yaml(requestOrigin(req)));
   });
 
   router.get('/openapi.json', (req, res) => {
     res
       .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' })
       .type('application/json; charset=utf-8')
-      .send(contract.json(requestOrigin(req)));
+      .send(served().json(requestOrigin(req)));
   });
 
   return router;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ContractDocument } from '@quotes/contract';
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 
 /** The contract's two served forms, each naming the origin that serves it as its only server. */
 export interface ServedContract {
@@ -24,6 +24,8 @@ function splitAt(text: string): (origin: string) => string {
  * pointed at `/openapi.yaml` calls the server it was read from.
  */
 export function servedContract(yamlText: string, document: ContractDocument): ServedContract {
+  // Loaded here, not at import: a server loads this module at start, and YAML only at the first request for the contract.
+  const { isMap, isScalar, parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const parsed = parseDocument(yamlText);
   const servers = isMap(parsed.contents)
     ? parsed.contents.items.find((pair) => isScalar(pair.key) && pair.key.value === 'servers')?.value

@@ -1,5 +1,5 @@
 import { ConfigError, logFormat, parseConfig } from '@quotes/service-base';
-import { ensureDefaultCorpus } from '@quotes/corpus';
+import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
 import { migrateToLatest } from '@quotes/database';
 import { announceKeys, createDemoKey } from '@quotes/accounts';
 import { createLogger } from '@quotes/service-base';

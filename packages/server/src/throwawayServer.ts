@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDefaultCorpus } from '@quotes/corpus';
+import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
 import { parseConfig } from '@quotes/service-base';
 import { type RunningServer, startServer } from './startServer.js';

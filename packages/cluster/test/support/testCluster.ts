@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@quotes/database';
+import { createTestDatabase } from '@quotes/database/testing';
 import { type Cluster, startCluster } from '../../src/cluster.js';
 import { haproxyTool, pgBouncerTool } from '../../src/debianTool.js';
 import { Teardown } from '../../src/teardown.js';
@@ -30,16 +31,21 @@ export function clusterSkipReason(purpose: string): string | undefined {
 
 /**
  * HAProxy with the deployment's configuration, PgBouncer in transaction mode and three server
- * processes on free ports, on an embedded PostgreSQL holding a corpus of 2,000 quotes.
+ * processes on free ports, holding a corpus of 2,000 quotes. PostgreSQL is given as DATABASE_URL
+ * (a fresh database on the test run's own cluster, already migrated), the cluster's other way:
+ * an embedded cluster of its own would cost each file an initdb and a start for nothing these
+ * tests prove. clusterInterrupt.test.ts starts `npm run cluster` with the embedded one.
  */
 export async function startTestCluster(purpose: string): Promise<TestCluster> {
   const haproxy = debianToolForTests(haproxyTool, purpose) as { path: string };
   const pgbouncer = debianToolForTests(pgBouncerTool, purpose) as { path: string };
   const dir = await mkdtemp(join(tmpdir(), 'quotes-cluster-'));
+  const database = await createTestDatabase({ poolSize: 1 });
   const teardown = new Teardown((what, error) => console.error(`stopping ${what}: ${String(error)}`));
   const progress: string[] = [];
   const stop = async () => {
     await teardown.run();
+    await database.drop();
     if (!process.env.KEEP_CLUSTER_LOGS) await rm(dir, { recursive: true, force: true });
     else console.info(`logs kept in ${dir}`);
   };
@@ -50,7 +56,7 @@ export async function startTestCluster(purpose: string): Promise<TestCluster> {
       statsPort: ports[1]!,
       pgBouncerPort: ports[2]!,
       servers: [0, 1, 2].map((index) => ({ port: ports[3 + index]!, metricsPort: ports[6 + index]! })),
-      config: parseConfig({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), CORPUS_SIZE: '2000' }),
+      config: parseConfig({ DATA_DIR: dir, DATABASE_URL: database.url, CORPUS_SIZE: '2000' }),
       programs: { haproxy: haproxy.path, pgbouncer: pgbouncer.path },
       logDir: dir,
       serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000' },
