@@ -102,15 +102,18 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     notificationsLive: live,
     random: options.random,
   });
+  // Peers time out on what this server heard, so a stalled event loop does not count them out.
+  const heardAt = () => notifications?.lastHeardAt ?? 0;
   const presence = new ServerPresence((payload) => notifications?.announce(payload) ?? Promise.resolve(), live, {
     intervalMs: options.presenceIntervalMs,
+    heardAt,
   });
   const demand = new KeyDemand(
     presence.id,
     (payload) => notifications?.announce(payload) ?? Promise.resolve(),
     live,
     () => presence.servers(),
-    { intervalMs: options.presenceIntervalMs },
+    { intervalMs: options.presenceIntervalMs, heardAt },
   );
   const journalRoot = options.countJournalRoot;
   const scope = journalRoot === undefined ? undefined : await databaseScope(database.pool);

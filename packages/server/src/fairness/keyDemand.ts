@@ -10,6 +10,11 @@ export interface KeyDemandOptions {
   batchMs?: number;
   /** Milliseconds now (default Date.now). */
   now?: () => number;
+  /**
+   * When this server last heard its notification connection (a message or a heartbeat's answer);
+   * default always (now). Peer reports lapse against it, not against the clock.
+   */
+  heardAt?: () => number;
 }
 
 /** NOTIFY allows 8000 bytes a payload; a longer list goes in several. */
@@ -53,6 +58,7 @@ export class KeyDemand {
   private readonly settleMs: number;
   private readonly batchMs: number;
   private readonly now: () => number;
+  private readonly heardAt: () => number;
   /** Reports waiting for the batch: hash, and calls a second (undefined: a first sighting). */
   private readonly batch = new Map<string, number | undefined>();
   private batchTimer: NodeJS.Timeout | undefined;
@@ -69,6 +75,7 @@ export class KeyDemand {
     this.settleMs = options.settleMs ?? 250;
     this.batchMs = options.batchMs ?? 50;
     this.now = options.now ?? Date.now;
+    this.heardAt = options.heardAt ?? (() => Number.POSITIVE_INFINITY);
   }
 
   /** Notes a call of `keyId` and returns this server's share of `rate` for it. */
@@ -127,9 +134,8 @@ export class KeyDemand {
     }
     this.sendList('seen', seen);
     this.sendList('gone', gone);
-    if (!this.live()) return;
     for (const [hash, servers] of this.peers) {
-      for (const [server, report] of servers) if (now - report.at > 3 * this.intervalMs) servers.delete(server);
+      for (const [server, report] of servers) if (this.lapsed(report, now)) servers.delete(server);
       if (servers.size === 0) this.peers.delete(hash);
     }
   }
@@ -177,10 +183,13 @@ export class KeyDemand {
     const servers = this.peers.get(hash);
     if (!servers) return [];
     const demands: number[] = [];
-    const live = this.live();
-    for (const report of servers.values())
-      if (!live || now - report.at <= 3 * this.intervalMs) demands.push(report.perSecond);
+    for (const report of servers.values()) if (!this.lapsed(report, now)) demands.push(report.perSecond);
     return demands;
+  }
+
+  /** Whether this server heard its connection three intervals past the report (see the class). */
+  private lapsed(report: PeerDemand, now: number): boolean {
+    return this.live() && Math.min(now, this.heardAt()) - report.at > 3 * this.intervalMs;
   }
 
   private queue(hash: string, perSecond: number | undefined): void {

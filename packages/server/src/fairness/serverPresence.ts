@@ -7,14 +7,20 @@ export interface PresenceOptions {
   timeoutMs?: number;
   /** Milliseconds now (default Date.now). */
   now?: () => number;
+  /**
+   * When this server last heard its notification connection (a message or a heartbeat's answer);
+   * default always (now). Peers are timed out against it, not against the clock.
+   */
+  heardAt?: () => number;
 }
 
 /**
  * How many servers share the database, learnt from each other over NOTIFY (no table, no write
  * per call): each says `here` every interval, `hello` when it starts listening (the others answer
  * `here` at once, so a new server knows them within a round trip), and `bye` when it stops. A
- * server not heard from within the timeout (killed) is counted out. While this server's own
- * notification connection is down it keeps the count it had, rather than counting the others out.
+ * server not heard from within the timeout (killed) is counted out, the timeout running on what
+ * this server heard: while its own notification connection is down, or its event loop is held up
+ * with messages waiting unread, it keeps the count it had rather than count the others out.
  */
 export class ServerPresence {
   readonly id = randomUUID();
@@ -22,6 +28,7 @@ export class ServerPresence {
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly heardAt: () => number;
   private timer: NodeJS.Timeout | undefined;
   /** The last moment this server's notification connection was known live. */
   private liveAt: number;
@@ -34,6 +41,7 @@ export class ServerPresence {
     this.intervalMs = options.intervalMs ?? 2000;
     this.timeoutMs = options.timeoutMs ?? 3 * this.intervalMs;
     this.now = options.now ?? Date.now;
+    this.heardAt = options.heardAt ?? (() => Number.POSITIVE_INFINITY);
     this.liveAt = this.now();
   }
 
@@ -66,7 +74,7 @@ export class ServerPresence {
 
   /** Servers live now, this one included. */
   servers(): number {
-    const at = this.live() ? this.now() : this.liveAt;
+    const at = this.live() ? Math.min(this.now(), this.heardAt()) : this.liveAt;
     let count = 1;
     for (const [id, heardAt] of this.peers) {
       if (at - heardAt <= this.timeoutMs) count++;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyDemand, keyHash } from '../../src/fairness/keyDemand.js';
 
 /** Demand whose messages are kept, on a clock the test moves, with 3 servers live. */
-function keyDemand(options: { live?: () => boolean } = {}) {
+function keyDemand(options: { live?: () => boolean; heardAt?: () => number } = {}) {
   let now = 0;
   const sent: string[] = [];
   const subject = new KeyDemand(
@@ -12,7 +12,7 @@ function keyDemand(options: { live?: () => boolean } = {}) {
     },
     options.live ?? (() => true),
     () => 3,
-    { intervalMs: 1000, settleMs: 250, batchMs: 20, now: () => now },
+    { intervalMs: 1000, settleMs: 250, batchMs: 20, now: () => now, heardAt: options.heardAt },
   );
   return { subject, sent, advance: (ms: number) => (now += ms) };
 }
@@ -65,6 +65,24 @@ describe('KeyDemand', () => {
     live = false;
     advance(60_000);
     expect(subject.offer('key-1', 20)).toBe(10);
+  });
+
+  it('keeps a peer report while this server has heard nothing since: a stalled event loop is not a gone peer', () => {
+    let now = 0;
+    let heardAt = 0;
+    const { subject, advance } = keyDemand({ heardAt: () => heardAt });
+    const step = (ms: number) => (now = advance(ms));
+    subject.offer('key-1', 25);
+    subject.receive(`seen:a:${k}`);
+    subject.receive(`seen:b:${k}`);
+    // A 10 s stall: the peers' reports wait unread on the connection, and the first calls after it
+    // (and the interval's report, whose timer runs first) still see them.
+    step(10_000);
+    subject.report();
+    expect(subject.offer('key-1', 25)).toBeCloseTo(25 / 3);
+    // Heard the connection again, nothing from the peers for three intervals past their reports: gone.
+    heardAt = now;
+    expect(subject.offer('key-1', 25)).toBe(25);
   });
 
   it('sends a first sighting within the batch, each key’s rate every interval, then gone, then forgets', async () => {

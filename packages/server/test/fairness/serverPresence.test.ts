@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServerPresence } from '../../src/fairness/serverPresence.js';
 
 /** A presence whose messages are kept, on a clock the test moves. */
-function presence(options: { live?: () => boolean } = {}) {
+function presence(options: { live?: () => boolean; heardAt?: () => number } = {}) {
   let now = 0;
   const sent: string[] = [];
   const subject = new ServerPresence(
@@ -10,7 +10,7 @@ function presence(options: { live?: () => boolean } = {}) {
       sent.push(payload);
     },
     options.live ?? (() => true),
-    { intervalMs: 1000, now: () => now },
+    { intervalMs: 1000, now: () => now, heardAt: options.heardAt },
   );
   return { subject, sent, advance: (ms: number) => (now += ms) };
 }
@@ -45,5 +45,15 @@ describe('ServerPresence', () => {
     live = false;
     advance(60_000);
     expect(subject.servers()).toBe(2);
+  });
+
+  it('keeps counting a peer while this server has heard nothing since (a stalled event loop)', () => {
+    let heardAt = 0;
+    const { subject, advance } = presence({ heardAt: () => heardAt });
+    subject.receive('here:a');
+    const now = advance(10_000);
+    expect(subject.servers()).toBe(2);
+    heardAt = now;
+    expect(subject.servers()).toBe(1);
   });
 });

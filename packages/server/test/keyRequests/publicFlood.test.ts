@@ -15,8 +15,8 @@ import { requestBody } from '../../testing/keyRequestClient.js';
 // PostgreSQL and a real SMTP server: 200 networks (fresh /24s, each one's first request admitted
 // even while the service is busy) post the key-request form and the sign-in form as fast as they
 // are answered, while two callers read quotes-filter from PostgreSQL. The callers' figures alone
-// and beside the flood are measured in this test, 10 s windows each (the whole file about 30 s);
-// the figures go to test-output/public-flood.json.
+// (10 s) and beside the flood (20 s) are measured in this test; the figures go to
+// test-output/public-flood.json.
 //
 // Settings beyond testConfig, and why: TRUST_PROXY=loopback, so X-Forwarded-For names the 200
 // networks (as a proxy in front of the service would); QUOTE_CACHE_MB=0 and QUOTE_HOLD_MB=0, so
@@ -41,8 +41,11 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (
   options: Record<string, unknown>,
 ) => Promise<LoadResult>;
 
-// The flood of 20 s the service is held to (both forms, 200 networks), and the callers alone for as long.
+// The flood of 20 s the service is held to (both forms, 200 networks). The callers alone give only
+// the baseline p99: 10 s of two connections is thousands of answers (3,748 seen on a shared machine,
+// about 10,000 on a quieter one), so the p99 is the 37th slowest or beyond, not one stray answer.
 const windowSeconds = 20;
+const aloneSeconds = 10;
 const networks = 200;
 const floodConnections = 60;
 const mailBudget = testConfig().UNPROVEN_MAILS_PER_HOUR;
@@ -100,12 +103,12 @@ interface CallerFigures {
   max: number;
 }
 
-/** Two callers, each calling again as soon as answered, for the window; in a worker thread of their own. */
-async function payingCallers(): Promise<CallerFigures> {
+/** Two callers, each calling again as soon as answered, for `seconds`; in a worker thread of their own. */
+async function payingCallers(seconds: number): Promise<CallerFigures> {
   const result = await autocannon({
     url: `${server.url}/v1/quotes-filter?category=grief&limit=5`,
     connections: 2,
-    duration: windowSeconds,
+    duration: seconds,
     headers: { 'X-API-Key': apiKey },
     workers: 1,
   });
@@ -165,8 +168,8 @@ describe('a flood of strangers at the public forms', { timeout: 120_000 }, () =>
     await startFreshServer();
     // Warm: the first calls after a start pay for connections and plans.
     await payingCallersFor(2);
-    const alone = await payingCallers();
-    const [beside, posted] = await Promise.all([payingCallers(), flood()]);
+    const alone = await payingCallers(aloneSeconds);
+    const [beside, posted] = await Promise.all([payingCallers(windowSeconds), flood()]);
     // Mails in flight are handed over before the server closes.
     await server.close();
     // Each accepted request's mail, should the SMTP server still be taking it in (10 s at most).
@@ -182,7 +185,7 @@ describe('a flood of strangers at the public forms', { timeout: 120_000 }, () =>
     const row = (name: string, figures: CallerFigures) =>
       `${name.padEnd(14)}${String(figures.answered).padStart(9)}${String(figures.p50).padStart(7)}${String(figures.p99).padStart(7)}${String(figures.max).padStart(7)}`;
     const table = [
-      `paying callers (2, quotes-filter from PostgreSQL), ${windowSeconds} s each:`,
+      `paying callers (2, quotes-filter from PostgreSQL), ${aloneSeconds} s alone, ${windowSeconds} s beside the flood:`,
       `${''.padEnd(14)}${'answered'.padStart(9)}${'p50'.padStart(7)}${'p99'.padStart(7)}${'max'.padStart(7)}  (ms)`,
       row('alone', alone),
       row('beside flood', beside),
@@ -193,7 +196,7 @@ describe('a flood of strangers at the public forms', { timeout: 120_000 }, () =>
     mkdirSync(outputDir, { recursive: true });
     writeFileSync(
       `${outputDir}public-flood.json`,
-      `${JSON.stringify({ windowSeconds, networks, floodConnections, alone, beside, posted, keyRequests, signIns, budgetTaken, mailed }, null, 2)}\n`,
+      `${JSON.stringify({ windowSeconds, aloneSeconds, networks, floodConnections, alone, beside, posted, keyRequests, signIns, budgetTaken, mailed }, null, 2)}\n`,
     );
 
     expect(alone.errors).toBe(0);
