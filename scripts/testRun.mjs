@@ -89,16 +89,16 @@ async function phase(script, lanes, packages) {
 // package's `test` took in a fresh clone's run (2026-11-29, Node 24, two lanes). Only the order
 // matters; a package not listed goes after these, those with more test files first.
 const typicalSeconds = {
-  '@quotes/server': 384,
-  '@quotes/operator': 159,
-  '@quotes/mock': 121,
-  '@quotes/conformance': 102,
-  '@quotes/consumer': 88,
-  '@quotes/docs': 74,
-  '@quotes/corpus': 60,
-  '@quotes/client': 29,
-  '@quotes/bench': 25,
-  '@quotes/accounts': 15,
+  '@quotes/server': 285,
+  '@quotes/operator': 136,
+  '@quotes/mock': 123,
+  '@quotes/consumer': 92,
+  '@quotes/conformance': 81,
+  '@quotes/docs': 73,
+  '@quotes/corpus': 53,
+  '@quotes/client': 32,
+  '@quotes/bench': 23,
+  '@quotes/accounts': 11,
 };
 const packages = workspaces
   .filter((pkg) => pkg.scripts[tier])
