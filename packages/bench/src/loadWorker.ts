@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { percentile, toMicrosecond } from './latencySample.js';
-import { measure, warmedUp } from './loadWorkerMessages.js';
+import { isMeasure, warmedUp } from './loadWorkerMessages.js';
 
 /**
  * One load run, in its own process so the load generator never shares the server's or the
@@ -25,6 +26,12 @@ export interface LoadWorkerConfig {
   /** Seconds of unmeasured load first, on `warmupPaths` (default: `paths`). */
   warmupSeconds?: number;
   warmupPaths?: string[];
+  /** Where the warm-up goes (default: `origin`): a cold round warms the load generator on the floor, not the server. */
+  warmupOrigin?: string;
+  /** The core this process runs on (`taskset`), for a duet: each side's load generator on its side's core. */
+  core?: number;
+  /** The CPU group (cgroup) this process joins: its duet side's. */
+  group?: string;
 }
 
 export interface LoadWorkerResult {
@@ -43,6 +50,8 @@ export interface LoadWorkerResult {
   loadGeneratorCpuMicros: number;
   /** Seconds from the measured run's start to its last answer. */
   seconds: number;
+  /** Answers in each whole second from the measured run's start (the start the bench gave, in a duet). */
+  slices: number[];
 }
 
 interface AutocannonResult {
@@ -64,26 +73,36 @@ interface AutocannonInstance extends PromiseLike<AutocannonResult> {
 type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-/** Resolves when the bench says `measure` (at once without an IPC channel). */
+/**
+ * Resolves when the bench says `measure` (at once without an IPC channel), at the moment it names:
+ * the two load generators of a duet start their measured runs at the same instant.
+ */
 async function measureWhenTold(): Promise<void> {
   const send = process.send?.bind(process);
   if (!send) return;
-  const told = new Promise<void>((resolve) => {
+  const told = new Promise<number | undefined>((resolve) => {
     process.on('message', (message) => {
-      if (message === measure) resolve();
+      if (isMeasure(message)) resolve(typeof message === 'string' ? undefined : message.startAt);
     });
   });
   send(warmedUp);
-  await told;
+  const startAt = await told;
   // Nothing more to say: without the channel open, the process ends when its run does.
   process.disconnect();
+  const wait = startAt === undefined ? 0 : startAt - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
-function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: number; seconds: number }) {
+function load(
+  config: LoadWorkerConfig,
+  paths: string[],
+  duration: { amount?: number; seconds: number },
+  origin = config.origin,
+) {
   let next = 0;
   const keys = config.keys ?? [];
   return autocannon({
-    url: config.origin,
+    url: origin,
     connections: config.connections,
     ...(duration.amount !== undefined ? { amount: duration.amount } : { duration: duration.seconds }),
     headers: config.headers,
@@ -103,12 +122,23 @@ function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: nu
 
 async function main(): Promise<void> {
   const config = JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')) as LoadWorkerConfig;
+  // Every thread of this process on the given core (util-linux's taskset; the bench checked it is there).
+  if (config.core !== undefined) execFileSync('taskset', ['-a', '-cp', String(config.core), String(process.pid)]);
+  if (config.group !== undefined) await writeFile(`${config.group}/cgroup.procs`, String(process.pid));
   if ((config.warmupSeconds ?? 0) > 0)
-    await load(config, config.warmupPaths ?? config.paths, { seconds: config.warmupSeconds ?? 0 });
+    await load(
+      config,
+      config.warmupPaths ?? config.paths,
+      { seconds: config.warmupSeconds ?? 0 },
+      config.warmupOrigin ?? config.origin,
+    );
   await measureWhenTold();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let lastAnswer = started;
+  // A run by amount ends within a second it does not fill: only its whole seconds are kept (below).
+  const slices = new Array<number>(config.amount !== undefined ? 0 : config.durationSeconds).fill(0);
+  const byAmount = config.amount !== undefined;
   // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
   const latencies: number[] = [];
   let refused = 0;
@@ -117,6 +147,8 @@ async function main(): Promise<void> {
     latencies.push(responseTimeMs);
     if (statusCode === 429) refused++;
     lastAnswer = performance.now();
+    const slice = Math.floor((lastAnswer - started) / 1000);
+    if (byAmount || slice < slices.length) slices[slice] = (slices[slice] ?? 0) + 1;
   });
   const result = await run;
   const cpu = process.cpuUsage(cpuBefore);
@@ -138,6 +170,7 @@ async function main(): Promise<void> {
     refused,
     loadGeneratorCpuMicros: cpu.user + cpu.system,
     seconds,
+    slices: byAmount ? Array.from(slices.slice(0, Math.floor(seconds)), (count) => count ?? 0) : slices,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
