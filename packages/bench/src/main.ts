@@ -196,13 +196,6 @@ async function main(): Promise<void> {
       } finally {
         await capturing.process.stop();
       }
-      const floorPort = await freePort();
-      const floor = await startNodeProcess(
-        floorScript,
-        [],
-        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
-        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
-      );
       const platform = { 'X-API-Key': platformKey };
       const cold = async (base: string, moment: ColdMeasurement['moment'], paths: string[], clients: number) => {
         const sample = await sampleLatenciesApart({ origin: base, paths, headers: platform, concurrency: clients });
@@ -231,7 +224,18 @@ async function main(): Promise<void> {
             await fresh.process.stop();
           }
         }
-      const server = await startServerProcess(env);
+      const floorPort = await freePort();
+      const floor = await startNodeProcess(
+        floorScript,
+        [],
+        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
+        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+      );
+      // A server that fails to start stops the floor too: nothing of the run is left running.
+      const server = await startServerProcess(env).catch(async (error: unknown) => {
+        await floor.stop();
+        throw error;
+      });
       let meter: CostMeter | undefined;
       // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
       const phasePeaks: Array<{ phase: PhaseId | 'start'; bytes: number | null }> = [
