@@ -6,10 +6,35 @@ import { sampleIntervalMs } from './loadWorkerMessages.js';
 export const scenarioIds = ['mixed', 'random', 'random-filtered', 'filter-3', 'filter-deep', 'categories', 'usage'];
 
 /** The steps of a corpus size's run, in the order they run (main.ts); each one's peak RSS is reported. */
-export const phaseIds = ['cold', 'throughput', 'routes', 'bystander', 'counted', 'reload'] as const;
+export const phaseIds = ['cold', 'throughput', 'journal', 'routes', 'bystander', 'counted', 'reload'] as const;
 export type PhaseId = (typeof phaseIds)[number];
 
+/** How a ratio is measured: both sides at once on a core each (the default), or one after the other. */
+export const methods = ['duet', 'alternating'] as const;
+export type Method = (typeof methods)[number];
+
+/** Phases only the long variant runs: each costs minutes (servers behind HAProxy; a second corpus load per size). */
+const longPhases: readonly PhaseId[] = ['routes', 'reload'];
+
+/**
+ * What a run measures unless told otherwise. The default run (a duet, within 20 minutes) leaves
+ * out the routes, the reload and the Prism mock; `--long` adds them, with longer and more rounds.
+ * The alternating method keeps its own defaults (3 rounds of 5 s, floor runs around each).
+ */
+export function runDefaults(method: Method, long: boolean) {
+  const phases = phaseIds.filter((id) => long || !longPhases.includes(id));
+  if (method === 'alternating') return { rounds: 3, durationSeconds: 5, phases, mock: true };
+  return long
+    ? { rounds: 4, durationSeconds: 10, phases, mock: true }
+    : { rounds: 2, durationSeconds: 8, phases, mock: false };
+}
+
 export interface BenchOptions {
+  method: Method;
+  /** The long variant: the routes and the mock too, and longer rounds (runDefaults). */
+  long: boolean;
+  /** The Prism mock measured after each single URL's rounds (a reference). */
+  mock: boolean;
   sizes: number[];
   /** Seconds of measured load per run; a scenario has `rounds` of them per target. */
   durationSeconds: number;
@@ -67,10 +92,12 @@ function parseCommandLine(args: string[], defaultOut: string) {
     return parseArgs({
       args,
       options: {
+        method: { type: 'string', default: 'duet' },
+        long: { type: 'boolean', default: false },
         sizes: { type: 'string', default: '150000,1500000' },
-        duration: { type: 'string', default: '5' },
+        duration: { type: 'string' },
         warmup: { type: 'string', default: '2' },
-        rounds: { type: 'string', default: '3' },
+        rounds: { type: 'string' },
         connections: { type: 'string', default: '64' },
         seed: { type: 'string', default: '20261123' },
         'mixed-urls': { type: 'string', default: '2000' },
@@ -80,7 +107,7 @@ function parseCommandLine(args: string[], defaultOut: string) {
         'history-rounds': { type: 'string', default: String(historyMemoryDefaults.rounds) },
         scenarios: { type: 'string', default: scenarioIds.join(',') },
         'route-scenarios': { type: 'string', default: 'random,categories' },
-        phases: { type: 'string', default: phaseIds.join(',') },
+        phases: { type: 'string' },
         'server-node-options': { type: 'string', default: '' },
         out: { type: 'string', default: defaultOut },
       },
@@ -93,12 +120,20 @@ function parseCommandLine(args: string[], defaultOut: string) {
 /** The bench's command line, checked: a bad value throws an OptionError naming the option. */
 export function parseBenchOptions(args: string[], defaultOut: string): BenchOptions {
   const { values } = parseCommandLine(args, defaultOut);
+  const method = values.method as Method;
+  if (!methods.includes(method))
+    throw new OptionError(`--method takes one of ${methods.join(', ')}; got "${values.method}"`);
+  const long = values.long === true;
+  const defaults = runDefaults(method, long);
   return {
+    method,
+    long,
+    mock: defaults.mock,
     sizes: (values.sizes ?? '').split(',').map((size) => positiveInteger('sizes', size.trim())),
     // A run lasts at least one of the load generator's sample intervals.
-    durationSeconds: seconds('duration', values.duration, sampleIntervalMs / 1000),
+    durationSeconds: seconds('duration', values.duration ?? String(defaults.durationSeconds), sampleIntervalMs / 1000),
     warmupSeconds: seconds('warmup', values.warmup, 0),
-    rounds: positiveInteger('rounds', values.rounds),
+    rounds: positiveInteger('rounds', values.rounds ?? String(defaults.rounds)),
     connections: positiveInteger('connections', values.connections),
     seed: positiveInteger('seed', values.seed),
     mixedUrls: positiveInteger('mixed-urls', values['mixed-urls']),
@@ -112,7 +147,7 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
       values['route-scenarios'],
       scenarioIds.filter((id) => id !== 'mixed'),
     ),
-    phases: ids('phases', values.phases, phaseIds) as Set<PhaseId>,
+    phases: ids('phases', values.phases ?? defaults.phases.join(','), phaseIds) as Set<PhaseId>,
     // More, for a look inside (`--cpu-prof --cpu-prof-dir=DIR` profiles every server process the bench starts).
     serverNodeOptions: (values['server-node-options'] ?? '').split(/\s+/).filter((option) => option !== ''),
     out: values.out ?? defaultOut,

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { parentPid } from './corePinning.js';
 import type { MeasuredWindow } from './loadRun.js';
 
 /**
@@ -155,6 +156,20 @@ export class CostMeter {
 
   async close(): Promise<void> {
     await this.client.end();
+  }
+
+  /**
+   * PostgreSQL's processes on this machine with their postmaster, whose later connections
+   * inherit its core: what a duet pins to the server's side (none when the database is elsewhere).
+   */
+  async postgresProcesses(): Promise<number[]> {
+    const pids = await this.postgresPids();
+    const parents = new Set<number>();
+    for (const pid of pids) {
+      const parent = await parentPid(pid);
+      if (parent !== null && (await isPostgresProcess(parent))) parents.add(parent);
+    }
+    return [...new Set([...pids, ...parents])];
   }
 
   /** PostgreSQL's processes on this machine (none when the database is elsewhere). */

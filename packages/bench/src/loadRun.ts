@@ -2,7 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { runningChildren } from './childProcess.js';
-import { isLoadResult, type LoadWorkerConfig, type LoadWorkerResult, measure, warmedUp } from './loadWorkerMessages.js';
+import {
+  isLoadResult,
+  type LoadWorkerConfig,
+  type LoadWorkerResult,
+  type MeasureAt,
+  measure,
+  warmedUp,
+} from './loadWorkerMessages.js';
 
 const workerScript = fileURLToPath(new URL('./loadWorker.js', import.meta.url));
 
@@ -19,6 +26,12 @@ export interface LoadOptions {
   /** Seconds of unmeasured load first, on `warmupPaths` (default: the same paths). */
   warmupSeconds: number;
   warmupPaths?: string[];
+  /** Where the warm-up goes (default: `origin`). */
+  warmupOrigin?: string;
+  /** The core the load generator runs on (a duet's side); anywhere when absent. */
+  core?: number;
+  /** The CPU group it joins (its duet side's, corePinning.ts). */
+  group?: string;
   /** Stop after this many requests instead of after a duration (keeps a capped key within its allowance). */
   amount?: number;
   /** 404s are part of the traffic (the mixed scenario): only connection errors, timeouts and 5xx spoil it. */
@@ -39,6 +52,8 @@ export interface LoadResult {
   loadGeneratorCpuMicros?: number;
   /** Seconds from the measured run's start to its last answer. */
   seconds?: number;
+  /** Answers in each whole second of the run (reports before duets lack it). */
+  slices?: number[];
 }
 
 /** Called between the warm-up and the measured run, and after the measured run: a cost meter's window. */
@@ -87,18 +102,25 @@ function takeWorker(): LoadWorker {
   return { child, stderr: () => stderr.trim() };
 }
 
+/** Lead time for a duet's common start: both workers have it well before the moment comes. */
+const startLeadMs = 100;
+
 /**
- * One load run in a load generator process (loadWorker.ts), its warm-up first. With `window`, the
- * window opens once the warm-up is over (the worker waits for it) and closes when the run has
- * ended, so counters read in it hold the measured run alone. A worker that fails or passes its
- * deadline is stopped, and fails the run; one that answered serves the next run.
+ * One load run in a load generator process (loadWorker.ts), its warm-up first. When the warm-up is
+ * over, `warmedUpThen` gives the message that starts the measured run (a duet's names a common
+ * moment). A worker that fails or passes its deadline is stopped, and fails the run; one that
+ * answered serves the next run, unless it was pinned to a core or a CPU group for this one.
  */
-function runInWorker(config: LoadWorkerConfig, window?: MeasuredWindow): Promise<LoadWorkerResult> {
+function runInWorker(
+  config: LoadWorkerConfig,
+  warmedUpThen: () => Promise<MeasureAt | typeof measure>,
+): Promise<LoadWorkerResult> {
   const worker = takeWorker();
   const { child } = worker;
   const deadlineMs = workerDeadlineMs(config);
+  const pinned = config.core !== undefined || config.group !== undefined;
   return new Promise<LoadWorkerResult>((resolve, reject) => {
-    let opening: Promise<void> | undefined;
+    let starting: Promise<void> | undefined;
     const settle = (outcome: () => void) => {
       clearTimeout(timer);
       child.off('message', onMessage);
@@ -114,16 +136,19 @@ function runInWorker(config: LoadWorkerConfig, window?: MeasuredWindow): Promise
       fail(new Error(`the load worker stopped (${code ?? signal}): ${worker.stderr()}`));
     const onMessage = (message: unknown) => {
       if (message === warmedUp) {
-        opening = (window?.open() ?? Promise.resolve()).then(() => {
-          child.send(measure);
+        starting = warmedUpThen().then((start) => {
+          child.send(start);
         }, fail);
       } else if (isLoadResult(message)) {
         const { result } = message;
         settle(() => {
-          hold(worker, false);
-          idleWorkers.push(worker);
+          if (pinned) child.kill();
+          else {
+            hold(worker, false);
+            idleWorkers.push(worker);
+          }
           // The window opened before the run it closes on.
-          void (opening ?? Promise.resolve()).then(() => resolve(result));
+          void (starting ?? Promise.resolve()).then(() => resolve(result));
         });
       }
     };
@@ -139,27 +164,64 @@ function runInWorker(config: LoadWorkerConfig, window?: MeasuredWindow): Promise
 
 /** One load run, its warm-up first in the same load generator process (runInWorker). */
 export async function runLoad(options: LoadOptions, window?: MeasuredWindow): Promise<LoadResult> {
-  const config: LoadWorkerConfig = {
-    origin: options.origin,
-    headers: options.headers ?? {},
-    keys: options.keys,
-    connections: options.connections,
-    paths: options.paths,
-    durationSeconds: options.durationSeconds,
-    amount: options.amount,
-    warmupSeconds: options.warmupSeconds,
-    warmupPaths: options.warmupPaths,
+  const [result] = await runLoads([options], window ? [window] : []);
+  if (!result) throw new Error('a load run returned nothing');
+  return result;
+}
+
+/**
+ * Load runs at the same time, each in its own load generator process after its own warm-up: once
+ * every warm-up is over, every window opens and all measured runs start at one moment (a duet's
+ * two sides), and each window closes when its run has ended.
+ */
+export async function runLoads(
+  list: readonly LoadOptions[],
+  windows: readonly MeasuredWindow[],
+): Promise<LoadResult[]> {
+  let warm = 0;
+  let allWarm: () => void = () => {};
+  const everyoneWarm = new Promise<void>((resolve) => {
+    allWarm = resolve;
+  });
+  // One start for all, named once every warm-up is over and every window is open.
+  const start = everyoneWarm
+    .then(() => Promise.all(windows.map((window) => window.open())))
+    .then((): MeasureAt | typeof measure =>
+      list.length > 1 ? { measure: true, startAt: Date.now() + startLeadMs } : measure,
+    );
+  const warmedUpThen = () => {
+    warm++;
+    if (warm === list.length) allWarm();
+    return start;
   };
-  const result = await runInWorker(config, window);
-  await window?.close();
-  return {
-    requestsPerSecond: result.requestsPerSecond,
-    latencyP50Ms: result.latencyP50Ms,
-    latencyP99Ms: result.latencyP99Ms,
-    requests: result.requests,
-    errors: result.errors + result.timeouts + (options.notFoundExpected ? result.serverErrors : result.non2xx),
-    refused: result.refused,
-    loadGeneratorCpuMicros: result.loadGeneratorCpuMicros,
-    seconds: result.seconds,
+  const run = async (options: LoadOptions, index: number): Promise<LoadResult> => {
+    const config: LoadWorkerConfig = {
+      origin: options.origin,
+      headers: options.headers ?? {},
+      keys: options.keys,
+      connections: options.connections,
+      paths: options.paths,
+      durationSeconds: options.durationSeconds,
+      amount: options.amount,
+      warmupSeconds: options.warmupSeconds,
+      warmupPaths: options.warmupPaths,
+      warmupOrigin: options.warmupOrigin,
+      core: options.core,
+      group: options.group,
+    };
+    const result = await runInWorker(config, warmedUpThen);
+    await windows[index]?.close();
+    return {
+      requestsPerSecond: result.requestsPerSecond,
+      latencyP50Ms: result.latencyP50Ms,
+      latencyP99Ms: result.latencyP99Ms,
+      requests: result.requests,
+      errors: result.errors + result.timeouts + (options.notFoundExpected ? result.serverErrors : result.non2xx),
+      refused: result.refused,
+      loadGeneratorCpuMicros: result.loadGeneratorCpuMicros,
+      seconds: result.seconds,
+      slices: result.slices,
+    };
   };
+  return Promise.all(list.map(run));
 }

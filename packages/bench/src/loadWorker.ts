@@ -1,10 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { percentile, toMicrosecond } from './latencySample.js';
 import {
   isLoadRun,
+  isMeasure,
   type LoadWorkerConfig,
   type LoadWorkerResult,
-  measure,
   sampleIntervalMs,
   warmedUp,
 } from './loadWorkerMessages.js';
@@ -38,22 +40,32 @@ interface AutocannonInstance extends PromiseLike<AutocannonResult> {
 type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-/** Set while a run waits for the bench's `measure`. */
-let measureNow: (() => void) | undefined;
+/** Set while a run waits for the bench's `measure`; a duet's names the moment to start at. */
+let measureNow: ((startAt: number | undefined) => void) | undefined;
 
-/** Resolves when the bench says `measure`, having been told the warm-up is over. */
-function measureWhenTold(): Promise<void> {
-  return new Promise<void>((resolve) => {
+/**
+ * Resolves when the bench says `measure`, having been told the warm-up is over, at the moment it
+ * names: the two load generators of a duet start their measured runs at the same instant.
+ */
+async function measureWhenTold(): Promise<void> {
+  const startAt = await new Promise<number | undefined>((resolve) => {
     measureNow = resolve;
     process.send?.(warmedUp);
   });
+  const wait = startAt === undefined ? 0 : startAt - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
-function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: number; seconds: number }) {
+function load(
+  config: LoadWorkerConfig,
+  paths: string[],
+  duration: { amount?: number; seconds: number },
+  origin = config.origin,
+) {
   let next = 0;
   const keys = config.keys ?? [];
   return autocannon({
-    url: config.origin,
+    url: origin,
     connections: config.connections,
     sampleInt: sampleIntervalMs,
     ...(duration.amount !== undefined ? { amount: duration.amount } : { duration: duration.seconds }),
@@ -73,12 +85,23 @@ function load(config: LoadWorkerConfig, paths: string[], duration: { amount?: nu
 }
 
 async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
+  // Every thread of this process on the run's core (util-linux's taskset; the bench checked it is there).
+  if (config.core !== undefined) execFileSync('taskset', ['-a', '-cp', String(config.core), String(process.pid)]);
+  if (config.group !== undefined) await writeFile(`${config.group}/cgroup.procs`, String(process.pid));
   if ((config.warmupSeconds ?? 0) > 0)
-    await load(config, config.warmupPaths ?? config.paths, { seconds: config.warmupSeconds ?? 0 });
+    await load(
+      config,
+      config.warmupPaths ?? config.paths,
+      { seconds: config.warmupSeconds ?? 0 },
+      config.warmupOrigin ?? config.origin,
+    );
   await measureWhenTold();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let lastAnswer = started;
+  // A run by amount ends within a second it does not fill: only its whole seconds are kept (below).
+  const byAmount = config.amount !== undefined;
+  const slices = new Array<number>(byAmount ? 0 : Math.floor(config.durationSeconds)).fill(0);
   // Each answer's time as autocannon measured it (hrtime), not its latency histogram's whole milliseconds.
   const latencies: number[] = [];
   let refused = 0;
@@ -87,6 +110,8 @@ async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
     latencies.push(responseTimeMs);
     if (statusCode === 429) refused++;
     lastAnswer = performance.now();
+    const slice = Math.floor((lastAnswer - started) / 1000);
+    if (byAmount || slice < slices.length) slices[slice] = (slices[slice] ?? 0) + 1;
   });
   const result = await measured;
   const cpu = process.cpuUsage(cpuBefore);
@@ -108,14 +133,15 @@ async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
     refused,
     loadGeneratorCpuMicros: cpu.user + cpu.system,
     seconds,
+    slices: byAmount ? Array.from(slices.slice(0, Math.floor(seconds)), (count) => count ?? 0) : slices,
   };
   return answer;
 }
 
 // A run at a time, as the bench sends them; the process ends with the bench's channel.
 process.on('message', (message: unknown) => {
-  if (message === measure) {
-    measureNow?.();
+  if (isMeasure(message)) {
+    measureNow?.(typeof message === 'string' ? undefined : message.startAt);
     measureNow = undefined;
   } else if (isLoadRun(message)) {
     run(message.run).then(

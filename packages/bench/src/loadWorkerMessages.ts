@@ -2,7 +2,8 @@
  * What the load worker and the bench share, apart from loadWorker.ts, which runs when imported.
  * Over the worker's IPC channel the bench sends a run (`LoadRunMessage`), the worker says
  * `warmedUp` between its warm-up and its measured run and waits for `measure`, so the bench reads
- * CPU counters at that moment (loadRun.ts), then answers with its result (`LoadResultMessage`).
+ * CPU counters at that moment (loadRun.ts), then answers with its result (`LoadResultMessage`). A
+ * duet's `measure` names the moment (epoch ms) both load generators start at.
  */
 export const warmedUp = 'warmed-up';
 export const measure = 'measure';
@@ -22,6 +23,12 @@ export interface LoadWorkerConfig {
   /** Seconds of unmeasured load first, on `warmupPaths` (default: `paths`). */
   warmupSeconds?: number;
   warmupPaths?: string[];
+  /** Where the warm-up goes (default: `origin`): a cold round warms the load generator on the floor, not the server. */
+  warmupOrigin?: string;
+  /** The core this process runs on (`taskset`), for a duet: each side's load generator on its side's core. */
+  core?: number;
+  /** The CPU group (cgroup) this process joins: its duet side's. */
+  group?: string;
 }
 
 export interface LoadWorkerResult {
@@ -40,6 +47,8 @@ export interface LoadWorkerResult {
   loadGeneratorCpuMicros: number;
   /** Seconds from the measured run's start to its last answer. */
   seconds: number;
+  /** Answers in each whole second from the measured run's start (the start the bench gave, in a duet). */
+  slices: number[];
 }
 
 export interface LoadRunMessage {
@@ -64,3 +73,15 @@ export const isLoadResult = (message: unknown): message is LoadResultMessage =>
  * (each answer is timed as it comes). The shortest run the bench takes.
  */
 export const sampleIntervalMs = 100;
+
+export interface MeasureAt {
+  measure: true;
+  startAt: number;
+}
+
+export function isMeasure(message: unknown): message is typeof measure | MeasureAt {
+  return (
+    message === measure ||
+    (typeof message === 'object' && message !== null && (message as Partial<MeasureAt>).measure === true)
+  );
+}

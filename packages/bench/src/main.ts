@@ -9,16 +9,19 @@ import { freePort, startEmbeddedPostgres } from '@quotes/database';
 import { runAdmin } from './adminCommands.js';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
 import { createKey, createKeys, freshDatabase, settleWrites, trafficKeys } from './benchDatabase.js';
-import { OptionError, type PhaseId, parseBenchOptions, phaseIds } from './benchOptions.js';
+import { OptionError, type PhaseId, parseBenchOptions, runDefaults } from './benchOptions.js';
 import { type RunningProcess, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
+import { duetUnavailable } from './corePinning.js';
+import { runDuet } from './duetRun.js';
 import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
 import { sampleLatenciesApart } from './latencyRun.js';
-import { runLoad } from './loadRun.js';
+import { type LoadResult, runLoad } from './loadRun.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes, resetPeakRss } from './peakRss.js';
 import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
+import { runInterleaved } from './roundRun.js';
 import { quoteResults } from './readmeQuotes.js';
 import { measureRoutes } from './routeRun.js';
 import { measureScenario } from './scenarioRun.js';
@@ -26,20 +29,21 @@ import { mixedScenario, pickFilteredPaths, type Scenario, scenarios } from './sc
 
 /** Where a default run writes: the results the READMEs quote. */
 const committedResults = fileURLToPath(new URL('../results', import.meta.url));
-/** The committed results are medians of at least this many rounds. */
-const committedRounds = 3;
-
-function readOptions() {
+async function readOptions() {
   try {
     const options = parseBenchOptions(process.argv.slice(2), committedResults);
-    if (resolve(options.out) === committedResults && options.rounds < committedRounds)
+    // The committed results are medians of at least the method's default rounds, over its default phases.
+    const defaults = runDefaults(options.method, options.long);
+    if (resolve(options.out) === committedResults && options.rounds < defaults.rounds)
       throw new OptionError(
-        `--rounds ${options.rounds} writes results the READMEs quote, which take at least ${committedRounds}; give --out another folder`,
+        `--rounds ${options.rounds} writes results the READMEs quote, which take at least ${defaults.rounds}; give --out another folder`,
       );
-    if (resolve(options.out) === committedResults && options.phases.size < phaseIds.length)
+    if (resolve(options.out) === committedResults && defaults.phases.some((phase) => !options.phases.has(phase)))
       throw new OptionError(
-        '--phases writes results the READMEs quote, which take every phase; give --out another folder',
+        '--phases writes results the READMEs quote, which take every phase of the run; give --out another folder',
       );
+    const unavailable = options.method === 'duet' ? await duetUnavailable() : null;
+    if (unavailable !== null) throw new OptionError(unavailable);
     return options;
   } catch (error) {
     if (!(error instanceof OptionError)) throw error;
@@ -48,7 +52,9 @@ function readOptions() {
   }
 }
 
-const options = readOptions();
+const options = await readOptions();
+/** The duet's two cores: the server's side and the floor's, swapped each round. */
+const duetCores = [0, 1] as const;
 const { sizes, durationSeconds, warmupSeconds, rounds, connections, seed, mixedUrls, coldCalls, countedCalls } =
   options;
 /** What every measured run of the throughput scenarios gets. */
@@ -71,6 +77,9 @@ const floorScript = fileURLToPath(new URL('./floorApp.js', import.meta.url));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/** How long a server process may take to be ready: over 2 minutes was seen at a load average of 28 from other work. */
+const serverStartMs = 600_000;
+
 async function answers(url: string): Promise<boolean> {
   const response = await fetch(url);
   return response.status < 500;
@@ -83,7 +92,7 @@ function startServerProcess(env: NodeJS.ProcessEnv): Promise<{ process: RunningP
       [],
       { ...serverStart.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
       () => answers(`http://127.0.0.1:${port}/readyz`),
-      120_000,
+      serverStartMs,
       serverNodeOptions,
     ),
     base: `http://127.0.0.1:${port}`,
@@ -94,7 +103,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   log(
-    `bench: sizes ${sizes.join(', ')}; ${connections} connections; ${rounds} rounds of ${durationSeconds} s per target after ${warmupSeconds} s of warm-up each; ${machine}`,
+    `bench: ${options.method}${options.long ? ', long' : ''}; sizes ${sizes.join(', ')}; ${connections} connections; ${rounds} rounds of ${durationSeconds} s per target after ${warmupSeconds} s of warm-up each; ${machine}`,
   );
 
   // Timed in this process: before anything else runs beside it.
@@ -142,6 +151,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     startedAt,
     machine,
+    method: options.method,
     connections,
     durationSeconds,
     warmupSeconds,
@@ -157,6 +167,7 @@ async function main(): Promise<void> {
     routes: [],
     routeNotes: [],
     countedCosts: [],
+    journal: [],
   };
   try {
     for (const size of sizes) {
@@ -185,20 +196,18 @@ async function main(): Promise<void> {
       // so the one measured next meets the cold calls just started. The first cold row's server
       // starts beside it (a start is not measured) and meets its calls once it has stopped, the
       // only server on the database, as every cold row's server does.
-      const freshServers = options.phases.has('cold') ? coldClients.slice(0, -1) : [];
+      const freshServers = options.phases.has('cold') ? coldClients : [];
       let firstFresh = freshServers.length > 0 ? startServerProcess(env) : undefined;
       // Its failure is reported where it is awaited, or it is stopped where the capture failed.
       firstFresh?.catch(() => undefined);
       const stopFirstFresh = () => firstFresh?.then((fresh) => fresh.process.stop()).catch(() => undefined);
       let all: Scenario[];
       const answersFile = join(await mkdtemp(join(tmpdir(), 'quotes-bench-answers-')), 'answers.json');
-      let floor: RunningProcess;
-      const floorPort = await freePort();
       try {
         const capturing = await startServerProcess(env);
         try {
           const filtered = await pickFilteredPaths(capturing.base, platformKey, log);
-          all = scenarios(filtered.list, filtered.random);
+          all = scenarios(filtered.list, filtered.random, size);
           const captured = await captureAnswers(
             capturing.base,
             [...all.map((scenario) => scenario.path), ...traffic.distinct],
@@ -213,12 +222,6 @@ async function main(): Promise<void> {
         } finally {
           await capturing.process.stop();
         }
-        floor = await startNodeProcess(
-          floorScript,
-          [],
-          { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
-          () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
-        );
       } catch (error) {
         await stopFirstFresh();
         throw error;
@@ -233,26 +236,45 @@ async function main(): Promise<void> {
       };
       // 2. Cold, right after start: never-seen combinations, then the same calls again (now seen:
       // what the machine gives any call at that concurrency). Each client count meets a server
-      // process just started: all but the last are stopped after their figures, and the last
-      // goes on to serve the rest of the run.
+      // process just started, stopped after its figures: the server measured next meets the
+      // mixed traffic first.
       const afterStart = async (base: string, clients: number) => {
         await cold(base, 'after start', coldAfterStart, clients);
         await cold(base, 'the same calls again', coldAfterStart, clients);
       };
+      let coldPeak: { phase: PhaseId; bytes: number | null } | undefined;
       for (const clients of freshServers) {
         const fresh = await (firstFresh ?? startServerProcess(env));
         firstFresh = undefined;
         try {
+          await resetPeakRss(fresh.process.pid);
           await afterStart(fresh.base, clients);
+          coldPeak = { phase: 'cold', bytes: await peakRssBytes(fresh.process.pid) };
         } finally {
           await fresh.process.stop();
         }
       }
-      const server = await startServerProcess(env);
+      const floorPort = await freePort();
+      const floorStart = startNodeProcess(
+        floorScript,
+        [],
+        { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
+        () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+      );
+      const serverStart = startServerProcess(env);
+      // Started together; one that fails to start stops the other: nothing of the run is left running.
+      const [floorStarted, serverStarted] = await Promise.allSettled([floorStart, serverStart]);
+      if (floorStarted.status === 'rejected' || serverStarted.status === 'rejected') {
+        await Promise.allSettled([floorStart.then((one) => one.stop()), serverStart.then((one) => one.process.stop())]);
+        throw [floorStarted, serverStarted].find((start) => start.status === 'rejected')?.reason;
+      }
+      const floor = floorStarted.value;
+      const server = serverStarted.value;
       let meter: CostMeter | undefined;
       // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
       const phasePeaks: Array<{ phase: PhaseId | 'start'; bytes: number | null }> = [
         { phase: 'start', bytes: await peakRssBytes(server.process.pid) },
+        ...(coldPeak ? [coldPeak] : []),
       ];
       const phase = async (id: PhaseId, run: () => Promise<void>) => {
         if (!options.phases.has(id)) return;
@@ -268,7 +290,6 @@ async function main(): Promise<void> {
       try {
         const costs = await CostMeter.open(databaseUrl);
         meter = costs;
-        await phase('cold', () => afterStart(server.base, coldClients[coldClients.length - 1] ?? 1));
         const floorBase = `http://127.0.0.1:${floorPort}`;
         const scenarioRun = (scenario: Scenario, paths: string[], withMock: boolean) =>
           measureScenario({
@@ -283,19 +304,69 @@ async function main(): Promise<void> {
             meter: costs,
             load,
             log,
+            ...(options.method === 'duet'
+              ? {
+                  duet: {
+                    cores: duetCores,
+                    postgres: () => costs.postgresProcesses(),
+                    coldFirst: scenario.id === 'mixed',
+                  },
+                }
+              : {}),
           });
 
         await phase('throughput', async () => {
-          // 3. Mixed traffic: every run after a warm-up on the same traffic, so each round meets it
-          // alike (the cost of meeting a combination first is the cold figures').
+          // 3. Mixed traffic, the server's first work: in a duet, a cold round (no warm-up of the
+          // server: the first round after start), then rounds each after a warm-up on the same
+          // traffic, so each meets it alike.
           if (options.scenarios.has('mixed')) {
-            const mixed = mixedScenario(traffic.distinct.length, traffic.sequence.length);
+            const mixed = mixedScenario(traffic.distinct.length, traffic.sequence.length, size);
             report.measurements.push(await scenarioRun(mixed, traffic.sequence, false));
           }
 
           // 4. One URL per scenario, against the same-bytes floor and the mock.
           for (const scenario of all.filter((one) => options.scenarios.has(one.id)))
-            report.measurements.push(await scenarioRun(scenario, [scenario.path], true));
+            report.measurements.push(await scenarioRun(scenario, [scenario.path], options.mock));
+        });
+        await phase('journal', async () => {
+          // 3b. What holding answers for their journal line costs (0044): this server beside one
+          // without a journal (DATA_DIR not a directory), quotes-random on the 16 keys, PostgreSQL
+          // on both sides' cores (both count). The same load and rounds as the single URLs.
+          const scenario = all[0] as Scenario;
+          const bare = await startServerProcess({ ...env, DATA_DIR: '/dev/null' });
+          try {
+            const side = (name: string, origin: string, pid: number) => ({
+              name,
+              pids: { servers: [pid] },
+              load: { origin, paths: [scenario.path], keys: platformKeys, ...load },
+            });
+            const withJournal = side('journal', server.base, server.process.pid);
+            const without = side('no journal', bare.base, bare.process.pid);
+            const measured =
+              options.method === 'duet'
+                ? await runDuet({
+                    server: withJournal,
+                    floor: without,
+                    rounds,
+                    cores: duetCores,
+                    meter: costs,
+                    label: 'journal',
+                    log,
+                  })
+                : (
+                    await runInterleaved({
+                      floor: { ...without, run: (window) => runLoad(without.load, window) },
+                      targets: [{ ...withJournal, run: (window) => runLoad(withJournal.load, window) }],
+                      rounds,
+                      meter: costs,
+                      label: 'journal',
+                      log,
+                    })
+                  )[0];
+            if (measured) report.journal?.push({ corpusSize: size, scenario, ...measured });
+          } finally {
+            await bare.process.stop();
+          }
         });
         await phase('routes', async () => {
           // 4b. quotes-random and quotes-categories over other routes: one key, the history off,
@@ -359,10 +430,38 @@ async function main(): Promise<void> {
               warmupSeconds: 0,
               amount: countedCalls,
             });
-          const { result: counted, costs: countedCosts } = await costs.measure(
-            { servers: [server.process.pid] },
-            countedRun(server.base),
-          );
+          const countedLoad = (origin: string) => ({
+            origin,
+            paths: [scenario.path],
+            headers: { 'X-API-Key': professionalKey },
+            connections,
+            durationSeconds,
+            warmupSeconds: 0,
+            amount: countedCalls,
+          });
+          // In a duet, the floor is sent the same calls at the same moment (one round: the
+          // allowance holds one counted run); alternating, it is sent them after.
+          const duet =
+            options.method === 'duet'
+              ? await runDuet({
+                  server: {
+                    name: 'server',
+                    pids: { servers: [server.process.pid] },
+                    load: countedLoad(server.base),
+                    companions: () => costs.postgresProcesses(),
+                  },
+                  floor: { name: 'floor', pids: { servers: [floor.pid] }, load: countedLoad(floorBase) },
+                  rounds: 1,
+                  cores: duetCores,
+                  meter: costs,
+                  label: 'counted',
+                  log,
+                })
+              : undefined;
+          const duetRound = duet?.rounds?.[0]?.server;
+          const { result: counted, costs: countedCosts } = duetRound
+            ? { result: duetRound as LoadResult, costs: duetRound.costs }
+            : await costs.measure({ servers: [server.process.pid] }, countedRun(server.base));
           report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
           log(
             `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
@@ -377,6 +476,10 @@ async function main(): Promise<void> {
             errors: counted.errors,
             usageSays: usage.calls_this_month ?? null,
           });
+          if (duet) {
+            report.measurements.push({ corpusSize: size, keyPlan: 'professional', scenario, ...duet });
+            return;
+          }
           const floorCounted = await costs.measure({ servers: [floor.pid] }, countedRun(floorBase));
           const floorRun = { ...floorCounted.result, costs: floorCounted.costs };
           report.measurements.push({

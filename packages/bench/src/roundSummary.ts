@@ -14,6 +14,12 @@ export interface MeasuredRound {
   floorRequestsPerSecond: number;
 }
 
+/** One second of a duet: what each side answered in it, measured at the same moment. */
+export interface SlicePair {
+  server: number;
+  floor: number;
+}
+
 /** What a scenario or route measurement holds: medians, and (from runs in rounds on) the rounds themselves. */
 export interface RoundedMeasurement {
   /** The median of its rounds' figures. */
@@ -22,6 +28,8 @@ export interface RoundedMeasurement {
   floor: LoadResult;
   rounds?: MeasuredRound[];
   floorRuns?: MeteredRun[];
+  /** A duet's paired seconds over its rounds (duetRun.ts); absent from alternating runs. */
+  slices?: SlicePair[];
 }
 
 /** Each figure's median over `runs`; requests and errors are summed (an error in any round counts). */
@@ -64,11 +72,14 @@ export function medianCosts(list: readonly (CallCosts | null)[]): CallCosts | nu
 }
 
 /**
- * The server's calls/s as a share of the floor's: the median of its rounds' ratios, with their
- * lowest and highest. A measurement from before rounds has one ratio, of its two runs. Rounds
- * whose floor answered nothing have no ratio and are left out; null when none has one.
+ * The server's calls/s as a share of the floor's: a duet's, the median of its paired seconds'
+ * ratios; else the median of its rounds' ratios; with their lowest and highest. A measurement
+ * from before rounds has one ratio, of its two runs. Rounds whose floor answered nothing have no
+ * ratio and are left out; null when none has one.
  */
 export function floorShare(measurement: RoundedMeasurement): Spread | null {
+  if (measurement.slices && measurement.slices.length > 0)
+    return spread(measurement.slices.flatMap((pair) => quotient(pair.server, pair.floor) ?? []));
   const ratios = measurement.rounds
     ? measurement.rounds.flatMap(
         (round) => quotient(round.server.requestsPerSecond, round.floorRequestsPerSecond) ?? [],

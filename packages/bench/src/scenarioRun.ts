@@ -1,4 +1,5 @@
 import type { CostMeter } from './callCosts.js';
+import { runDuet } from './duetRun.js';
 import { type LoadOptions, type MeasuredWindow, runLoad } from './loadRun.js';
 import type { ScenarioMeasurement } from './report.js';
 import { runInterleaved } from './roundRun.js';
@@ -19,6 +20,11 @@ export interface ScenarioRunOptions {
   meter: Pick<CostMeter, 'window'>;
   load: Pick<LoadOptions, 'connections' | 'durationSeconds' | 'warmupSeconds'>;
   log: (line: string) => void;
+  /**
+   * Measured as a duet on these two cores (duetRun.ts), PostgreSQL's processes on the server's
+   * side; absent: the floor and the server alternate (roundRun.ts).
+   */
+  duet?: { cores: readonly [number, number]; postgres: () => Promise<number[]>; coldFirst?: boolean };
 }
 
 /**
@@ -40,6 +46,32 @@ export async function measureScenario(options: ScenarioRunOptions): Promise<Scen
       },
       window,
     );
+  if (options.duet) {
+    const load = (origin: string) => ({
+      origin,
+      paths: options.paths,
+      keys: options.keys,
+      ...options.load,
+      notFoundExpected: scenario.id === 'mixed',
+    });
+    const measured = await runDuet({
+      server: {
+        name: 'server',
+        pids: { servers: [options.server.pid] },
+        load: load(options.server.base),
+        companions: options.duet.postgres,
+      },
+      floor: { name: 'floor', pids: { servers: [options.floor.pid] }, load: load(options.floor.base) },
+      rounds: options.rounds,
+      cores: options.duet.cores,
+      coldFirst: options.duet.coldFirst,
+      meter: options.meter,
+      label: scenario.id,
+      log: options.log,
+    });
+    const mock = options.mock ? await mockRun(options) : undefined;
+    return { corpusSize: options.corpusSize, keyPlan: 'platform', scenario, ...measured, ...(mock ? { mock } : {}) };
+  }
   const [measured] = await runInterleaved({
     floor: { name: 'floor', pids: { servers: [options.floor.pid] }, run: run(options.floor.base) },
     targets: [{ name: 'server', pids: { servers: [options.server.pid] }, run: run(options.server.base) }],
@@ -49,14 +81,19 @@ export async function measureScenario(options: ScenarioRunOptions): Promise<Scen
     log: options.log,
   });
   if (!measured) throw new Error(`${scenario.id}: the server was not measured`);
-  const mock = options.mock
-    ? await runLoad({
-        origin: options.mock.base,
-        paths: options.paths,
-        headers: options.mock.headers,
-        ...options.load,
-      })
-    : undefined;
-  if (mock) options.log(`  ${scenario.id.padEnd(16)} mock: ${Math.round(mock.requestsPerSecond)} req/s`);
+  const mock = options.mock ? await mockRun(options) : undefined;
   return { corpusSize: options.corpusSize, keyPlan: 'platform', scenario, ...measured, ...(mock ? { mock } : {}) };
+}
+
+/** The Prism mock, once after the rounds: a reference, not a target. */
+async function mockRun(options: ScenarioRunOptions) {
+  if (!options.mock) return undefined;
+  const mock = await runLoad({
+    origin: options.mock.base,
+    paths: options.paths,
+    headers: options.mock.headers,
+    ...options.load,
+  });
+  options.log(`  ${options.scenario.id.padEnd(16)} mock: ${Math.round(mock.requestsPerSecond)} req/s`);
+  return mock;
 }

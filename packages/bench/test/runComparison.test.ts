@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../src/loadRun.js';
 import type { BenchReport } from '../src/report.js';
-import { compareRuns } from '../src/runComparison.js';
+import { compareRuns, isApart } from '../src/runComparison.js';
 import { scenarios } from '../src/scenarios.js';
 
-const [random, , , , categories] = scenarios('/v1/quotes-filter?x', '/v1/quotes-random?y');
+const [random, , filtered, , categories] = scenarios('/v1/quotes-filter?x', '/v1/quotes-random?y');
 const load = (requestsPerSecond: number): LoadResult => ({
   requestsPerSecond,
   latencyP50Ms: 1,
@@ -19,8 +19,11 @@ const load = (requestsPerSecond: number): LoadResult => ({
   errors: 0,
 });
 
-/** A run whose quotes-random rounds read `randomShares` of a 50,000 calls/s floor, categories 0.89 in one run. */
-function run(randomShares: number[]): BenchReport {
+/**
+ * A run whose quotes-random rounds read `randomShares` of a 50,000 calls/s floor, categories 0.89
+ * in one run, and quotes-filter (category + mood + era) `filteredShare` in one run.
+ */
+function run(randomShares: number[], filteredShare = 0.5): BenchReport {
   return {
     startedAt: '2026-11-26T10:00:00Z',
     machine: 'test',
@@ -40,6 +43,13 @@ function run(randomShares: number[]): BenchReport {
         })),
       },
       { corpusSize: 150000, keyPlan: 'platform', scenario: categories!, server: load(44500), floor: load(50000) },
+      {
+        corpusSize: 150000,
+        keyPlan: 'platform',
+        scenario: filtered!,
+        server: load(filteredShare * 50000),
+        floor: load(50000),
+      },
     ],
     peakRss: {},
     cold: [],
@@ -59,6 +69,7 @@ describe('comparing two runs', () => {
         difference: expect.closeTo(0.06, 12),
         firstFloor: 50000,
         secondFloor: 50000,
+        tolerance: 0.05,
       },
       {
         row: '150,000 | platform | quotes-categories',
@@ -67,8 +78,31 @@ describe('comparing two runs', () => {
         difference: 0,
         firstFloor: 50000,
         secondFloor: 50000,
+        tolerance: 0.05,
+      },
+      {
+        row: '150,000 | platform | quotes-filter, category + mood + era, limit 50, offset 500',
+        first: 0.5,
+        second: 0.5,
+        difference: 0,
+        firstFloor: 50000,
+        secondFloor: 50000,
+        tolerance: 0.1,
       },
     ]);
+  });
+
+  it('holds quotes-random, quotes-categories and the mixed traffic to 0.05, every other ratio to 0.1, or all to one tolerance given', () => {
+    const apart = (first: BenchReport, second: BenchReport, uniform?: number) =>
+      compareRuns(first, second, uniform)
+        .filter(isApart)
+        .map((c) => c.row);
+    // quotes-filter 0.08 apart: within its 0.1.
+    expect(apart(run([0.6]), run([0.6], 0.58))).toEqual([]);
+    expect(apart(run([0.6]), run([0.6], 0.58), 0.05)).toEqual([
+      '150,000 | platform | quotes-filter, category + mood + era, limit 50, offset 500',
+    ]);
+    expect(apart(run([0.6]), run([0.66]))).toEqual(['150,000 | platform | quotes-random, no filter']);
   });
 
   it('exits 1 when a ratio is further apart than the tolerance, 0 when none is', async () => {
@@ -88,11 +122,12 @@ describe('comparing two runs', () => {
       );
     const apart = await compare(files[0]!, files[1]!);
     expect(apart.code).toBe(1);
-    expect(apart.stdout).toContain('| 150,000 | platform | quotes-random, no filter | 0.64 | 0.70 | 0.06 | NO |');
-    expect(apart.stdout).toContain('1 of 2 ratios further apart than 0.05');
+    expect(apart.stdout).toContain('| 150,000 | platform | quotes-random, no filter | 0.64 | 0.70 | 0.06 | 0.05: NO |');
+    expect(apart.stdout).toContain('1 of 3 ratios further apart than their tolerance');
     const close = await compare(files[0]!, files[2]!);
     expect(close).toMatchObject({ code: 0 });
-    expect(close.stdout).toContain('every ratio within 0.05');
+    expect(close.stdout).toContain('every ratio within their tolerance');
+    expect((await compare(files[0]!, files[1]!, '--tolerance', '0.1')).stdout).toContain('every ratio within 0.1');
     expect(await compare(files[0]!)).toMatchObject({
       code: 2,
       stderr: 'compare-results: give two results/latest.json files and a --tolerance of 0 or more\n',
