@@ -95,6 +95,7 @@ const typicalSeconds = {
   '@quotes/consumer': 92,
   '@quotes/conformance': 81,
   '@quotes/docs': 73,
+  '@quotes/cluster': 60,
   '@quotes/corpus': 53,
   '@quotes/client': 32,
   '@quotes/bench': 23,

@@ -1,18 +1,7 @@
 import pg from 'pg';
 import { runAdmin } from './adminCommands.js';
 
-/** The bench's databases: made fresh for each corpus size, settled after the load, and keyed. */
-
-export async function freshDatabase(adminUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+/** The bench's databases: settled after the corpus is loaded, and keyed (keptCorpora.ts makes them). */
 
 /**
  * A checkpoint after the corpus is loaded, so the measurements do not share the disk with the

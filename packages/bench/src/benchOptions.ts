@@ -57,6 +57,8 @@ export interface BenchOptions {
   phases: Set<PhaseId>;
   serverNodeOptions: string[];
   out: string;
+  /** Where the bench's own PostgreSQL keeps generated corpora between runs (keptCorpora.ts); unused with DATABASE_URL. */
+  corpora: string;
 }
 
 /** A bad option: the bench prints its message as one line and exits with 2. */
@@ -110,6 +112,7 @@ function parseCommandLine(args: string[], defaultOut: string) {
         phases: { type: 'string' },
         'server-node-options': { type: 'string', default: '' },
         out: { type: 'string', default: defaultOut },
+        corpora: { type: 'string' },
       },
     });
   } catch (error) {
@@ -118,7 +121,7 @@ function parseCommandLine(args: string[], defaultOut: string) {
 }
 
 /** The bench's command line, checked: a bad value throws an OptionError naming the option. */
-export function parseBenchOptions(args: string[], defaultOut: string): BenchOptions {
+export function parseBenchOptions(args: string[], defaultOut: string, defaultCorpora = ''): BenchOptions {
   const { values } = parseCommandLine(args, defaultOut);
   const method = values.method as Method;
   if (!methods.includes(method))
@@ -151,5 +154,6 @@ export function parseBenchOptions(args: string[], defaultOut: string): BenchOpti
     // More, for a look inside (`--cpu-prof --cpu-prof-dir=DIR` profiles every server process the bench starts).
     serverNodeOptions: (values['server-node-options'] ?? '').split(/\s+/).filter((option) => option !== ''),
     out: values.out ?? defaultOut,
+    corpora: values.corpora ?? defaultCorpora,
   };
 }

@@ -8,7 +8,7 @@ import { startScript } from '@quotes/cluster';
 import { freePort, startEmbeddedPostgres } from '@quotes/database';
 import { runAdmin } from './adminCommands.js';
 import { captureAnswers, writeAnswers } from './answerCapture.js';
-import { createKey, createKeys, freshDatabase, settleWrites, trafficKeys } from './benchDatabase.js';
+import { createKey, createKeys, settleWrites, trafficKeys } from './benchDatabase.js';
 import { OptionError, type PhaseId, parseBenchOptions, runDefaults } from './benchOptions.js';
 import { type RunningProcess, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
@@ -16,6 +16,7 @@ import { duetUnavailable } from './corePinning.js';
 import { runDuet } from './duetRun.js';
 import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
+import { corpusDatabase } from './keptCorpora.js';
 import { sampleLatenciesApart } from './latencyRun.js';
 import { type LoadResult, runLoad } from './loadRun.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
@@ -29,9 +30,11 @@ import { mixedScenario, pickFilteredPaths, type Scenario, scenarios } from './sc
 
 /** Where a default run writes: the results the READMEs quote. */
 const committedResults = fileURLToPath(new URL('../results', import.meta.url));
+/** Where the bench's own PostgreSQL keeps corpora between runs: the repository's .data, never committed. */
+const keptCorpora = fileURLToPath(new URL('../../../.data/bench', import.meta.url));
 async function readOptions() {
   try {
-    const options = parseBenchOptions(process.argv.slice(2), committedResults);
+    const options = parseBenchOptions(process.argv.slice(2), committedResults, keptCorpora);
     // The committed results are medians of at least the method's default rounds, over its default phases.
     const defaults = runDefaults(options.method, options.long);
     if (resolve(options.out) === committedResults && options.rounds < defaults.rounds)
@@ -118,8 +121,8 @@ async function main(): Promise<void> {
   // cluster and the mock start beside it.
   const clusterStart = process.env.DATABASE_URL
     ? Promise.resolve(null)
-    : mkdtemp(join(tmpdir(), 'quotes-bench-pg-')).then(async (directory) =>
-        startEmbeddedPostgres({ dataDir: join(directory, 'data'), port: await freePort(), persistent: false }),
+    : freePort().then((port) =>
+        startEmbeddedPostgres({ dataDir: join(options.corpora, 'postgres'), port, persistent: true }),
       );
   const mockStart = startMock({ port: 0 });
   const historyMeasure = measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
@@ -172,12 +175,8 @@ async function main(): Promise<void> {
   try {
     for (const size of sizes) {
       log(`corpus ${size.toLocaleString('en-US')}: preparing`);
-      const databaseUrl = await freshDatabase(adminUrl, `bench_${size}`);
+      const databaseUrl = await corpusDatabase(adminUrl, size, seed, log);
       const env = { DATABASE_URL: databaseUrl };
-      await runAdmin(env, ['db', 'migrate']);
-      const began = Date.now();
-      await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)]);
-      log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       await settleWrites(databaseUrl, log);
       const platformKeys = await createKeys(databaseUrl, trafficKeys);
       const platformKey = platformKeys[0] as string;
