@@ -65,49 +65,6 @@ export function duetCores(cores: readonly [number, number], round: number): { se
   return round % 2 === 0 ? { server: first, floor: second } : { server: second, floor: first };
 }
 
-interface CoreSwaps {
-  /** Stops swapping; resolves once the swap under way (if any) is done. */
-  stop(): Promise<void>;
-}
-
-/**
- * Swaps the two sides' cores at every whole second from `startAt` up to `seconds`, so each side
- * runs as long on each core and a core slowed down for some seconds (by the machine's other work,
- * its interrupts, a neighbour on the host) slows both sides alike. Each side's answers are counted
- * per second from the same start, so every paired second is one placement.
- */
-function swapEverySecond(
-  sides: readonly [number[], number[]],
-  cores: readonly [number, number],
-  startAt: number,
-  seconds: number,
-): CoreSwaps {
-  let second = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let swapping: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const next = () => {
-    second++;
-    if (second >= seconds) return;
-    timer = setTimeout(
-      () => {
-        const [first, other] = second % 2 === 1 ? [cores[1], cores[0]] : cores;
-        swapping = Promise.all([pinToCore(sides[0], first), pinToCore(sides[1], other)]).then(() => {});
-        if (!stopped) next();
-      },
-      Math.max(0, startAt + second * 1000 - Date.now()),
-    );
-  };
-  next();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await swapping.catch(() => {});
-    },
-  };
-}
-
 export async function runDuet(options: DuetOptions): Promise<DuetMeasurement> {
   const { server, floor, meter, log } = options;
   const rounds: DuetRound[] = [];
@@ -140,8 +97,7 @@ export async function runDuet(options: DuetOptions): Promise<DuetMeasurement> {
       if (groups.server !== null) await joinGroup(groups.server, serverSide);
       if (groups.floor !== null) await joinGroup(groups.floor, floorSide);
       const windows = [meter.window(server.pids), meter.window(floor.pids)];
-      let swaps: CoreSwaps | undefined;
-      const runs = runLoads(
+      const [serverRun, floorRun] = await runLoads(
         [
           {
             ...server.load,
@@ -152,20 +108,7 @@ export async function runDuet(options: DuetOptions): Promise<DuetMeasurement> {
           { ...floor.load, core: core.floor, group: groups.floor ?? undefined },
         ],
         windows,
-        ([serverLoad, floorLoad], startAt) => {
-          swaps = swapEverySecond(
-            [
-              [...serverSide, serverLoad ?? 0].filter((pid) => pid > 0),
-              [...floorSide, floorLoad ?? 0].filter((pid) => pid > 0),
-            ],
-            [core.server, core.floor],
-            startAt,
-            // A run by amount lasts as long as its calls take.
-            server.load.amount === undefined ? Math.floor(server.load.durationSeconds) : Number.POSITIVE_INFINITY,
-          );
-        },
       );
-      const [serverRun, floorRun] = await runs.finally(() => swaps?.stop());
       if (!serverRun || !floorRun) throw new Error(`${options.label}: a duet side returned nothing`);
       const round: DuetRound = {
         server: { ...serverRun, costs: (await windows[0]?.costs(serverRun.requests)) ?? null },

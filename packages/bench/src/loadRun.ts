@@ -113,7 +113,7 @@ const startLeadMs = 100;
  */
 function runInWorker(
   config: LoadWorkerConfig,
-  warmedUpThen: (pid: number) => Promise<MeasureAt | typeof measure>,
+  warmedUpThen: () => Promise<MeasureAt | typeof measure>,
 ): Promise<LoadWorkerResult> {
   const worker = takeWorker();
   const { child } = worker;
@@ -136,7 +136,7 @@ function runInWorker(
       fail(new Error(`the load worker stopped (${code ?? signal}): ${worker.stderr()}`));
     const onMessage = (message: unknown) => {
       if (message === warmedUp) {
-        starting = warmedUpThen(child.pid ?? 0).then((start) => {
+        starting = warmedUpThen().then((start) => {
           child.send(start);
         }, fail);
       } else if (isLoadResult(message)) {
@@ -172,15 +172,12 @@ export async function runLoad(options: LoadOptions, window?: MeasuredWindow): Pr
 /**
  * Load runs at the same time, each in its own load generator process after its own warm-up: once
  * every warm-up is over, every window opens and all measured runs start at one moment (a duet's
- * two sides), told to `started` with the load generators' pids (in `list`'s order), and each
- * window closes when its run has ended.
+ * two sides), and each window closes when its run has ended.
  */
 export async function runLoads(
   list: readonly LoadOptions[],
   windows: readonly MeasuredWindow[],
-  started?: (pids: number[], startAt: number) => void,
 ): Promise<LoadResult[]> {
-  const pids = new Array<number>(list.length).fill(0);
   let warm = 0;
   let allWarm: () => void = () => {};
   const everyoneWarm = new Promise<void>((resolve) => {
@@ -192,13 +189,7 @@ export async function runLoads(
     .then((): MeasureAt | typeof measure =>
       list.length > 1 ? { measure: true, startAt: Date.now() + startLeadMs } : measure,
     );
-  // A failure to open is the runs' own (runInWorker fails them).
-  start.then(
-    (message) => started?.(pids, typeof message === 'string' ? Date.now() : message.startAt),
-    () => {},
-  );
-  const warmedUpThen = (index: number) => (pid: number) => {
-    pids[index] = pid;
+  const warmedUpThen = () => {
     warm++;
     if (warm === list.length) allWarm();
     return start;
@@ -218,7 +209,7 @@ export async function runLoads(
       core: options.core,
       group: options.group,
     };
-    const result = await runInWorker(config, warmedUpThen(index));
+    const result = await runInWorker(config, warmedUpThen);
     await windows[index]?.close();
     return {
       requestsPerSecond: result.requestsPerSecond,
