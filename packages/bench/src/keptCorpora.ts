@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runAdmin } from './adminCommands.js';
 
@@ -12,8 +12,6 @@ import { runAdmin } from './adminCommands.js';
  * it (the corpus generator and loader, the database's migrations), so a change to either makes a
  * new one and the stale ones of that size are dropped.
  */
-
-const require = createRequire(import.meta.url);
 
 /** Every file under `directory`, as path and bytes, in a stable order. */
 async function filesUnder(directory: string): Promise<Array<{ path: string; bytes: Buffer }>> {
@@ -29,7 +27,8 @@ async function filesUnder(directory: string): Promise<Array<{ path: string; byte
 export async function corpusCodeFingerprint(): Promise<string> {
   const hash = createHash('sha256');
   for (const name of ['@quotes/corpus', '@quotes/database']) {
-    const dist = join(dirname(require.resolve(`${name}/package.json`)), 'dist');
+    const entry = fileURLToPath(import.meta.resolve(name));
+    const dist = entry.slice(0, entry.lastIndexOf('/dist/') + '/dist'.length);
     for (const file of await filesUnder(dist)) hash.update(file.path).update('\0').update(file.bytes).update('\0');
   }
   return hash.digest('hex').slice(0, 10);
@@ -89,7 +88,7 @@ export async function corpusDatabase(
   await withAdmin(adminUrl, async (client) => {
     const stale = await client.query<{ datname: string }>(
       'SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2',
-      [`bench_corpus_${size}_%`, template],
+      [`bench_corpus_${size}_`, template],
     );
     for (const { datname } of stale.rows) await client.query(`DROP DATABASE IF EXISTS ${datname}`);
     // The load's connections may linger a moment; a template is copied with nobody on it.

@@ -28,7 +28,8 @@ describe('npm run bench, tiny', () => {
         ...['--long', '--sizes', '3000', '--duration', '1', '--warmup', '0', '--rounds', '1', '--connections', '8'],
         ...['--mixed-urls', '40', '--cold-calls', '8', '--counted-calls', '300', '--route-scenarios', 'random'],
         ...['--history-keys', '1000', '--history-rounds', '1'],
-        ...['--out', out],
+        // Its own PostgreSQL and kept corpus, not the repository's .data/bench a real run keeps.
+        ...['--out', out, '--corpora', join(out, 'corpora')],
       ],
       { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
     );
