@@ -26,7 +26,7 @@ export function runDefaults(method: Method, long: boolean) {
   if (method === 'alternating') return { rounds: 3, durationSeconds: 5, phases, mock: true };
   return long
     ? { rounds: 4, durationSeconds: 10, phases, mock: true }
-    : { rounds: 2, durationSeconds: 8, phases, mock: false };
+    : { rounds: 4, durationSeconds: 8, phases, mock: false };
 }
 
 export interface BenchOptions {

@@ -328,19 +328,28 @@ async function main(): Promise<void> {
             report.measurements.push(await scenarioRun(scenario, [scenario.path], options.mock));
         });
         await phase('journal', async () => {
-          // 3b. What holding answers for their journal line costs (0044): this server beside one
-          // without a journal (DATA_DIR not a directory), quotes-random on the 16 keys, PostgreSQL
-          // on both sides' cores (both count). The same load and rounds as the single URLs.
+          // 3b. What holding answers for their journal line costs (0044): a server with the journal
+          // beside one without (DATA_DIR not a directory), both started for the row, so neither is
+          // warmer than the other; quotes-random on the 16 keys, PostgreSQL on both sides' cores
+          // (both count). The same load and rounds as the single URLs.
           const scenario = all[0] as Scenario;
-          const bare = await startServerProcess({ ...env, DATA_DIR: '/dev/null' });
+          const starts = [startServerProcess(env), startServerProcess({ ...env, DATA_DIR: '/dev/null' })];
+          const started = await Promise.allSettled(starts);
+          const stopBoth = () => Promise.allSettled(starts.map((start) => start.then((one) => one.process.stop())));
+          const failed = started.find((one) => one.status === 'rejected');
+          if (failed) {
+            await stopBoth();
+            throw failed.reason;
+          }
+          const [journaled, bare] = await Promise.all(starts);
           try {
             const side = (name: string, origin: string, pid: number) => ({
               name,
               pids: { servers: [pid] },
               load: { origin, paths: [scenario.path], keys: platformKeys, ...load },
             });
-            const withJournal = side('journal', server.base, server.process.pid);
-            const without = side('no journal', bare.base, bare.process.pid);
+            const withJournal = side('journal', journaled!.base, journaled!.process.pid);
+            const without = side('no journal', bare!.base, bare!.process.pid);
             const measured =
               options.method === 'duet'
                 ? await runDuet({
@@ -364,7 +373,7 @@ async function main(): Promise<void> {
                   )[0];
             if (measured) report.journal?.push({ corpusSize: size, scenario, ...measured });
           } finally {
-            await bare.process.stop();
+            await stopBoth();
           }
         });
         await phase('routes', async () => {

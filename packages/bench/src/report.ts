@@ -126,7 +126,7 @@ function method(report: BenchReport): string[] {
     ? [
         `Run ${report.startedAt} on ${report.machine}; ${report.connections} connections; a duet: each scenario's server and floor measured at the same moment, each side (its process, its load generator, and PostgreSQL on the server's side) on a core of its own, the sides swapping cores each round; ${report.rounds} rounds of ${report.durationSeconds} s after ${report.warmupSeconds ?? 0} s of warm-up each, both sides sent the same requests; the floor answers every URL with the status, headers and body the server answered it with.`,
         '',
-        "A ratio is the median over the rounds' seconds of the server's answers in that second over the floor's in the same second, with the lowest and highest second beside it; every other figure is the median of the rounds. CPU per call is each process's user + system time over the measured run (`/proc`); the load generator's is its cores busy.",
+        "A ratio is the server's answers over the floor's in the same seconds, summed over every round, with the lowest and highest second's ratio beside it; every other figure is the median of the rounds. CPU per call is each process's user + system time over the measured run (`/proc`); the load generator's is its cores busy.",
       ]
     : report.rounds === undefined
       ? [

@@ -14,7 +14,7 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** A summary of per-round values: their median and the lowest and highest of them. */
+/** A summary of per-round values: their median (a duet's share: its seconds' summed ratio, roundSummary.ts) and the lowest and highest of them. */
 export interface Spread {
   median: number;
   min: number;

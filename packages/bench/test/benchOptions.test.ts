@@ -7,13 +7,13 @@ import { OptionError, parseBenchOptions, phaseIds, runDefaults, scenarioIds } fr
 const parse = (...args: string[]) => parseBenchOptions(args, '/results');
 
 describe('the bench options', () => {
-  it('default to a duet of every scenario in two rounds of 8 s after 2 s of warm-up, without the routes, the reload and the mock', () => {
+  it('default to a duet of every scenario in four rounds of 8 s after 2 s of warm-up, without the routes, the reload and the mock', () => {
     expect(parse()).toMatchObject({
       method: 'duet',
       long: false,
       mock: false,
       sizes: [150_000, 1_500_000],
-      rounds: 2,
+      rounds: 4,
       durationSeconds: 8,
       warmupSeconds: 2,
       connections: 64,
@@ -103,7 +103,7 @@ describe('npm run bench with fewer rounds than its method takes', () => {
     expect(await run('--rounds', '1')).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'bench: --rounds 1 writes results the READMEs quote, which take at least 2; give --out another folder\n',
+      stderr: 'bench: --rounds 1 writes results the READMEs quote, which take at least 4; give --out another folder\n',
     });
     expect(await run('--method', 'alternating', '--rounds', '2')).toMatchObject({
       code: 2,
