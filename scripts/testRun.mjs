@@ -89,17 +89,17 @@ async function phase(script, lanes, packages) {
 // package's `test` took in a fresh clone's run (2026-11-29, Node 24, two lanes). Only the order
 // matters; a package not listed goes after these, those with more test files first.
 const typicalSeconds = {
-  '@quotes/server': 285,
-  '@quotes/operator': 136,
-  '@quotes/mock': 123,
-  '@quotes/consumer': 92,
-  '@quotes/conformance': 81,
-  '@quotes/docs': 73,
-  '@quotes/cluster': 60,
-  '@quotes/corpus': 53,
+  '@quotes/server': 289,
+  '@quotes/operator': 142,
+  '@quotes/mock': 134,
+  '@quotes/docs': 101,
+  '@quotes/consumer': 90,
+  '@quotes/conformance': 86,
+  '@quotes/cluster': 84,
+  '@quotes/bench': 49,
+  '@quotes/corpus': 47,
   '@quotes/client': 32,
-  '@quotes/bench': 23,
-  '@quotes/accounts': 11,
+  '@quotes/accounts': 16,
 };
 const packages = workspaces
   .filter((pkg) => pkg.scripts[tier])
