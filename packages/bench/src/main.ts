@@ -27,6 +27,7 @@ import { quoteResults } from './readmeQuotes.js';
 import { measureRoutes } from './routeRun.js';
 import { measureScenario } from './scenarioRun.js';
 import { mixedScenario, pickFilteredPaths, type Scenario, scenarios } from './scenarios.js';
+import { startedTogether } from './startedTogether.js';
 
 /** Where a default run writes: the results the READMEs quote. */
 const committedResults = fileURLToPath(new URL('../results', import.meta.url));
@@ -126,23 +127,11 @@ async function main(): Promise<void> {
       );
   const mockStart = startMock({ port: 0 });
   const historyMeasure = measureHistoryMemory(options.historyKeys, undefined, options.historyRounds);
-  const [clusterStarted, mockStarted, historyMeasured] = await Promise.allSettled([
-    clusterStart,
-    mockStart,
-    historyMeasure,
-  ]);
-  if (
-    clusterStarted.status === 'rejected' ||
-    mockStarted.status === 'rejected' ||
-    historyMeasured.status === 'rejected'
-  ) {
-    await Promise.allSettled([mockStart.then((mock) => mock.stop()), clusterStart.then((cluster) => cluster?.stop())]);
-    throw [clusterStarted, mockStarted, historyMeasured].find((start) => start.status === 'rejected')?.reason;
-  }
-  const cluster = clusterStarted.value;
-  const mock = mockStarted.value;
+  const [cluster, mock, historyMeasured] = await startedTogether([clusterStart, mockStart, historyMeasure], () =>
+    Promise.allSettled([mockStart.then((one) => one.stop()), clusterStart.then((one) => one?.stop())]),
+  );
   log(
-    `usage history in memory: ${historyMeasured.value.ordinaryBytesPerKey} bytes per ordinary key, ${historyMeasured.value.boundBytesPerKey} at the bound`,
+    `usage history in memory: ${historyMeasured.ordinaryBytesPerKey} bytes per ordinary key, ${historyMeasured.boundBytesPerKey} at the bound`,
   );
   const adminUrl = process.env.DATABASE_URL ?? cluster?.adminUrl ?? '';
   // Stopped by a signal: the children and the throwaway cluster go too, not left running.
@@ -166,7 +155,7 @@ async function main(): Promise<void> {
     bystander: [],
     counting: [],
     index,
-    historyMemory: historyMeasured.value,
+    historyMemory: historyMeasured,
     routes: [],
     routeNotes: [],
     countedCosts: [],
@@ -261,14 +250,9 @@ async function main(): Promise<void> {
         () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
       );
       const serverStart = startServerProcess(env);
-      // Started together; one that fails to start stops the other: nothing of the run is left running.
-      const [floorStarted, serverStarted] = await Promise.allSettled([floorStart, serverStart]);
-      if (floorStarted.status === 'rejected' || serverStarted.status === 'rejected') {
-        await Promise.allSettled([floorStart.then((one) => one.stop()), serverStart.then((one) => one.process.stop())]);
-        throw [floorStarted, serverStarted].find((start) => start.status === 'rejected')?.reason;
-      }
-      const floor = floorStarted.value;
-      const server = serverStarted.value;
+      const [floor, server] = await startedTogether([floorStart, serverStart], () =>
+        Promise.allSettled([floorStart.then((one) => one.stop()), serverStart.then((one) => one.process.stop())]),
+      );
       let meter: CostMeter | undefined;
       // Each phase's own peak: the high-water mark is set back to the resident set as it begins.
       const phasePeaks: Array<{ phase: PhaseId | 'start'; bytes: number | null }> = [
@@ -333,23 +317,17 @@ async function main(): Promise<void> {
           // warmer than the other; quotes-random on the 16 keys, PostgreSQL on both sides' cores
           // (both count). The same load and rounds as the single URLs.
           const scenario = all[0] as Scenario;
-          const starts = [startServerProcess(env), startServerProcess({ ...env, DATA_DIR: '/dev/null' })];
-          const started = await Promise.allSettled(starts);
+          const starts = [startServerProcess(env), startServerProcess({ ...env, DATA_DIR: '/dev/null' })] as const;
           const stopBoth = () => Promise.allSettled(starts.map((start) => start.then((one) => one.process.stop())));
-          const failed = started.find((one) => one.status === 'rejected');
-          if (failed) {
-            await stopBoth();
-            throw failed.reason;
-          }
-          const [journaled, bare] = await Promise.all(starts);
+          const [journaled, bare] = await startedTogether(starts, stopBoth);
           try {
             const side = (name: string, origin: string, pid: number) => ({
               name,
               pids: { servers: [pid] },
               load: { origin, paths: [scenario.path], keys: platformKeys, ...load },
             });
-            const withJournal = side('journal', journaled!.base, journaled!.process.pid);
-            const without = side('no journal', bare!.base, bare!.process.pid);
+            const withJournal = side('journal', journaled.base, journaled.process.pid);
+            const without = side('no journal', bare.base, bare.process.pid);
             const measured =
               options.method === 'duet'
                 ? await runDuet({
@@ -428,16 +406,6 @@ async function main(): Promise<void> {
           // its allowance; then the floor sent the same calls, for the row beside the others.
           const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
           const scenario = all[0] as Scenario;
-          const countedRun = (origin: string) => () =>
-            runLoad({
-              origin,
-              paths: [scenario.path],
-              headers: { 'X-API-Key': professionalKey },
-              connections,
-              durationSeconds,
-              warmupSeconds: 0,
-              amount: countedCalls,
-            });
           const countedLoad = (origin: string) => ({
             origin,
             paths: [scenario.path],
@@ -447,6 +415,7 @@ async function main(): Promise<void> {
             warmupSeconds: 0,
             amount: countedCalls,
           });
+          const countedRun = (origin: string) => () => runLoad(countedLoad(origin));
           // In a duet, the floor is sent the same calls at the same moment (one round: the
           // allowance holds one counted run); alternating, it is sent them after.
           const duet =
