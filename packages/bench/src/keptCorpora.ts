@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { runAdmin } from './adminCommands.js';
+import { withClient } from './benchDatabase.js';
 
 /**
  * Generated corpora kept between runs as template databases (`CREATE DATABASE ... TEMPLATE`): a
@@ -38,16 +38,6 @@ export function templateName(size: number, seed: number, fingerprint: string): s
   return `bench_corpus_${size}_${seed}_${fingerprint}`;
 }
 
-async function withAdmin<T>(adminUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
 function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -67,7 +57,7 @@ export async function corpusDatabase(
   const name = `bench_${size}`;
   const template = templateName(size, seed, await corpusCodeFingerprint());
   const url = databaseUrl(adminUrl, name);
-  const kept = await withAdmin(adminUrl, async (client) => {
+  const kept = await withClient(adminUrl, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (found.rowCount === 0) {
@@ -79,13 +69,14 @@ export async function corpusDatabase(
     log(`  copied the kept corpus ${template} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
     return true;
   });
+  // A kept corpus was migrated by the same code (its fingerprint's).
+  if (kept) return url;
   const env = { DATABASE_URL: url };
   await runAdmin(env, ['db', 'migrate']);
-  if (kept) return url;
   const began = Date.now();
   await runAdmin(env, ['corpus', 'generate', '--size', String(size), '--seed', String(seed)]);
   log(`  generated and loaded in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-  await withAdmin(adminUrl, async (client) => {
+  await withClient(adminUrl, async (client) => {
     const stale = await client.query<{ datname: string }>(
       'SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2',
       [`bench_corpus_${size}_`, template],

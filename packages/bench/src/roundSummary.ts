@@ -73,17 +73,20 @@ export function medianCosts(list: readonly (CallCosts | null)[]): CallCosts | nu
 
 /**
  * The server's calls/s as a share of the floor's: a duet's, its answers over the floor's in the
- * same seconds, with the lowest and highest second's ratio; else
- * the median of its rounds' ratios, with their lowest and highest. A measurement from before
- * rounds has one ratio, of its two runs. Rounds whose floor answered nothing have no ratio and are
- * left out; null when none has one.
+ * same seconds, with the lowest and highest second's ratio; else the median of its rounds'
+ * ratios, with their lowest and highest. A measurement from before rounds has one ratio, of its
+ * two runs. Rounds whose floor answered nothing have no ratio and are left out; null when none has
+ * one.
  */
 export function floorShare(measurement: RoundedMeasurement): Spread | null {
-  if (measurement.slices && measurement.slices.length > 0) {
-    const seconds = spread(measurement.slices.flatMap((pair) => quotient(pair.server, pair.floor) ?? []));
-    const sum = (pick: (pair: SlicePair) => number) =>
-      measurement.slices?.reduce((total, pair) => total + pick(pair), 0);
-    const share = quotient(sum((pair) => pair.server) ?? null, sum((pair) => pair.floor) ?? null);
+  const { slices } = measurement;
+  if (slices && slices.length > 0) {
+    const seconds = spread(slices.flatMap((pair) => quotient(pair.server, pair.floor) ?? []));
+    const sum = (pick: (pair: SlicePair) => number) => slices.reduce((total, pair) => total + pick(pair), 0);
+    const share = quotient(
+      sum((pair) => pair.server),
+      sum((pair) => pair.floor),
+    );
     return seconds && share !== null ? { ...seconds, median: share } : null;
   }
   const ratios = measurement.rounds
