@@ -3,7 +3,6 @@ import { MonthlyCounter } from './data/counting/monthlyCounter.js';
 import { EarlierPeriodCalls } from './data/counting/earlierPeriodCalls.js';
 import { CountJournal, databaseScope, deadJournals, journalDir } from './data/counting/countJournal.js';
 import { DatabaseNotifications } from './data/databaseNotifications.js';
-import { warmUpCatalog } from './data/catalog/catalogWarmUp.js';
 import { QuoteCatalog } from './data/catalog/quoteCatalog.js';
 import { type DatabaseHandle, openConnections } from '@quotes/database';
 import { DatabaseOutage, outageCause } from './databaseOutage.js';
@@ -62,8 +61,6 @@ export interface RuntimeOptions {
   random?: () => number;
   /** How long a cached key is trusted at most (default 15 s). */
   keyCacheTtlMs?: number;
-  /** At most this long is spent running the request path's reads before answering (catalogWarmUp); unset: none. */
-  warmUpMs?: number;
   /** How often the notification connection is checked (default 5 s). */
   notificationHeartbeatMs?: number;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
@@ -180,7 +177,6 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     // Best effort: a call opens what it needs anyway.
     openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
   ]);
-  if (options.warmUpMs !== undefined && options.warmUpMs > 0) await warmUpCatalog(catalog, options.warmUpMs);
   const history =
     options.recordHistory === false
       ? undefined

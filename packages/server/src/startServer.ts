@@ -8,6 +8,7 @@ import { connectBeside, migrateToLatest, publicPageConnections } from '@quotes/d
 import { openServiceDatabase } from './serviceDatabase.js';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
+import { warmUpRequestPath } from './http/requestPathWarmUp.js';
 import { loadContractRouting } from './http/contractRouting.js';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
 import { defaultMailFrom, type Logger, silentLogger } from '@quotes/service-base';
@@ -58,7 +59,7 @@ export interface StartServerOptions {
   keyCacheTtlMs?: number;
   /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS. */
   notificationHeartbeatMs?: number;
-  /** At most this long is spent running the request path's reads before listening (catalogWarmUp); default 1 s. */
+  /** At most this long is spent running the request path before listening (requestPathWarmUp.ts); default 2 s. */
   warmUpMs?: number;
   /** How often the counted calls are written and leases renewed; default config.COUNT_FLUSH_MS. */
   countFlushMs?: number;
@@ -219,8 +220,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       random: options.random,
       keyCacheTtlMs: options.keyCacheTtlMs ?? config.KEY_CACHE_TTL_MS,
       notificationHeartbeatMs: options.notificationHeartbeatMs ?? config.NOTIFICATION_HEARTBEAT_MS,
-      // The first calls after a start then cost what later ones do (QUOTE_READS.md, "Warm before answering").
-      warmUpMs: options.warmUpMs ?? 1000,
       trustProxy: options.keyRequests?.trustProxy ?? config.TRUST_PROXY,
       recordHistory: config.USAGE_HISTORY !== 'off',
       countFlushMs: options.countFlushMs ?? config.COUNT_FLUSH_MS,
@@ -314,6 +313,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         }),
       );
       const app = createApp(runtime, routing, metrics?.observeCalls, pages);
+      // The first calls after a start then cost what later ones do (QUOTE_READS.md).
+      const warmUpMs = options.warmUpMs ?? 2000;
+      if (warmUpMs > 0) {
+        const started = performance.now();
+        const warmed = await warmUpRequestPath(routing, runtime.catalog, warmUpMs);
+        log.info({ ...warmed, ms: Math.round(performance.now() - started) }, 'request path warmed up');
+      }
       server.on('request', (request, response) => {
         if (!pagesBulkhead.refused(request, response)) app(request, response);
       });

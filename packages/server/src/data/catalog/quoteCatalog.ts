@@ -131,7 +131,7 @@ export class QuoteCatalog {
     if (this.options.notificationsLive()) this.prepare();
   }
 
-  /** Forgets the match sets and quotes' JSON read so far, keeping the index (see catalogWarmUp). */
+  /** Forgets the match sets and quotes' JSON read so far, keeping the index (see requestPathWarmUp.ts). */
   forgetReads(): void {
     this.matchSets.clear();
     this.seenOnce.clear();
@@ -195,6 +195,12 @@ export class QuoteCatalog {
   /** Bytes of every quote's JSON held for the corpus served (0 when it does not fit the bound). */
   get heldQuoteBytes(): number {
     return this.held?.byteLength ?? 0;
+  }
+
+  /** Keeps the summaries of the first ranks (QuoteTexts.preloadSummaries); returns how many. */
+  async preloadTopSummaries(goOn: (kept: number) => boolean): Promise<number> {
+    const state = await this.corpusState();
+    return this.texts.preloadSummaries(state.size, state.version, goOn);
   }
 
   /**

@@ -7,6 +7,8 @@ import { TextSlabs } from './textSlabs.js';
 /** Where a rank's texts are kept in the slabs: its QuoteSummary and its Quote side by side. */
 const summaryId = (rank: number) => rank * 2;
 const quoteId = (rank: number) => rank * 2 + 1;
+/** Ranks per statement when the cache is filled ahead (preloadSummaries). */
+const preloadChunk = 2000;
 
 /**
  * The stored JSON of quotes (Quote for random picks, QuoteSummary for pages) by rank, for one
@@ -27,7 +29,7 @@ export class QuoteTexts {
 
   constructor(
     private readonly pool: pg.Pool,
-    maxBytes: number,
+    private readonly maxBytes: number,
   ) {
     this.slabs = new TextSlabs(maxBytes);
     this.draws = new RandomDrawBatcher(pool);
@@ -94,6 +96,29 @@ export class QuoteTexts {
       }
     }
     return items;
+  }
+
+  /**
+   * Reads the summaries of the first ranks, the best-curated quotes that the first pages of
+   * every filter serve, a chunk at a time, until the cache is full but for two slabs (room for
+   * what callers read next), the corpus ends or `goOn` (told how many are kept so far) says stop.
+   * Returns the summaries kept.
+   */
+  async preloadSummaries(size: number, version: number, goOn: (kept: number) => boolean): Promise<number> {
+    const room = this.maxBytes - 2 * this.slabs.slabBytes;
+    let bytes = 0;
+    let kept = 0;
+    for (let from = 0; from < size && bytes < room && goOn(kept); from += preloadChunk) {
+      const ranks = Array.from({ length: Math.min(preloadChunk, size - from) }, (_, i) => from + i);
+      const texts = await summariesByRank(this.pool, ranks, version);
+      if (!this.current(version) || texts.size !== ranks.length) break;
+      for (const [rank, text] of texts) {
+        this.slabs.set(summaryId(rank), text);
+        bytes += 4 + Buffer.byteLength(text);
+        kept++;
+      }
+    }
+    return kept;
   }
 
   /** Empties the cache. */

@@ -1,0 +1,100 @@
+import { taxonomy } from '@quotes/contract';
+import { applyPageLimits } from '@quotes/accounts/rules';
+import type { QuoteCatalog } from '../data/catalog/quoteCatalog.js';
+import { quotePageBody } from '../domain/responseBodies.js';
+import { parseQuery, routeOf } from './apiCall.js';
+import type { ContractRouting } from './contractRouting.js';
+
+/**
+ * Calls of both reading operations as callers write them: none to five filters (substrings among
+ * them), pages of 10 to 100 at early offsets, so every path of a parse and a read is taken.
+ */
+export function warmUpUrls(count = 240): string[] {
+  const { categories, moods, eras, lengths, faithTraditions } = taxonomy;
+  const nth = (list: readonly string[], i: number) => list[i % list.length] as string;
+  return Array.from({ length: count }, (_, i) => {
+    const query = new URLSearchParams();
+    const category = nth(categories, i * 7);
+    if (i % 6 !== 4) query.set('category', i % 3 === 0 ? category.slice(0, 4).toLowerCase() : category);
+    if ((i >> 1) % 2 === 1) query.set('mood', nth(moods, i * 3));
+    if (i % 3 === 2) query.set('era', nth(eras, i));
+    if (i % 5 === 3) query.set('length', nth(lengths, i));
+    if (i % 7 === 5) query.set('faith', nth(faithTraditions, i));
+    const random = i % 2 === 0;
+    if (!random) {
+      query.set('limit', String(10 + ((i * 9) % 91)));
+      query.set('offset', String((i * 13) % 200));
+    }
+    return `/v1/${random ? 'quotes-random' : 'quotes-filter'}?${query}`;
+  });
+}
+
+/** Settles when `work` does, or at `deadline` (performance.now()) with false, whichever comes first. */
+async function beforeDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What the warm-up did: the calls it made, and the summaries it left in the cache. */
+export interface WarmUpOutcome {
+  calls: number;
+  summaries: number;
+}
+
+/**
+ * Before the server listens: the parse, the reads and the answers' bodies of varied calls, pass
+ * after pass, so the first callers after a start meet code V8 has already compiled and optimised
+ * and statements already prepared on the kept connections. What those reads kept (match sets,
+ * quotes' JSON) is then forgotten, and the cache of quotes' JSON is filled with the summaries of
+ * the first ranks instead, which the first pages of every filter serve. Best effort and bounded:
+ * it stops at `deadlineMs`, or at the first read that fails (left to the first call that needs it).
+ */
+export async function warmUpRequestPath(
+  routing: ContractRouting,
+  catalog: QuoteCatalog,
+  deadlineMs: number,
+  passes = 8,
+): Promise<WarmUpOutcome> {
+  const deadline = performance.now() + deadlineMs;
+  const outcome: WarmUpOutcome = { calls: 0, summaries: 0 };
+  const calls = warmUpUrls().map((url) => ({ url, route: routeOf({ method: 'GET', url }, routing) }));
+  try {
+    if (!(await beforeDeadline(catalog.filterValuesBody(), deadline))) return outcome;
+    for (let pass = 0; pass < passes; pass++)
+      for (const { url, route } of calls) {
+        const { query, filter } = parseQuery(route, url);
+        const page = applyPageLimits(query, 100);
+        const read =
+          route.operationId === 'listQuotes'
+            ? catalog
+                .page(filter, page)
+                .then((found) => quotePageBody(found.items, { ...page, total: found.total, has_more: found.hasMore }))
+            : catalog.randomQuote(filter);
+        if (!(await beforeDeadline(read, deadline))) return outcome;
+        outcome.calls++;
+      }
+  } catch {
+    return outcome;
+  } finally {
+    catalog.forgetReads();
+  }
+  const goOn = (kept: number) => {
+    outcome.summaries = kept;
+    return performance.now() < deadline;
+  };
+  const preload = catalog.preloadTopSummaries(goOn).then(
+    (kept) => {
+      outcome.summaries = kept;
+    },
+    () => undefined,
+  );
+  await beforeDeadline(preload, deadline);
+  return outcome;
+}
