@@ -1,7 +1,7 @@
 import { allowancePeriod, calendarMonthOf } from '@quotes/accounts/rules';
 import { describeFilters } from '@quotes/accounts/rules';
 import { applyPageLimits } from '@quotes/accounts/rules';
-import { type JsonText, quotePageBody, usageBody, usageSummary } from '../domain/responseBodies.js';
+import { type JsonText, usageBody, usageSummary } from '../domain/responseBodies.js';
 import { noMatch } from '@quotes/service-base/problems';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiCall } from './apiCall.js';
@@ -33,14 +33,8 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
 
     async listQuotes(call) {
       const page = applyPageLimits(call.query, call.caller.limits.maxLimit);
-      const result = await inItsTurn(runtime, call, () => runtime.catalog.page(call.filter, page));
-      const body = quotePageBody(result.items, {
-        total: result.total,
-        limit: page.limit,
-        offset: page.offset,
-        has_more: result.hasMore,
-      });
-      return { status: 200, body, ranks: result.ranks };
+      const { body, ranks } = await inItsTurn(runtime, call, () => runtime.catalog.pageBody(call.filter, page));
+      return { status: 200, body, ranks };
     },
 
     async listFilterValues(call) {

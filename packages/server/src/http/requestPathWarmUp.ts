@@ -1,7 +1,6 @@
 import { taxonomy } from '@quotes/contract';
 import { applyPageLimits } from '@quotes/accounts/rules';
 import type { QuoteCatalog } from '../data/catalog/quoteCatalog.js';
-import { quotePageBody } from '../domain/responseBodies.js';
 import { parseQuery, routeOf } from './apiCall.js';
 import type { ContractRouting } from './contractRouting.js';
 
@@ -71,12 +70,7 @@ export async function warmUpRequestPath(
       for (const { url, route } of calls) {
         const { query, filter } = parseQuery(route, url);
         const page = applyPageLimits(query, 100);
-        const read =
-          route.operationId === 'listQuotes'
-            ? catalog
-                .page(filter, page)
-                .then((found) => quotePageBody(found.items, { ...page, total: found.total, has_more: found.hasMore }))
-            : catalog.randomQuote(filter);
+        const read = route.operationId === 'listQuotes' ? catalog.pageBody(filter, page) : catalog.randomQuote(filter);
         if (!(await beforeDeadline(read, deadline))) return outcome;
         outcome.calls++;
       }

@@ -113,6 +113,32 @@ describe('the quote catalog on the taxonomy index', () => {
     expect(await catalog.page(once, { limit: 4, offset: 1 })).toEqual(first);
   });
 
+  it('keeps a page whole from its second ask, the same bytes as built, and never across corpus versions', async () => {
+    const catalog = testCatalog(database.pool);
+    const filter = resolved({ category: 'a', mood: 'ing' });
+    const page = { limit: 4, offset: 1 };
+    const built = await catalog.pageBody(filter, page);
+    const parsed = JSON.parse(String(built.body)) as { quotes: { id: string }[]; total: number; limit: number };
+    const read = await catalog.page(filter, page);
+    expect(parsed.quotes.map((quote) => JSON.stringify(quote))).toEqual(read.items.map(String));
+    expect(parsed).toMatchObject({ total: read.total, limit: 4, offset: 1, has_more: read.hasMore });
+    expect(built.ranks).toEqual(read.ranks);
+    // Asked once, built and forgotten; asked again, kept: the third ask is the kept Buffer itself.
+    const second = await catalog.pageBody(filter, page);
+    expect(second.body).not.toBe(built.body);
+    expect(String(second.body)).toBe(String(built.body));
+    expect((await catalog.pageBody(filter, page)).body).toBe(second.body);
+
+    await loadFixtureCorpus(
+      database,
+      fixtureRows().map((row) => ({ ...row, text: `${row.text} Again.` })),
+    );
+    catalog.invalidate();
+    const replaced = await catalog.pageBody(filter, page);
+    expect(String(replaced.body)).toContain('Again.');
+    await loadFixtureCorpus(database);
+  });
+
   it('rebuilds the index for a new corpus version once told the corpus changed', async () => {
     const catalog = testCatalog(database.pool);
     const before = await catalog.page(resolved({ category: 'love' }), { limit: 1, offset: 0 });

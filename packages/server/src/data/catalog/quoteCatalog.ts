@@ -4,7 +4,13 @@ import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
 import { type PageRequest, pageWindow } from '@quotes/accounts/rules';
-import { filterValuesBody, filterValuesEtag, type JsonText, storedQuote } from '../../domain/responseBodies.js';
+import {
+  filterValuesBody,
+  filterValuesEtag,
+  type JsonText,
+  quotePageBody,
+  storedQuote,
+} from '../../domain/responseBodies.js';
 import type { CorpusAnnouncement } from '../databaseNotifications.js';
 import {
   type CorpusState,
@@ -30,7 +36,7 @@ class CorpusChanged extends Error {}
 export interface QuoteCatalogOptions {
   /** Bound on the memory the combined match sets of recent filters hold (the index itself is apart). */
   cacheBytes: number;
-  /** Bound on the memory the quotes' JSON read recently holds (see quoteTexts.ts). */
+  /** Bound on the memory the quotes' JSON read recently holds: three quarters as quotes (see quoteTexts.ts), a quarter as whole pages. */
   quoteTextBytes: number;
   /** Every quote's JSON is held with the index when it totals at most this (see heldQuotes.ts); 0 holds none. */
   heldQuoteBytes?: number;
@@ -48,6 +54,12 @@ export interface FilterValuesBody {
   readonly body: JsonText<FilterValues>;
   /** A strong ETag, quoted, as the contract's ETag header has it. */
   readonly etag: string;
+}
+
+/** A page's body as the contract's QuotePage JSON, and the ranks it served. */
+export interface PageBody {
+  readonly body: ReturnType<typeof quotePageBody>;
+  readonly ranks: readonly number[];
 }
 
 export interface QuotePage {
@@ -78,6 +90,9 @@ export class QuoteCatalog {
   private readonly matchSets: LRUCache<string, RankSet>;
   /** Combinations asked once (their keys only): the second ask builds and caches the set. */
   private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
+  /** Whole page bodies by corpus version, filter and page, kept from their second ask. */
+  private readonly pageBodies: LRUCache<string, PageBody>;
+  private readonly pagesSeenOnce = new LRUCache<string, true>({ max: 8192 });
   /** The corpus version of the match sets last asked for (isNew's). */
   private keptVersion: number | undefined;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
@@ -98,8 +113,12 @@ export class QuoteCatalog {
       maxSize: Math.max(1, options.cacheBytes),
       sizeCalculation: (set) => set.byteLength + 128,
     });
+    this.pageBodies = new LRUCache({
+      maxSize: Math.max(1, Math.floor(options.quoteTextBytes / 4)),
+      sizeCalculation: (page) => page.body.length + page.ranks.length * 8 + 128,
+    });
     this.random = options.random ?? Math.random;
-    this.texts = new QuoteTexts(pool, options.quoteTextBytes);
+    this.texts = new QuoteTexts(pool, options.quoteTextBytes - Math.floor(options.quoteTextBytes / 4));
     this.picks = new RandomPicks(pool);
   }
 
@@ -125,6 +144,7 @@ export class QuoteCatalog {
     this.held = ready ? this.heldByIndex.get(ready.index) : undefined;
     this.matchSets.clear();
     this.seenOnce.clear();
+    this.forgetPages();
     this.picks.forget();
     this.filterValues = undefined;
     // Only with notifications live: otherwise the database may be the thing that is down.
@@ -135,8 +155,14 @@ export class QuoteCatalog {
   forgetReads(): void {
     this.matchSets.clear();
     this.seenOnce.clear();
+    this.forgetPages();
     this.texts.forget();
     this.picks.forget();
+  }
+
+  private forgetPages(): void {
+    this.pageBodies.clear();
+    this.pagesSeenOnce.clear();
   }
 
   /**
@@ -242,21 +268,49 @@ export class QuoteCatalog {
   }
 
   async page(filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
+    return this.onCurrentCorpus((state) => this.pageOn(state, filter, page));
+  }
+
+  /**
+   * A page as its answer's body. Asked a second time, a page is kept whole, so a popular page
+   * costs one look-up and one write; a page asked once is built and forgotten, so a flood of
+   * one-off pages evicts nothing.
+   */
+  async pageBody(filter: ResolvedFilter, page: PageRequest): Promise<PageBody> {
     return this.onCurrentCorpus(async (state) => {
-      const cut = (total: number, members: (start: number, count: number) => number[]) => {
-        const { start, end, hasMore } = pageWindow(total, page);
-        return { total, hasMore, ranks: start < end ? members(start, end - start) : [] };
+      const key = `${state.version}|${isUnfiltered(filter) ? '' : matchSetKey(filter)}|${page.limit}|${page.offset}`;
+      const kept = this.pageBodies.get(key);
+      if (kept) return kept;
+      const found = await this.pageOn(state, filter, page);
+      const built: PageBody = {
+        body: quotePageBody(found.items, {
+          total: found.total,
+          limit: page.limit,
+          offset: page.offset,
+          has_more: found.hasMore,
+        }),
+        ranks: found.ranks,
       };
-      const { total, hasMore, ranks } = isUnfiltered(filter)
-        ? cut(state.size, (start, count) => Array.from({ length: count }, (_, i) => start + i))
-        : await this.withMatches(filter, state, (matches) =>
-            cut(matches.size, (start, count) => matches.slice(start, count)),
-          );
-      if (ranks.length === 0) return { items: [], ranks, total, hasMore };
-      const items = await this.texts.summaries(ranks, state.version);
-      if (!items) throw new CorpusChanged();
-      return { items, ranks, total, hasMore };
+      if (this.pagesSeenOnce.has(key)) this.pageBodies.set(key, built);
+      else this.pagesSeenOnce.set(key, true);
+      return built;
     });
+  }
+
+  private async pageOn(state: CorpusState, filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
+    const cut = (total: number, members: (start: number, count: number) => number[]) => {
+      const { start, end, hasMore } = pageWindow(total, page);
+      return { total, hasMore, ranks: start < end ? members(start, end - start) : [] };
+    };
+    const { total, hasMore, ranks } = isUnfiltered(filter)
+      ? cut(state.size, (start, count) => Array.from({ length: count }, (_, i) => start + i))
+      : await this.withMatches(filter, state, (matches) =>
+          cut(matches.size, (start, count) => matches.slice(start, count)),
+        );
+    if (ranks.length === 0) return { items: [], ranks, total, hasMore };
+    const items = await this.texts.summaries(ranks, state.version);
+    if (!items) throw new CorpusChanged();
+    return { items, ranks, total, hasMore };
   }
 
   /** The FilterValues body and its ETag, computed once per corpus version. */
