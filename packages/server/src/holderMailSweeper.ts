@@ -6,7 +6,7 @@ import {
   noticeWaitingRequests,
   sweepHolderMail,
 } from '@quotes/accounts';
-import type { Logger } from '@quotes/service-base';
+import { type Logger, settledWithin } from '@quotes/service-base';
 import { outageCause } from './databaseOutage.js';
 
 const nothing: HolderMailOutcome = { recorded: 0, sent: 0, skipped: 0, retrying: 0, failed: 0, waitingNoticed: 0 };
@@ -92,12 +92,6 @@ export class HolderMailSweeper {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.prompt);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, closeWaitMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    if (this.running) await settledWithin(this.running, closeWaitMs);
   }
 }

@@ -11,3 +11,4 @@ export * from './logRedaction.js';
 export * from './apiKeyShape.js';
 export * from './pageSecurity.js';
 export * from './sessionSecrets.js';
+export * from './settledWithin.js';

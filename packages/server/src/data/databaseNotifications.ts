@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { settledWithin } from '@quotes/service-base';
 import {
   corpusChangedChannel,
   corpusListenerName,
@@ -210,13 +211,6 @@ export class DatabaseNotifications {
     this.client = undefined;
     if (!client) return;
     // A polite end waits for the server's goodbye, which a hung database never sends.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      client.end().catch(() => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, 1000);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(client.end(), 1000);
   }
 }

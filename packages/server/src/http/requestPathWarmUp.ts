@@ -1,5 +1,6 @@
 import { taxonomy } from '@quotes/contract';
 import { applyPageLimits } from '@quotes/accounts/rules';
+import { settledWithin } from '@quotes/service-base';
 import type { QuoteCatalog } from '../data/catalog/quoteCatalog.js';
 import { parseQuery, routeOf } from './apiCall.js';
 import type { ContractRouting } from './contractRouting.js';
@@ -28,19 +29,6 @@ export function warmUpUrls(count = 240): string[] {
   });
 }
 
-/** Settles when `work` does, or at `deadline` (performance.now()) with false, whichever comes first. */
-async function beforeDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
-  });
-  try {
-    return await Promise.race([work.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** What the warm-up did: the calls it made, and the summaries it left in the cache. */
 export interface WarmUpOutcome {
   calls: number;
@@ -62,33 +50,36 @@ export async function warmUpRequestPath(
   passes = 8,
 ): Promise<WarmUpOutcome> {
   const deadline = performance.now() + deadlineMs;
+  const inTime = () => performance.now() < deadline;
+  const left = () => deadline - performance.now();
   const outcome: WarmUpOutcome = { calls: 0, summaries: 0 };
   const calls = warmUpUrls().map((url) => ({ url, route: routeOf({ method: 'GET', url }, routing) }));
-  try {
-    if (!(await beforeDeadline(catalog.filterValuesBody(), deadline))) return outcome;
+  let failed = false;
+  const passesRun = (async () => {
+    await catalog.filterValuesBody();
     for (let pass = 0; pass < passes; pass++)
       for (const { url, route } of calls) {
+        if (!inTime()) return;
         const { query, filter } = parseQuery(route, url);
         const page = applyPageLimits(query, 100);
-        const read = route.operationId === 'listQuotes' ? catalog.pageBody(filter, page) : catalog.randomQuote(filter);
-        if (!(await beforeDeadline(read, deadline))) return outcome;
+        await (route.operationId === 'listQuotes' ? catalog.pageBody(filter, page) : catalog.randomQuote(filter));
         outcome.calls++;
       }
-  } catch {
-    return outcome;
-  } finally {
-    catalog.forgetReads();
-  }
-  const goOn = (kept: number) => {
-    outcome.summaries = kept;
-    return performance.now() < deadline;
-  };
-  const preload = catalog.preloadTopSummaries(goOn).then(
-    (kept) => {
+  })().catch(() => {
+    failed = true;
+  });
+  // A read still waiting at the deadline is left to finish; the loop stops at its next turn.
+  await settledWithin(passesRun, left());
+  catalog.forgetReads();
+  if (failed || !inTime()) return outcome;
+  const preload = catalog
+    .preloadTopSummaries((kept) => {
       outcome.summaries = kept;
-    },
-    () => undefined,
-  );
-  await beforeDeadline(preload, deadline);
+      return inTime();
+    })
+    .then((kept) => {
+      outcome.summaries = kept;
+    });
+  await settledWithin(preload, left());
   return outcome;
 }
