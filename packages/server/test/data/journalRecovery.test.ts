@@ -61,6 +61,27 @@ describe('the journal of counted calls', () => {
     journal.close();
   });
 
+  it('in a turn longer than its hold, sends what it answered so far once a later line is written, before the turn ends', async () => {
+    const journal = new CountJournal(join(root, 'db', 'here'));
+    const sent: string[] = [];
+    const answer = (name: string) => () => sent.push(`${name}: ${readFileSync(join(journal.dir, '1'), 'utf8')}`);
+    journal.record('k1', '2026-11-01', answer('first'));
+    journal.record('k2', '2026-11-01', answer('second'));
+    // One turn's work of more than the 1 ms hold: the next call's line is written with the ones
+    // waiting, and their answers go at once.
+    const busyUntil = performance.now() + 3;
+    while (performance.now() < busyUntil);
+    journal.record('k3', '2026-11-01', answer('third'));
+    const lines = 'k1 2026-11-01\nk2 2026-11-01\nk3 2026-11-01\n';
+    expect(sent).toEqual([`first: ${lines}`, `second: ${lines}`, `third: ${lines}`]);
+    // A new hold begins with the next call: within its first millisecond, it waits for the turn's end.
+    journal.record('k4', '2026-11-01', answer('fourth'));
+    expect(sent).toHaveLength(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent[3]).toBe(`fourth: ${lines}k4 2026-11-01\n`);
+    journal.close();
+  });
+
   it('sends an answer at once when its journal cannot be written', async () => {
     const journal = new CountJournal(join(root, 'db', 'here'));
     rmSync(root, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import type pg from 'pg';
 
@@ -18,7 +19,9 @@ import type pg from 'pg';
  * One line per counted call, written ahead of its answer: the answers of a turn of the event loop
  * are held until that turn's lines are written, with one write(2) for them all (a write per call
  * cost 90-110 µs of server CPU per call on this machine's virtualised system calls, against 35 µs
- * for the whole call), then sent. A SIGKILL so never takes an answered call that is not in the
+ * for the whole call), then sent. A turn that runs longer than `maxHoldMs` (a flood's calls read
+ * in one go) does not hold its first answers to its end: the first call recorded past the hold
+ * writes the lines so far and sends their answers (decision 0064). A SIGKILL so never takes an answered call that is not in the
  * page cache; the calls a killed server had not flushed are read back from here by the next server
  * started on this host (and by any server on it every sweep). The write is not fsynced: a process
  * killed is the fault covered, not the machine losing power. Each counting round begins a new file
@@ -39,6 +42,8 @@ export class CountJournal {
   /** The answers of this turn, sent once its lines are written. */
   private held: Array<() => void> = [];
   private turnEnd: NodeJS.Immediate | undefined;
+  /** When the first of the held answers was recorded (performance.now). */
+  private heldSince = 0;
   /** Generations written to disk and not yet known to be in monthly_usage. */
   private readonly files: number[] = [1];
   /** A file operation failed: journaling stopped, the folder removed (a sweep must never add what a round wrote). */
@@ -47,6 +52,8 @@ export class CountJournal {
   constructor(
     readonly dir: string,
     private readonly onError: (error: unknown) => void = () => undefined,
+    /** How long an answer is held for its line at most, when its turn runs longer (ms). */
+    private readonly maxHoldMs = 1,
   ) {
     mkdirSync(dir, { recursive: true });
     this.fd = openSync(join(dir, '1'), 'a');
@@ -65,6 +72,14 @@ export class CountJournal {
     this.pending += `${keyId} ${monthKey}\n`;
     this.callsInFile++;
     this.held.push(send);
+    const now = performance.now();
+    if (this.held.length === 1) this.heldSince = now;
+    else if (now - this.heldSince >= this.maxHoldMs) {
+      // A long turn: what it answered so far goes now, not at its end.
+      if (this.turnEnd) clearImmediate(this.turnEnd);
+      this.endTurn();
+      return;
+    }
     this.turnEnd ??= setImmediate(this.endTurn);
   }
 
