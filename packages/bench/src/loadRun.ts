@@ -32,6 +32,8 @@ export interface LoadOptions {
   core?: number;
   /** The CPU group it joins (its duet side's, corePinning.ts). */
   group?: string;
+  /** Its scheduling priority (nice, 0-19): a load that stands for clients on other machines takes only the CPU left over. */
+  nice?: number;
   /** Stop after this many requests instead of after a duration (keeps a capped key within its allowance). */
   amount?: number;
   /** 404s are part of the traffic (the mixed scenario): only connection errors, timeouts and 5xx spoil it. */
@@ -118,7 +120,7 @@ function runInWorker(
   const worker = takeWorker();
   const { child } = worker;
   const deadlineMs = workerDeadlineMs(config);
-  const pinned = config.core !== undefined || config.group !== undefined;
+  const pinned = config.core !== undefined || config.group !== undefined || config.nice !== undefined;
   return new Promise<LoadWorkerResult>((resolve, reject) => {
     let starting: Promise<void> | undefined;
     const settle = (outcome: () => void) => {
@@ -208,6 +210,7 @@ export async function runLoads(
       warmupOrigin: options.warmupOrigin,
       core: options.core,
       group: options.group,
+      nice: options.nice,
     };
     const result = await runInWorker(config, warmedUpThen);
     await windows[index]?.close();

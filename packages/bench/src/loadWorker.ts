@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -88,6 +89,7 @@ async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
   // Every thread of this process on the run's core (util-linux's taskset; the bench checked it is there).
   if (config.core !== undefined) execFileSync('taskset', ['-a', '-cp', String(config.core), String(process.pid)]);
   if (config.group !== undefined) await writeFile(`${config.group}/cgroup.procs`, String(process.pid));
+  if (config.nice !== undefined) setPriority(config.nice);
   if ((config.warmupSeconds ?? 0) > 0)
     await load(
       config,

@@ -29,6 +29,8 @@ export interface LoadWorkerConfig {
   core?: number;
   /** The CPU group (cgroup) this process joins: its duet side's. */
   group?: string;
+  /** This process's nice value for the run (it is not reused after: a priority lowered is not raised back). */
+  nice?: number;
 }
 
 export interface LoadWorkerResult {

@@ -179,6 +179,8 @@ async function main(): Promise<void> {
         reloadLists.slice(index * coldCalls, (index + 1) * coldCalls),
       );
       const flood = neverSeenCombinations(seed + 3, 5000);
+      // Another flood for the floor's bystander: the first one's combinations are seen by then.
+      const secondFlood = neverSeenCombinations(seed + 4, 5000);
 
       // 1. Capture: what the server answers each URL with, from a server that is then stopped,
       // so the one measured next meets the cold calls just started. The first cold row's server
@@ -373,33 +375,37 @@ async function main(): Promise<void> {
         });
         await phase('bystander', async () => {
           // 5. Bystander: one key's quotes-random alone, then beside another key flooding
-          // never-seen combinations.
-          const bystanderRun = () =>
+          // never-seen combinations; then the same calls at the floor, alone and beside the same
+          // flood at the server: what the machine's load alone does to a p99. The flood's load
+          // generator takes only the CPU left over (nice 19): it stands for clients on other machines.
+          const bystanderRun = (origin: string) =>
             runLoad({
-              origin: server.base,
+              origin,
               paths: ['/v1/quotes-random'],
               headers: platform,
               connections: bystanderConnections,
               durationSeconds,
               warmupSeconds: 0,
             });
-          const alone = await bystanderRun();
-          const [beside, flooding] = await Promise.all([
-            bystanderRun(),
+          const floodRun = (paths: string[]) =>
             runLoad({
               origin: server.base,
-              paths: flood,
+              paths,
               headers: { 'X-API-Key': floodKey },
               connections: floodConnections,
               durationSeconds,
               warmupSeconds: 0,
               notFoundExpected: true,
-            }),
-          ]);
+              nice: 19,
+            });
+          const alone = await bystanderRun(server.base);
+          const [beside, flooding] = await Promise.all([bystanderRun(server.base), floodRun(flood)]);
+          const floorAlone = await bystanderRun(floorBase);
+          const [floorBeside] = await Promise.all([bystanderRun(floorBase), floodRun(secondFlood)]);
           log(
-            `  bystander p99 ${alone.latencyP99Ms} ms alone, ${beside.latencyP99Ms} ms beside a flood of ${Math.round(flooding.requestsPerSecond)} never-seen calls/s`,
+            `  bystander p99 ${alone.latencyP99Ms} ms alone, ${beside.latencyP99Ms} ms beside a flood of ${Math.round(flooding.requestsPerSecond)} never-seen calls/s; at the floor ${floorAlone.latencyP99Ms} and ${floorBeside.latencyP99Ms} ms`,
           );
-          report.bystander.push({ corpusSize: size, alone, beside, flood: flooding });
+          report.bystander.push({ corpusSize: size, alone, beside, flood: flooding, floorAlone, floorBeside });
         });
         await phase('counted', async () => {
           // 6. Counting on the path: a capped (professional) key, run by amount so it stays within

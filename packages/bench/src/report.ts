@@ -38,9 +38,22 @@ export interface BystanderMeasurement {
   alone: LoadResult;
   beside: LoadResult;
   flood: LoadResult;
+  /** The same bystander calls at the same-bytes floor while the flood goes to the server: what the machine alone does to a p99. */
+  floorBeside?: LoadResult;
+  /** Those calls at the floor with nothing else running. */
+  floorAlone?: LoadResult;
 }
 
 /** A capped key's counted calls, then what its quotes-usage says: the count must be exact. */
+/** The floor's bystander p99 alone and beside the flood, with their ratio (the machine's share). */
+function floorBystander(b: BystanderMeasurement): string {
+  const floor = b.floorBeside;
+  const alone = b.floorAlone;
+  if (!floor || !alone) return '-';
+  const factor = quotient(floor.latencyP99Ms, alone.latencyP99Ms);
+  return `${ms(alone.latencyP99Ms)} / ${ms(floor.latencyP99Ms)} ms (${factor?.toFixed(2) ?? 'n/a'})`;
+}
+
 export interface CountingMeasurement {
   corpusSize: number;
   sent: number;
@@ -223,13 +236,13 @@ export function markdownReport(report: BenchReport): string {
     ),
     ...section(
       report.bystander,
-      '| corpus | bystander p99 alone | p99 beside the flood | ratio | flood req/s | of which 429 | flood errors | target |',
-      '|---:|---:|---:|---:|---:|---:|---:|---|',
+      '| corpus | bystander p99 alone | p99 beside the flood | ratio | flood req/s | of which 429 | flood errors | the floor: p99 alone / beside the flood | target |',
+      '|---:|---:|---:|---:|---:|---:|---:|---|---|',
       (b) => {
         // A p99 alone of 0 ms (read to the whole millisecond) gives no ratio, so no verdict either.
         const factor = quotient(b.beside.latencyP99Ms, b.alone.latencyP99Ms);
         const judged = factor === null ? 'not judged' : factor <= targets.bystanderFactor ? 'ok' : 'missed';
-        return `| ${size(b.corpusSize)} | ${ms(b.alone.latencyP99Ms)} ms | ${ms(b.beside.latencyP99Ms)} ms | ${factor?.toFixed(2) ?? 'n/a: 0 ms alone'} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.refused === undefined ? '-' : share(b.flood.refused, b.flood.requests)} | ${b.flood.errors} | <= ${targets.bystanderFactor}x ${judged} |`;
+        return `| ${size(b.corpusSize)} | ${ms(b.alone.latencyP99Ms)} ms | ${ms(b.beside.latencyP99Ms)} ms | ${factor?.toFixed(2) ?? 'n/a: 0 ms alone'} | ${rps(b.flood.requestsPerSecond)} | ${b.flood.refused === undefined ? '-' : share(b.flood.refused, b.flood.requests)} | ${b.flood.errors} | ${floorBystander(b)} | <= ${targets.bystanderFactor}x ${judged} |`;
       },
     ),
     ...section(
