@@ -52,7 +52,7 @@ const environmentSchema = z
     KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),
     KEY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
     // Calls on filter combinations new to a server running at once there before the next wait
-    // their key's turn; unset: two per core, at most half of DATABASE_POOL_SIZE (coldWork.ts).
+    // their key's turn; unset: half of DATABASE_POOL_SIZE (coldWork.ts).
     COLD_WORK_AT_ONCE: unsetWhenEmpty(z.coerce.number().int().min(1).max(1000).optional()),
     // How often each server adds the calls it answered to the monthly counts and renews its
     // leases: a SIGKILL loses at most the calls of this interval (README, "Counting").

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { FairTurns } from './fairTurns.js';
 import { rateLimited } from './keyFairness.js';
@@ -11,13 +10,13 @@ export interface ColdWorkOptions {
 }
 
 /**
- * The default bound on cold calls at once: two per core (one building its match set on the event
- * loop while another's quotes are read by PostgreSQL on the other cores; more only queue for the
- * same cores), and at most half the database pool, so cold calls never hold the connections
- * the cheap ones need.
+ * The default bound on cold calls at once: half the database pool, so cold calls never hold the
+ * connections the cheap ones need. A place is held across the call's yield to the I/O already
+ * waiting and across its database reads, not only while it runs on the event loop: a bound by
+ * cores left them idle (decision 0066).
  */
-export function coldWorkAtOnce(poolSize: number, cores = availableParallelism()): number {
-  return Math.max(1, Math.min(2 * cores, Math.floor(poolSize / 2)));
+export function coldWorkAtOnce(poolSize: number): number {
+  return Math.max(1, Math.floor(poolSize / 2));
 }
 
 /**
