@@ -47,11 +47,16 @@ describe('the journal of counted calls', () => {
     expect(await sweepers[0]!.recoverJournals(deadJournals(root, 'db', ''))).toBe(0);
   });
 
-  it("sends a turn's answers only once the turn's lines are written, in the order they came", async () => {
+  /** A journal, and answers that note what the journal held as each left: its own line among the turn's. */
+  const journalWithAnswers = () => {
     const journal = new CountJournal(join(root, 'db', 'here'));
     const sent: string[] = [];
-    // What each answer would find in the journal as it leaves: its own line among the turn's.
     const answer = (name: string) => () => sent.push(`${name}: ${readFileSync(join(journal.dir, '1'), 'utf8')}`);
+    return { journal, sent, answer };
+  };
+
+  it("sends a turn's answers only once the turn's lines are written, in the order they came", async () => {
+    const { journal, sent, answer } = journalWithAnswers();
     journal.record('k1', '2026-11-01', answer('first'));
     journal.record('k2', '2026-11-01', answer('second'));
     expect(sent).toEqual([]);
@@ -62,9 +67,7 @@ describe('the journal of counted calls', () => {
   });
 
   it('in a turn longer than its hold, sends what it answered so far once a later line is written, before the turn ends', async () => {
-    const journal = new CountJournal(join(root, 'db', 'here'));
-    const sent: string[] = [];
-    const answer = (name: string) => () => sent.push(`${name}: ${readFileSync(join(journal.dir, '1'), 'utf8')}`);
+    const { journal, sent, answer } = journalWithAnswers();
     journal.record('k1', '2026-11-01', answer('first'));
     journal.record('k2', '2026-11-01', answer('second'));
     // One turn's work of more than the 1 ms hold: the next call's line is written with the ones

@@ -1,5 +1,6 @@
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
+import { AskedBefore } from './askedBefore.js';
 import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
@@ -88,11 +89,11 @@ export class QuoteCatalog {
   /** The announced index in use, so the swap's notification, arriving after a read noticed the swap, keeps it. */
   private adopted: (CorpusAnnouncement & { index: TaxonomyIndex }) | undefined;
   private readonly matchSets: LRUCache<string, RankSet>;
-  /** Combinations asked once (their keys only): the second ask builds and caches the set. */
-  private readonly seenOnce = new LRUCache<string, true>({ max: 8192 });
+  /** Combinations asked before: the second ask builds and caches the set. */
+  private readonly setAsks = new AskedBefore();
   /** Whole page bodies by corpus version, filter and page, kept from their second ask. */
   private readonly pageBodies: LRUCache<string, PageBody>;
-  private readonly pagesSeenOnce = new LRUCache<string, true>({ max: 8192 });
+  private readonly pageAsks = new AskedBefore();
   /** The corpus version of the match sets last asked for (isNew's). */
   private keptVersion: number | undefined;
   private filterValues: (FilterValuesBody & { version: number }) | undefined;
@@ -143,7 +144,7 @@ export class QuoteCatalog {
     this.index = ready ? Promise.resolve(ready.index) : undefined;
     this.held = ready ? this.heldByIndex.get(ready.index) : undefined;
     this.matchSets.clear();
-    this.seenOnce.clear();
+    this.setAsks.clear();
     this.forgetPages();
     this.picks.forget();
     this.filterValues = undefined;
@@ -154,7 +155,7 @@ export class QuoteCatalog {
   /** Forgets the match sets and quotes' JSON read so far, keeping the index (see requestPathWarmUp.ts). */
   forgetReads(): void {
     this.matchSets.clear();
-    this.seenOnce.clear();
+    this.setAsks.clear();
     this.forgetPages();
     this.texts.forget();
     this.picks.forget();
@@ -162,7 +163,7 @@ export class QuoteCatalog {
 
   private forgetPages(): void {
     this.pageBodies.clear();
-    this.pagesSeenOnce.clear();
+    this.pageAsks.clear();
   }
 
   /**
@@ -291,8 +292,7 @@ export class QuoteCatalog {
         }),
         ranks: found.ranks,
       };
-      if (this.pagesSeenOnce.has(key)) this.pageBodies.set(key, built);
-      else this.pagesSeenOnce.set(key, true);
+      if (this.pageAsks.again(key)) this.pageBodies.set(key, built);
       return built;
     });
   }
@@ -431,10 +431,7 @@ export class QuoteCatalog {
     const index = await this.taxonomyIndex(state);
     const built = this.matchSets.get(cacheKey);
     if (built) return read(built);
-    if (!this.seenOnce.has(cacheKey)) {
-      this.seenOnce.set(cacheKey, true);
-      return read(index.matching(filter, { transient: true }));
-    }
+    if (!this.setAsks.again(cacheKey)) return read(index.matching(filter, { transient: true }));
     const matches = index.matching(filter);
     this.matchSets.set(cacheKey, matches);
     return read(matches);

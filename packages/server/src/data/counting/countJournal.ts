@@ -21,14 +21,15 @@ import type pg from 'pg';
  * cost 90-110 µs of server CPU per call on this machine's virtualised system calls, against 35 µs
  * for the whole call), then sent. A turn that runs longer than `maxHoldMs` (a flood's calls read
  * in one go) does not hold its first answers to its end: the first call recorded past the hold
- * writes the lines so far and sends their answers (decision 0064). A SIGKILL so never takes an answered call that is not in the
- * page cache; the calls a killed server had not flushed are read back from here by the next server
- * started on this host (and by any server on it every sweep). The write is not fsynced: a process
- * killed is the fault covered, not the machine losing power. Each counting round begins a new file
- * (a generation): once the round commits, with the generation in `count_journals` in the same
- * transaction, every call of that file and the ones before it is in `monthly_usage`, and the files
- * go. A file's calls are so added exactly once: by the round, or by the one recovery that finds
- * its generation above the recorded one (under that row's lock).
+ * writes the lines so far and sends their answers (decision 0064). A SIGKILL so never takes an
+ * answered call that is not in the page cache; the calls a killed server had not flushed are read
+ * back from here by the next server started on this host (and by any server on it every sweep).
+ * The write is not fsynced: a process killed is the fault covered, not the machine losing power.
+ * Each counting round begins a new file (a generation): once the round commits, with the
+ * generation in `count_journals` in the same transaction, every call of that file and the ones
+ * before it is in `monthly_usage`, and the files go. A file's calls are so added exactly once: by
+ * the round, or by the one recovery that finds its generation above the recorded one (under that
+ * row's lock).
  */
 /** The journals this process writes (several servers may run in one process, as in tests). */
 const openHere = new Set<string>();
