@@ -1,4 +1,6 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
+import { ColdPacing } from './coldPacing.js';
+import { ColdShares, type ColdSharesOptions } from './coldShares.js';
 import { FairTurns } from './fairTurns.js';
 import { rateLimited } from './keyFairness.js';
 
@@ -7,6 +9,10 @@ export interface ColdWorkOptions {
   readonly atOnce?: number;
   /** How long a cold call waits for its turn at most (default 3000 ms). */
   readonly maxWaitMs?: number;
+  /** Which key leads the cold calls (see ColdShares). */
+  readonly shares?: ColdSharesOptions;
+  /** Milliseconds now (default performance.now). */
+  readonly now?: () => number;
 }
 
 /**
@@ -25,13 +31,19 @@ export function coldWorkAtOnce(poolSize: number): number {
  * keys are served; below that no call waits, whichever key sends it. At the bound, cold calls wait
  * and the places that free up go to the waiting keys in turn (FairTurns), so a key flooding new
  * combinations gets one place in each round as every other key with cold work does, and cheap calls
- * (kept combinations, unfiltered) never wait here. A key served alone is not held back. A call
- * whose turn does not come within `maxWaitMs` is refused 429 `rate-limited`.
+ * (kept combinations, unfiltered) never wait here. A key served alone is not held back. While
+ * others are served, a key sending most of the cold calls (ColdShares) is paced (ColdPacing): one
+ * at a time, at most about half the time, so its calls' parsing, reads and answers leave the event
+ * loop to the others (decision 0067). A call whose turn does not come within `maxWaitMs` is refused
+ * 429 `rate-limited`.
  */
 export class ColdWork {
   private readonly turns: FairTurns<() => void>;
+  private readonly shares: ColdShares;
+  private readonly pacing: ColdPacing;
+  private readonly now: () => number;
   private readonly maxWaitMs: number;
-  /** Calls that waited for a place, and those refused at the deadline (for the metrics). */
+  /** Calls that waited (for their pace or a place), and those refused at the deadline (for the metrics). */
   waited = 0;
   refused = 0;
 
@@ -39,6 +51,9 @@ export class ColdWork {
     // 20: the default DATABASE_POOL_SIZE (the server passes its own).
     this.turns = new FairTurns(options.atOnce ?? coldWorkAtOnce(20));
     this.maxWaitMs = options.maxWaitMs ?? 3000;
+    this.now = options.now ?? (() => performance.now());
+    this.shares = new ColdShares(options.shares);
+    this.pacing = new ColdPacing({ now: this.now });
   }
 
   /** The bound on cold calls at once. */
@@ -46,16 +61,46 @@ export class ColdWork {
     return this.turns.bound;
   }
 
-  /** Runs `work` as the key's cold work: at once below the bound or when `contended` is false, else in its turn. */
+  /**
+   * Runs `work` as the key's cold work: at once below the bound or when `contended` is false, else
+   * in its turn; paced while the key leads the cold calls and `contended`.
+   */
   async run<T>(keyId: string, contended: boolean, work: () => Promise<T>): Promise<T> {
-    await this.place(keyId, contended);
+    const arrivedAt = this.now();
+    this.shares.note(keyId, arrivedAt);
+    const paced = contended && this.shares.leads(keyId, arrivedAt);
+    let waiting = false;
+    const waits = () => {
+      if (!waiting) this.waited++;
+      waiting = true;
+    };
+    if (paced && !(await this.pacing.enter(keyId, this.maxWaitMs, waits))) throw this.refusal(true);
+    try {
+      // One deadline for the whole wait: its pace, then its place.
+      await this.place(keyId, contended, waits, arrivedAt + this.maxWaitMs - this.now(), paced);
+    } catch (error) {
+      if (paced) this.pacing.finish(keyId, 0, false);
+      throw error;
+    }
+    const startedAt = this.now();
     try {
       // What already arrived (other keys' cheap calls among it) runs before this call's work.
       if (contended) await yieldToIo();
       return await work();
     } finally {
       this.turns.finish()?.();
+      if (paced) this.pacing.finish(keyId, this.now() - startedAt);
     }
+  }
+
+  /** Whether the key's cold calls are paced now, were it contended. */
+  paces(keyId: string): boolean {
+    return this.shares.leads(keyId, this.now());
+  }
+
+  /** Keys counted for the pace: those sending cold calls lately, and those with a lane. */
+  get pacedKeys(): { counted: number; lanes: number } {
+    return { counted: this.shares.trackedKeys, lanes: this.pacing.trackedKeys };
   }
 
   /** Keys with cold calls waiting (the memory held follows them). */
@@ -63,8 +108,14 @@ export class ColdWork {
     return this.turns.waitingKeys;
   }
 
-  /** Resolves once the call holds a place; rejects with 429 at the deadline. */
-  private place(keyId: string, contended: boolean): Promise<void> {
+  /** Resolves once the call holds a place (calling `waits` if it has to wait); rejects with 429 at the deadline. */
+  private place(
+    keyId: string,
+    contended: boolean,
+    waits: () => void,
+    maxWaitMs: number,
+    paced: boolean,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       const admit = () => {
         clearTimeout(timer);
@@ -74,18 +125,24 @@ export class ColdWork {
         resolve();
         return;
       }
-      this.waited++;
-      const timer = setTimeout(() => {
-        if (this.turns.withdraw(keyId, admit)) reject(this.refusal());
-      }, this.maxWaitMs);
+      waits();
+      const timer = setTimeout(
+        () => {
+          if (this.turns.withdraw(keyId, admit)) reject(this.refusal(paced));
+        },
+        Math.max(0, maxWaitMs),
+      );
     });
   }
 
-  private refusal() {
+  private refusal(paced: boolean) {
     this.refused++;
     const seconds = Math.max(1, Math.ceil(this.maxWaitMs / 1000));
+    const rule = paced
+      ? 'This key sends most calls on filter combinations new to this server while other keys are served, so they run one at a time, at most half the time'
+      : `Calls on filter combinations new to this server run ${this.atOnce} at once, in turn across keys`;
     return rateLimited(
-      `Calls on filter combinations new to this server run ${this.atOnce} at once, in turn across keys; this call's turn did not come within ${this.maxWaitMs} ms; retry in ${seconds} s.`,
+      `${rule}; this call's turn did not come within ${this.maxWaitMs} ms; retry in ${seconds} s.`,
       seconds,
     );
   }
