@@ -129,7 +129,7 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
   countedOnScrape(
     registry,
     'quotes_cold_work_waits_total',
-    'Calls on a filter combination new to this server that waited for a place: as many such calls ran as it allows at once (COLD_WORK_AT_ONCE), places then go to the keys in turn.',
+    'Calls on a filter combination new to this server that waited: for a place (as many such calls ran as it allows at once, COLD_WORK_AT_ONCE; places then go to the keys in turn), or for their pace (their key sent most of them while others were served).',
     () => runtime.coldWork.waited,
   );
   countedOnScrape(
