@@ -1,14 +1,12 @@
+import { InFlightGate } from './inFlightGate.js';
+
 interface Lane {
-  /** A paced call of the key holds its turn (it may be in its pause, waiting for a place or running). */
-  busy: boolean;
-  readonly waiting: Array<() => void>;
+  /** One paced call of the key at a time; the next ones wait in line, each until its deadline. */
+  readonly gate: InFlightGate;
+  /** The paced call holding the gate's place: it may be in its pause, waiting for a place or running. */
+  release: (() => void) | undefined;
   /** When the key's next paced call may start: its last one's end plus what it took. */
   pausedUntil: number;
-}
-
-export interface ColdPacingOptions {
-  /** Milliseconds now (default performance.now). */
-  readonly now?: () => number;
 }
 
 /**
@@ -19,35 +17,29 @@ export interface ColdPacingOptions {
  */
 export class ColdPacing {
   private readonly lanes = new Map<string, Lane>();
-  private readonly now: () => number;
   private sweptAt = Number.NEGATIVE_INFINITY;
-
-  constructor(options: ColdPacingOptions = {}) {
-    this.now = options.now ?? (() => performance.now());
-  }
 
   /**
    * Resolves true once the call may take its place (calling `waits` first if it has to wait in line
    * or in the pause), false if `maxWaitMs` passes first. Every true must be followed by `finish`.
    */
   async enter(keyId: string, maxWaitMs: number, waits: () => void = () => undefined): Promise<boolean> {
-    const now = this.now();
+    const now = performance.now();
     this.sweep(now);
     let lane = this.lanes.get(keyId);
     if (!lane) {
-      lane = { busy: false, waiting: [], pausedUntil: now };
+      // The line is bounded by the key's calls at once (KeyFairness), not here.
+      lane = { gate: new InFlightGate(1, Number.POSITIVE_INFINITY, maxWaitMs), release: undefined, pausedUntil: now };
       this.lanes.set(keyId, lane);
     }
-    const deadline = now + maxWaitMs;
-    if (!lane.busy) lane.busy = true;
-    else {
-      waits();
-      if (!(await this.inLine(lane, maxWaitMs))) return false;
-    }
-    const pause = lane.pausedUntil - this.now();
+    if (!lane.gate.idle) waits();
+    const entered = await lane.gate.enter(maxWaitMs);
+    if (typeof entered !== 'function') return false;
+    lane.release = entered;
+    const pause = lane.pausedUntil - performance.now();
     if (pause <= 0) return true;
     waits();
-    if (lane.pausedUntil > deadline) {
+    if (lane.pausedUntil > now + maxWaitMs) {
       this.finish(keyId, 0, false);
       return false;
     }
@@ -55,15 +47,15 @@ export class ColdPacing {
     return true;
   }
 
-  /** The key's paced call ended after holding cold work `tookMs`: the next one waits as long after now. */
+  /** The key's paced call ended after holding cold work `tookMs` (`ran`): the next one waits as long after now. */
   finish(keyId: string, tookMs: number, ran = true): void {
     const lane = this.lanes.get(keyId);
     if (!lane) return;
-    if (ran) lane.pausedUntil = this.now() + tookMs;
-    // The turn passes straight to the next call in line, so none arriving meanwhile takes it.
-    const next = lane.waiting.shift();
-    if (next) next();
-    else lane.busy = false;
+    if (ran) lane.pausedUntil = performance.now() + tookMs;
+    const release = lane.release;
+    lane.release = undefined;
+    // The gate hands its place straight to the next call in line, so none arriving meanwhile takes it.
+    release?.();
   }
 
   /** Keys with a lane now (for tests and the sweep's bound). */
@@ -71,27 +63,10 @@ export class ColdPacing {
     return this.lanes.size;
   }
 
-  /** Resolves true when the lane's turn passes to this call (it is then busy for it), false at the deadline. */
-  private inLine(lane: Lane, maxWaitMs: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const start = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        const at = lane.waiting.indexOf(start);
-        if (at >= 0) lane.waiting.splice(at, 1);
-        resolve(false);
-      }, maxWaitMs);
-      lane.waiting.push(start);
-    });
-  }
-
   /** Forgets idle lanes whose pause is over, at most once a second, so memory follows paced keys. */
   private sweep(now: number): void {
     if (now - this.sweptAt < 1000) return;
     this.sweptAt = now;
-    for (const [keyId, lane] of this.lanes)
-      if (!lane.busy && lane.waiting.length === 0 && lane.pausedUntil <= now) this.lanes.delete(keyId);
+    for (const [keyId, lane] of this.lanes) if (lane.gate.idle && lane.pausedUntil <= now) this.lanes.delete(keyId);
   }
 }

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { ColdPacing } from './coldPacing.js';
-import { ColdShares, type ColdSharesOptions } from './coldShares.js';
+import { ColdShares } from './coldShares.js';
 import { FairTurns } from './fairTurns.js';
 import { rateLimited } from './keyFairness.js';
 
@@ -9,10 +9,6 @@ export interface ColdWorkOptions {
   readonly atOnce?: number;
   /** How long a cold call waits for its turn at most (default 3000 ms). */
   readonly maxWaitMs?: number;
-  /** Which key leads the cold calls (see ColdShares). */
-  readonly shares?: ColdSharesOptions;
-  /** Milliseconds now (default performance.now). */
-  readonly now?: () => number;
 }
 
 /**
@@ -39,9 +35,8 @@ export function coldWorkAtOnce(poolSize: number): number {
  */
 export class ColdWork {
   private readonly turns: FairTurns<() => void>;
-  private readonly shares: ColdShares;
-  private readonly pacing: ColdPacing;
-  private readonly now: () => number;
+  private readonly shares = new ColdShares();
+  private readonly pacing = new ColdPacing();
   private readonly maxWaitMs: number;
   /** Calls that waited (for their pace or a place), and those refused at the deadline (for the metrics). */
   waited = 0;
@@ -51,9 +46,6 @@ export class ColdWork {
     // 20: the default DATABASE_POOL_SIZE (the server passes its own).
     this.turns = new FairTurns(options.atOnce ?? coldWorkAtOnce(20));
     this.maxWaitMs = options.maxWaitMs ?? 3000;
-    this.now = options.now ?? (() => performance.now());
-    this.shares = new ColdShares(options.shares);
-    this.pacing = new ColdPacing({ now: this.now });
   }
 
   /** The bound on cold calls at once. */
@@ -66,7 +58,7 @@ export class ColdWork {
    * in its turn; paced while the key leads the cold calls and `contended`.
    */
   async run<T>(keyId: string, contended: boolean, work: () => Promise<T>): Promise<T> {
-    const arrivedAt = this.now();
+    const arrivedAt = performance.now();
     this.shares.note(keyId, arrivedAt);
     const paced = contended && this.shares.leads(keyId, arrivedAt);
     let waiting = false;
@@ -77,30 +69,30 @@ export class ColdWork {
     if (paced && !(await this.pacing.enter(keyId, this.maxWaitMs, waits))) throw this.refusal(true);
     try {
       // One deadline for the whole wait: its pace, then its place.
-      await this.place(keyId, contended, waits, arrivedAt + this.maxWaitMs - this.now(), paced);
+      await this.place(keyId, contended, waits, arrivedAt + this.maxWaitMs - performance.now(), paced);
     } catch (error) {
       if (paced) this.pacing.finish(keyId, 0, false);
       throw error;
     }
-    const startedAt = this.now();
+    const startedAt = performance.now();
     try {
       // What already arrived (other keys' cheap calls among it) runs before this call's work.
       if (contended) await yieldToIo();
       return await work();
     } finally {
       this.turns.finish()?.();
-      if (paced) this.pacing.finish(keyId, this.now() - startedAt);
+      if (paced) this.pacing.finish(keyId, performance.now() - startedAt);
     }
   }
 
   /** Whether the key's cold calls are paced now, were it contended. */
   paces(keyId: string): boolean {
-    return this.shares.leads(keyId, this.now());
+    return this.shares.leads(keyId, performance.now());
   }
 
-  /** Keys counted for the pace: those sending cold calls lately, and those with a lane. */
-  get pacedKeys(): { counted: number; lanes: number } {
-    return { counted: this.shares.trackedKeys, lanes: this.pacing.trackedKeys };
+  /** Keys with a lane of paced calls (the memory held follows them). */
+  get pacedKeys(): number {
+    return this.pacing.trackedKeys;
   }
 
   /** Keys with cold calls waiting (the memory held follows them). */

@@ -25,7 +25,8 @@ export class InFlightGate {
     return this.active === 0 && this.waiting.length === 0;
   }
 
-  async enter(): Promise<(() => void) | GateRefusal> {
+  /** `maxWaitMs` this call may wait, if not the gate's. */
+  async enter(maxWaitMs = this.maxWaitMs): Promise<(() => void) | GateRefusal> {
     if (this.active < this.running) {
       this.active++;
       return this.releaser();
@@ -42,7 +43,7 @@ export class InFlightGate {
           const at = this.waiting.indexOf(waiter);
           if (at >= 0) this.waiting.splice(at, 1);
           resolve('waited-too-long');
-        }, this.maxWaitMs),
+        }, maxWaitMs),
       };
       this.waiting.push(waiter);
     });

@@ -145,6 +145,6 @@ describe('cold work: a key leading the cold calls beside other keys is paced', (
       expect([problem.status, problem.kind, problem.headers['Retry-After']]).toEqual([429, 'rate-limited', '1']);
       expect(problem.message).toMatch(/one at a time, at most half the time/);
     }
-    expect([cold.waited, cold.refused, cold.pacedKeys.lanes]).toEqual([6, 5, 1]);
+    expect([cold.waited, cold.refused, cold.pacedKeys]).toEqual([6, 5, 1]);
   });
 });
