@@ -43,7 +43,9 @@ export class ColdPacing {
       this.finish(keyId, 0, false);
       return false;
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    // A timer counts from the event loop's time, which may lag: it can fire early, so wait again.
+    for (let left = pause; left > 0; left = lane.pausedUntil - performance.now())
+      await new Promise((resolve) => setTimeout(resolve, left));
     return true;
   }
 
