@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '@quotes/database';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '@quotes/database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -17,7 +17,6 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'quotes-kept-corpora-'));
   cluster = await startEmbeddedPostgres({
     dataDir: join(directory, 'data'),
-    port: await freePort(),
     persistent: false,
     fast: true,
   });

@@ -6,7 +6,6 @@ import {
   corpusListenerName,
   type DatabaseHandle,
   type EmbeddedDatabase,
-  freePort,
   migrateToLatest,
   startEmbeddedPostgres,
 } from '@quotes/database';
@@ -45,7 +44,6 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quotes-budget-'));
   cluster = await startEmbeddedPostgres({
     dataDir: join(dir, 'data'),
-    port: await freePort(),
     persistent: false,
     fast: true,
     maxConnections,

@@ -6,7 +6,6 @@ import {
   connectDatabase,
   type DatabaseHandle,
   type EmbeddedDatabase,
-  freePort,
   migrateToLatest,
   type RunningServer,
   startEmbeddedPostgres,
@@ -33,7 +32,7 @@ let server: RunningServer;
 beforeAll(async () => {
   // A throwaway cluster of its own, even when DATABASE_URL is set: the test rewrites the plans table.
   const dataDir = join(await mkdtemp(join(tmpdir(), 'contract-rules-pg-')), 'data');
-  cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false, fast: true });
+  cluster = await startEmbeddedPostgres({ dataDir, persistent: false, fast: true });
   database = connectDatabase(cluster.adminUrl, { poolSize: 4 });
   await migrateToLatest(database.db, { plans: readContractRules(changed).plans });
   server = await startServer({ config: testConfig(), database });

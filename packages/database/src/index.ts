@@ -6,7 +6,7 @@ export {
   openConnections,
   type PoolMode,
 } from './database.js';
-export { type EmbeddedDatabase, startEmbeddedPostgres } from './embeddedPostgres.js';
+export { type EmbeddedDatabase, EmbeddedPortTakenError, startEmbeddedPostgres } from './embeddedPostgres.js';
 export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';
 export {

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase } from '../src/database.js';
 import { startEmbeddedPostgres } from '../src/embeddedPostgres.js';
-import { freePort } from '../src/freePort.js';
 import { migrateToLatest } from '../src/migrator.js';
 import { adminQuery, withDatabaseName } from './adminQuery.js';
 import type {} from './providedContext.js';
@@ -38,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return () => adminQuery(external, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
   }
   const dataDir = join(await mkdtemp(join(tmpdir(), 'quotes-test-pg-')), 'data');
-  const cluster = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: false, fast: true });
+  const cluster = await startEmbeddedPostgres({ dataDir, persistent: false, fast: true });
   project.provide('adminDatabaseUrl', cluster.adminUrl);
   project.provide('templateDatabase', await createTemplate(cluster.adminUrl));
   return () => cluster.stop();

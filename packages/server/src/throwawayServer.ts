@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
-import { freePort, startEmbeddedPostgres } from '@quotes/database';
+import { startEmbeddedPostgres } from '@quotes/database';
 import { parseConfig } from '@quotes/service-base';
 import { type RunningServer, startServer } from './startServer.js';
 
@@ -25,7 +25,6 @@ export async function startThrowawayServer(options: {
   const dataDir = await mkdtemp(join(tmpdir(), 'quotes-throwaway-pg-'));
   const cluster = await startEmbeddedPostgres({
     dataDir: join(dataDir, 'data'),
-    port: await freePort(),
     persistent: false,
     fast: true,
   }).catch(async (error: unknown) => {

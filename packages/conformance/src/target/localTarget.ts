@@ -3,8 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type Config,
   connectDatabase,
   type DatabaseHandle,
+  EmbeddedPortTakenError,
   ensureDefaultCorpus,
   freePort,
   migrateToLatest,
@@ -72,6 +74,18 @@ interface PreparedDatabase {
   dispose(): Promise<void>;
 }
 
+/** The server's configuration path on a free port; another one if a process took it first. */
+async function openOnFreePort(dataDir: string, attempts = 5): Promise<{ config: Config; opened: OpenedDatabase }> {
+  for (let attempt = 1; ; attempt++) {
+    const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
+    try {
+      return { config, opened: await openDatabase(config, { poolSize: 1 }) };
+    } catch (error) {
+      if (!(error instanceof EmbeddedPortTakenError) || attempt === attempts) throw error;
+    }
+  }
+}
+
 /**
  * A throwaway embedded cluster. Opened twice through the server's own openDatabase: the first
  * handle owns the cluster (closing it stops PostgreSQL), the second joins it and is the one the
@@ -79,8 +93,8 @@ interface PreparedDatabase {
  */
 async function embeddedDatabase(log: (line: string) => void): Promise<PreparedDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'quotes-conformance-'));
-  const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
-  let owner: OpenedDatabase | undefined = await openDatabase(config, { poolSize: 1 });
+  const { config, opened } = await openOnFreePort(dataDir);
+  let owner: OpenedDatabase | undefined = opened;
   if (owner.kind !== 'embedded') throw new Error(`expected to start a fresh embedded cluster, got a ${owner.kind} one`);
   // The server's handle connects as every server does (generic plans, its deadlines).
   const handle = await openDatabase(config, { ...serverConnections(config), poolSize: 10 });

@@ -8,7 +8,6 @@ import { corpusStats, generateCorpus, replaceCorpus } from '../../src/index.js';
 import { connectDatabase } from '@quotes/database';
 import { startEmbeddedPostgres } from '@quotes/database';
 import { migrateToLatest } from '@quotes/database';
-import { freePort } from '@quotes/database';
 
 const size = Number(process.argv[2] ?? 150_000);
 let peakRss = 0;
@@ -18,7 +17,7 @@ const sampler = setInterval(() => {
 const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 
 const root = await mkdtemp(join(tmpdir(), 'corpus-measure-'));
-const cluster = await startEmbeddedPostgres({ dataDir: join(root, 'data'), port: await freePort(), persistent: false });
+const cluster = await startEmbeddedPostgres({ dataDir: join(root, 'data'), persistent: false });
 const admin = new pg.Client({ connectionString: cluster.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE measure');
