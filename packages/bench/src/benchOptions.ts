@@ -103,7 +103,7 @@ function parseCommandLine(args: string[], defaultOut: string) {
         connections: { type: 'string', default: '64' },
         seed: { type: 'string', default: '20261123' },
         'mixed-urls': { type: 'string', default: '2000' },
-        'cold-calls': { type: 'string', default: '200' },
+        'cold-calls': { type: 'string', default: '2000' },
         'counted-calls': { type: 'string', default: '45000' },
         'history-keys': { type: 'string', default: String(historyMemoryDefaults.ordinaryKeys) },
         'history-rounds': { type: 'string', default: String(historyMemoryDefaults.rounds) },

@@ -8,7 +8,7 @@ const workerScript = fileURLToPath(new URL('./latencyWorker.js', import.meta.url
 /** Rounds of the warm-up path before a sample (see latencyWorker.ts). */
 const warmUpRounds = 5;
 
-/** A sample of 200 calls takes about a second; a server that stops answering fails it instead. */
+/** A sample of 2,000 calls takes 2-12 s; a server that stops answering fails it instead. */
 const workerDeadlineMs = 5 * 60_000;
 
 /** Times each path once, `concurrency` at a time, from a client process of its own. */
