@@ -81,15 +81,23 @@ export class EmbeddedPortTakenError extends Error {}
 const portTaken = /could not bind .*Address already in use|could not create any TCP\/IP sockets/;
 const freePortAttempts = 5;
 
-export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  if (options.port !== undefined) return startOnPort(options, options.port);
+/**
+ * `start` on a free port, and on another one if a process took it before the embedded cluster
+ * bound it (tests running beside each other): for anything that starts a throwaway cluster.
+ */
+export async function startOnFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnPort(options, await freePort());
+      return await start(await freePort());
     } catch (error) {
       if (!(error instanceof EmbeddedPortTakenError) || attempt === freePortAttempts) throw error;
     }
   }
+}
+
+export function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  if (options.port !== undefined) return startOnPort(options, options.port);
+  return startOnFreePort((port) => startOnPort(options, port));
 }
 
 async function startOnPort(options: EmbeddedOptions, port: number): Promise<EmbeddedDatabase> {
@@ -99,10 +107,9 @@ async function startOnPort(options: EmbeddedOptions, port: number): Promise<Embe
   await makeReachable(dataDir);
   await makeReachable(embeddedPostgresPackage);
   const onLog = options.onLog ?? (() => undefined);
-  let starting = true;
   let taken = false;
   const log = (line: string) => {
-    if (starting && portTaken.test(line)) taken = true;
+    if (portTaken.test(line)) taken = true;
     onLog(line);
   };
   const cluster = new EmbeddedPostgres({
@@ -140,8 +147,6 @@ async function startOnPort(options: EmbeddedOptions, port: number): Promise<Embe
           : ' (is another server using that port, or a stale postmaster.pid left behind?)') +
         (error instanceof Error && error.message ? `: ${error.message}` : ''),
     );
-  } finally {
-    starting = false;
   }
   const urlFor = (database: string) => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
   // If the process ends without stopping the cluster, at least signal it (stop() sends SIGINT

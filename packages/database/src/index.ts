@@ -6,7 +6,12 @@ export {
   openConnections,
   type PoolMode,
 } from './database.js';
-export { type EmbeddedDatabase, EmbeddedPortTakenError, startEmbeddedPostgres } from './embeddedPostgres.js';
+export {
+  type EmbeddedDatabase,
+  EmbeddedPortTakenError,
+  startEmbeddedPostgres,
+  startOnFreePort,
+} from './embeddedPostgres.js';
 export { freePort } from './freePort.js';
 export { migrateToLatest, migrationStatus } from './migrator.js';
 export {

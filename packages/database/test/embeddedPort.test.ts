@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type EmbeddedDatabase, EmbeddedPortTakenError, freePort, startEmbeddedPostgres } from '../src/index.js';
+import {
+  type EmbeddedDatabase,
+  EmbeddedPortTakenError,
+  freePort,
+  startEmbeddedPostgres,
+  startOnFreePort,
+} from '../src/index.js';
 
 const root = await mkdtemp(join(tmpdir(), 'quotes-embedded-port-'));
 const dataDir = join(root, 'data');
@@ -36,5 +42,32 @@ describe('the embedded cluster and its port', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('takes another port only when the one tried was taken, and gives up after five', async () => {
+    const tried: number[] = [];
+    const started = await startOnFreePort(async (port) => {
+      tried.push(port);
+      if (tried.length < 3) throw new EmbeddedPortTakenError(`port ${port} taken`);
+      return port;
+    });
+    expect(tried).toHaveLength(3);
+    expect(started).toBe(tried[2]);
+
+    let calls = 0;
+    const other = startOnFreePort(async () => {
+      calls++;
+      throw new Error('initdb failed');
+    });
+    await expect(other).rejects.toThrow('initdb failed');
+    expect(calls).toBe(1);
+
+    calls = 0;
+    const alwaysTaken = startOnFreePort(async (port) => {
+      calls++;
+      throw new EmbeddedPortTakenError(`port ${port} taken`);
+    });
+    await expect(alwaysTaken).rejects.toBeInstanceOf(EmbeddedPortTakenError);
+    expect(calls).toBe(5);
   });
 });

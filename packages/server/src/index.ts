@@ -3,7 +3,7 @@
  * conformance suite's local target, the client's and the mock's parity tests).
  */
 export { connectDatabase, type DatabaseHandle } from '@quotes/database';
-export { type EmbeddedDatabase, EmbeddedPortTakenError, startEmbeddedPostgres } from '@quotes/database';
+export { type EmbeddedDatabase, startEmbeddedPostgres, startOnFreePort } from '@quotes/database';
 export { migrateToLatest, migrationStatus } from '@quotes/database';
 export { type OpenedDatabase, openDatabase, serverConnections } from '@quotes/database';
 export { freePort } from '@quotes/database';

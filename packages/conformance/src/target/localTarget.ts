@@ -3,12 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type Config,
   connectDatabase,
   type DatabaseHandle,
-  EmbeddedPortTakenError,
   ensureDefaultCorpus,
-  freePort,
+  startOnFreePort,
   migrateToLatest,
   type OpenedDatabase,
   type OperatorApi,
@@ -74,18 +72,6 @@ interface PreparedDatabase {
   dispose(): Promise<void>;
 }
 
-/** The server's configuration path on a free port; another one if a process took it first. */
-async function openOnFreePort(dataDir: string, attempts = 5): Promise<{ config: Config; opened: OpenedDatabase }> {
-  for (let attempt = 1; ; attempt++) {
-    const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
-    try {
-      return { config, opened: await openDatabase(config, { poolSize: 1 }) };
-    } catch (error) {
-      if (!(error instanceof EmbeddedPortTakenError) || attempt === attempts) throw error;
-    }
-  }
-}
-
 /**
  * A throwaway embedded cluster. Opened twice through the server's own openDatabase: the first
  * handle owns the cluster (closing it stops PostgreSQL), the second joins it and is the one the
@@ -93,7 +79,11 @@ async function openOnFreePort(dataDir: string, attempts = 5): Promise<{ config: 
  */
 async function embeddedDatabase(log: (line: string) => void): Promise<PreparedDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'quotes-conformance-'));
-  const { config, opened } = await openOnFreePort(dataDir);
+  // Through the server's configuration path (EMBEDDED_PG_PORT).
+  const { config, opened } = await startOnFreePort(async (port) => {
+    const config = parseConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), LOG_LEVEL: 'silent' });
+    return { config, opened: await openDatabase(config, { poolSize: 1 }) };
+  });
   let owner: OpenedDatabase | undefined = opened;
   if (owner.kind !== 'embedded') throw new Error(`expected to start a fresh embedded cluster, got a ${owner.kind} one`);
   // The server's handle connects as every server does (generic plans, its deadlines).
