@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDefaultCorpus } from '@quotes/corpus/default-corpus';
-import { startEmbeddedPostgres } from '@quotes/database';
-import { parseConfig } from '@quotes/service-base';
+import { type DatabaseHandle, migrateToLatest, startEmbeddedPostgres } from '@quotes/database';
+import { parseConfig, silentLogger } from '@quotes/service-base';
+import { openServiceDatabase } from './serviceDatabase.js';
 import { type RunningServer, startServer } from './startServer.js';
 
 export interface ThrowawayServer {
@@ -31,21 +32,26 @@ export async function startThrowawayServer(options: {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   });
+  let database: DatabaseHandle | undefined;
   let server: RunningServer | undefined;
   const close = async () => {
     await server?.close();
+    await database?.close();
     await cluster.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    server = await startServer({
-      config: parseConfig({
-        DATABASE_URL: cluster.adminUrl,
-        PORT: '0',
-        ...(options.logLevel === undefined ? {} : { LOG_LEVEL: options.logLevel }),
-      }),
+    const config = parseConfig({
+      DATABASE_URL: cluster.adminUrl,
+      PORT: '0',
+      ...(options.logLevel === undefined ? {} : { LOG_LEVEL: options.logLevel }),
     });
-    await ensureDefaultCorpus(server.database, { size: options.corpusSize, seed: options.corpusSeed });
+    // main.ts's order: the corpus is loaded before the server starts, so its warm-up and its first
+    // callers read it.
+    database = await openServiceDatabase(config, silentLogger);
+    await migrateToLatest(database.db);
+    await ensureDefaultCorpus(database, { size: options.corpusSize, seed: options.corpusSeed });
+    server = await startServer({ config, database });
     return { server, close };
   } catch (error) {
     await close();
