@@ -57,6 +57,8 @@ const serverEnv = () => ({
   CORPUS_SIZE: '0',
   LOG_LEVEL: 'warn',
   TRUST_PROXY: '127.0.0.1',
+  // Servers are restarted after each of the 20 kills: 2,000 warm-up calls a start (server testConfig.ts).
+  WARM_UP_CALLS: '2000',
 });
 
 beforeAll(async () => {

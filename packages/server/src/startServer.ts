@@ -59,8 +59,6 @@ export interface StartServerOptions {
   keyCacheTtlMs?: number;
   /** How often the notification connection is checked; default config.NOTIFICATION_HEARTBEAT_MS. */
   notificationHeartbeatMs?: number;
-  /** At most this long is spent running the request path before listening (requestPathWarmUp.ts); default 2 s. */
-  warmUpMs?: number;
   /** How often the counted calls are written and leases renewed; default config.COUNT_FLUSH_MS. */
   countFlushMs?: number;
   /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS. */
@@ -314,10 +312,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       );
       const app = createApp(runtime, routing, metrics?.observeCalls, pages);
       // The first calls after a start then cost what later ones do (QUOTE_READS.md).
-      const warmUpMs = options.warmUpMs ?? 2000;
-      if (warmUpMs > 0) {
+      if (config.WARM_UP_MS > 0) {
         const started = performance.now();
-        const warmed = await warmUpRequestPath(routing, runtime.catalog, warmUpMs);
+        const warmed = await warmUpRequestPath(routing, runtime, {
+          calls: config.WARM_UP_CALLS,
+          deadlineMs: config.WARM_UP_MS,
+        });
         log.info({ ...warmed, ms: Math.round(performance.now() - started) }, 'request path warmed up');
       }
       server.on('request', (request, response) => {

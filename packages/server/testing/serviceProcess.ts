@@ -55,6 +55,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       LOG_LEVEL: 'info',
       CORPUS_SIZE: '0',
       DATA_DIR: testDataDir,
+      // As testConfig.ts: 2,000 warm-up calls a start, for the suite's time.
+      WARM_UP_CALLS: '2000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,6 +47,10 @@ const environmentSchema = z
     QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
     // Every quote's JSON held outside the heap when it totals at most this: random picks read no statement.
     QUOTE_HOLD_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    // Before listening, calls run through the request path so the first callers meet optimised
+    // code (server README, "Before listening"): at most this many, and this long with the summaries.
+    WARM_UP_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(30_000),
+    WARM_UP_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     // One key's calls per process: running at once, waiting for a place, and for how long.
     KEY_CALLS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
     KEY_CALLS_QUEUED: z.coerce.number().int().min(0).max(100_000).default(256),

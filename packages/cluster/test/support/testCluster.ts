@@ -59,7 +59,8 @@ export async function startTestCluster(purpose: string): Promise<TestCluster> {
       config: parseConfig({ DATA_DIR: dir, DATABASE_URL: database.url, CORPUS_SIZE: '2000' }),
       programs: { haproxy: haproxy.path, pgbouncer: pgbouncer.path },
       logDir: dir,
-      serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000' },
+      // 2,000 warm-up calls a start (server testConfig.ts): the kill tests restart servers by the ten.
+      serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000', WARM_UP_CALLS: '2000' },
       progress: (line) => progress.push(line),
       teardown,
     });

@@ -1,8 +1,7 @@
 import { taxonomy } from '@quotes/contract';
-import { applyPageLimits } from '@quotes/accounts/rules';
 import { settledWithin } from '@quotes/service-base';
-import type { QuoteCatalog } from '../data/catalog/quoteCatalog.js';
-import { parseQuery, routeOf } from './apiCall.js';
+import type { ServiceRuntime } from '../serviceRuntime.js';
+import { runWarmUpCalls } from './warmUpCalls.js';
 import type { ContractRouting } from './contractRouting.js';
 
 /**
@@ -35,41 +34,40 @@ export interface WarmUpOutcome {
   summaries: number;
 }
 
+/** How much warm-up a start takes at most: calls through the request path, and time in all. */
+export interface WarmUpBounds {
+  calls: number;
+  deadlineMs: number;
+}
+
 /**
- * Before the server listens: the parse, the reads and the answers' bodies of varied calls, pass
- * after pass, so the first callers after a start meet code V8 has already compiled and optimised
- * and statements already prepared on the kept connections. What those reads kept (match sets,
- * quotes' JSON) is then forgotten, and the cache of quotes' JSON is filled with the summaries of
- * the first ranks instead, which the first pages of every filter serve. Best effort and bounded:
- * it stops at `deadlineMs`, or at the first read that fails (left to the first call that needs it).
+ * Before the server listens: varied calls of every reading operation through the whole request
+ * path (warmUpCalls.ts), so the first callers after a start meet code V8 has already compiled and
+ * optimised and statements already prepared on the kept connections. What those reads kept (match
+ * sets, quotes' JSON, pages) is then forgotten, and the cache of quotes' JSON is filled with the
+ * summaries of the first ranks instead, which the first pages of every filter serve. Best effort
+ * and bounded: it stops after `calls` calls or at `deadlineMs`, or at the first call that fails
+ * (left to the first caller that needs it).
  */
 export async function warmUpRequestPath(
   routing: ContractRouting,
-  catalog: QuoteCatalog,
-  deadlineMs: number,
-  passes = 8,
+  runtime: ServiceRuntime,
+  bounds: WarmUpBounds,
 ): Promise<WarmUpOutcome> {
-  const deadline = performance.now() + deadlineMs;
+  const deadline = performance.now() + bounds.deadlineMs;
   const inTime = () => performance.now() < deadline;
   const left = () => deadline - performance.now();
   const outcome: WarmUpOutcome = { calls: 0, summaries: 0 };
-  const calls = warmUpUrls().map((url) => ({ url, route: routeOf({ method: 'GET', url }, routing) }));
+  const { catalog } = runtime;
+  const urls = warmUpUrls();
+  // One call in 20 is quotes-categories, as few callers ask for the values often.
+  const paths = urls.flatMap((url, i) => (i % 20 === 19 ? [url, '/v1/quotes-categories'] : [url]));
   let failed = false;
-  const passesRun = (async () => {
-    await catalog.filterValuesBody();
-    for (let pass = 0; pass < passes; pass++)
-      for (const { url, route } of calls) {
-        if (!inTime()) return;
-        const { query, filter } = parseQuery(route, url);
-        const page = applyPageLimits(query, 100);
-        await (route.operationId === 'listQuotes' ? catalog.pageBody(filter, page) : catalog.randomQuote(filter));
-        outcome.calls++;
-      }
-  })().catch(() => {
+  try {
+    outcome.calls = await runWarmUpCalls(runtime, routing, paths, { calls: bounds.calls, deadline });
+  } catch {
     failed = true;
-  });
-  // A read still waiting at the deadline is left to finish; the loop stops at its next turn.
-  await settledWithin(passesRun, left());
+  }
   catalog.forgetReads();
   if (failed || !inTime()) return outcome;
   const preload = catalog

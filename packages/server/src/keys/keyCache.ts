@@ -5,6 +5,13 @@ import { type Lane, StatementRounds } from '@quotes/database';
 import type { Database } from '@quotes/database';
 import { hashApiKey } from '@quotes/accounts';
 
+/** What the request path and the server ask of the keys: KeyCache, or the start's warm-up's own (warmUpCalls.ts). */
+export interface KeyLookup {
+  lookup(key: string): Promise<ApiKeyRecord | undefined>;
+  invalidate(keyId: string): void;
+  readonly size: number;
+}
+
 /** Keys asked for in one statement at most. */
 const maxBatch = 500;
 
@@ -18,7 +25,7 @@ const maxBatch = 500;
  * time, each asking for every key that arrived meanwhile, so a flood of unknown keys costs
  * statements by the batch, not by the key, and no key, valid or not, is ever refused for it.
  */
-export class KeyCache {
+export class KeyCache implements KeyLookup {
   private readonly byHash: LRUCache<string, ApiKeyRecord>;
   /** Every hash cached for a key: its secret, and during a roll's grace its previous one. */
   private readonly hashesById = new Map<string, Set<string>>();
@@ -74,6 +81,16 @@ export class KeyCache {
       this.hashesById.set(record.id, hashes);
     }
     return record;
+  }
+
+  /**
+   * Keeps `record` as `key`'s without asking the database: only for a cache of the start's warm-up
+   * calls' own (warmUpCalls.ts), whose key is in no table. The server's own cache is filled by look-ups.
+   */
+  remember(key: string, record: ApiKeyRecord): void {
+    const hashHex = hashApiKey(key).toString('hex');
+    this.byHash.set(hashHex, record);
+    this.hashesById.set(record.id, new Set([hashHex]));
   }
 
   invalidate(keyId: string): void {

@@ -1,18 +1,46 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '@quotes/accounts/rules';
+import { silentLogger } from '@quotes/service-base';
 import { loadContractRouting } from '../../src/http/contractRouting.js';
 import { warmUpRequestPath, warmUpUrls } from '../../src/http/requestPathWarmUp.js';
 import { parseQuery, routeOf } from '../../src/http/apiCall.js';
+import { createServiceRuntime, type ServiceRuntime } from '../../src/serviceRuntime.js';
 import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 
 let database: TestDatabase;
+let runtime: ServiceRuntime;
+const journalRoot = mkdtempSync(join(tmpdir(), 'quotes-warm-up-test-'));
+/** Every statement the runtime's pool is asked to run, as its name or text. */
+const statements: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
+  const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
+  database.pool.query = ((...args: unknown[]) => {
+    const first = args[0] as string | { name?: string; text: string };
+    statements.push(typeof first === 'string' ? first : (first.name ?? first.text));
+    return query(...args);
+  }) as typeof database.pool.query;
+  // The server's own runtime, as startServer makes it: a journal, a usage history, the default caches.
+  runtime = await createServiceRuntime(database, {
+    clock: systemClock,
+    log: silentLogger,
+    matchSetCacheBytes: 16 << 20,
+    quoteTextCacheBytes: 32 << 20,
+    heldQuoteBytes: 64 << 20,
+    countJournalRoot: journalRoot,
+  });
 });
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await runtime?.close();
+  await database?.drop();
+  rmSync(journalRoot, { recursive: true, force: true });
+});
 
 describe('warming the request path before listening', () => {
   it('writes only calls the contract accepts, of both reading operations, with every filter', async () => {
@@ -28,35 +56,57 @@ describe('warming the request path before listening', () => {
     expect(urls.some((url) => url.endsWith('?'))).toBe(true);
   });
 
-  it('makes every call of every pass, forgets what they read, and fills the cache with the summaries of the first ranks', async () => {
-    const { pool, statements } = recordingPool(database.pool);
-    const catalog = testCatalog(pool);
-    const routing = await loadContractRouting();
-    const outcome = await warmUpRequestPath(routing, catalog, 60_000, 2);
-    expect(outcome.calls).toBe(2 * warmUpUrls().length);
-    expect(statements).toContain('summaries-by-rank');
-    expect(statements).toContain('quotes-by-rank');
-    expect(statements.some((text) => text.includes('json_object_agg'))).toBe(true);
-    expect(catalog.cachedMatchSetBytes).toBe(0);
+  it('answers its calls through HTTP, forgets what they read, fills the cache with the first ranks, and counts, journals and records nothing', async () => {
+    const outcome = await warmUpRequestPath(await loadContractRouting(), runtime, { calls: 600, deadlineMs: 60_000 });
+    expect(outcome.calls).toBe(600);
     // The fixture corpus fits the cache whole.
     expect(outcome.summaries).toBe(fixtureRows().length);
+    expect(runtime.catalog.cachedMatchSetBytes).toBe(0);
+
+    await runtime.counter.flush();
+    await runtime.history?.flush();
+    for (const table of [
+      'monthly_usage',
+      'allowance_leases',
+      'usage_history',
+      'usage_sightings',
+      'usage_coverage',
+    ] as const) {
+      const { count } = await database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .executeTakeFirstOrThrow();
+      expect(Number(count), table).toBe(0);
+    }
+    expect(runtime.counter.unflushedCalls).toBe(0);
+    // The server's own journal holds no line: its file is there, empty.
+    const journalFiles = readdirSync(journalRoot, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
+    expect(journalFiles.length).toBeGreaterThan(0);
+    for (const entry of journalFiles) expect(statSync(join(entry.parentPath, entry.name)).size).toBe(0);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`quotes-warm-up-${process.pid}-`))).toEqual([]);
 
     // Every page is then answered from memory, without a statement.
     statements.length = 0;
+    const routing = await loadContractRouting();
     let pages = 0;
     for (const url of warmUpUrls().filter((url) => url.startsWith('/v1/quotes-filter'))) {
       const { filter } = parseQuery(routeOf({ method: 'GET', url }, routing), url);
-      if ((await catalog.page(filter, { limit: 100, offset: 0 })).items.length > 0) pages++;
+      if ((await runtime.catalog.page(filter, { limit: 100, offset: 0 })).items.length > 0) pages++;
     }
     expect(pages).toBeGreaterThan(0);
-    expect(statements).toEqual([]);
+    expect(statements.filter((text) => !text.startsWith('SELECT 1'))).toEqual([]);
   });
 
-  it('stops at its deadline when the database is slow', async () => {
-    const { pool } = recordingPool(database.pool, 1500);
-    const catalog = testCatalog(pool);
+  it('stops at its deadline, whatever calls it may still make', async () => {
     const started = performance.now();
-    await warmUpRequestPath(await loadContractRouting(), catalog, 200);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const outcome = await warmUpRequestPath(await loadContractRouting(), runtime, {
+      calls: 1_000_000,
+      deadlineMs: 300,
+    });
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(outcome.calls).toBeGreaterThan(0);
+    expect(outcome.calls).toBeLessThan(1_000_000);
   });
 });

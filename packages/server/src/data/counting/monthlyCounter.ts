@@ -175,6 +175,17 @@ export class MonthlyCounter {
     this.retryTimer = undefined;
   }
 
+  /**
+   * Stops the timer and forgets every count without writing one: for a counter whose calls are
+   * never billed (the start's warm-up calls, warmUpCalls.ts), which holds no lease and ran no round.
+   */
+  discard(): void {
+    clearInterval(this.flushTimer);
+    this.closing = true;
+    this.entries.clear();
+    this.journal?.close();
+  }
+
   private entryOf(keyId: string, monthKey: string, limit: number | null): KeyMonth {
     const id = `${keyId}|${monthKey}`;
     let entry = this.entries.get(id);
