@@ -11,7 +11,7 @@ import { type FairnessOptions, KeyFairness } from './fairness/keyFairness.js';
 import { KeyDemand } from './fairness/keyDemand.js';
 import { ColdWork, type ColdWorkOptions } from './fairness/coldWork.js';
 import { ServerPresence } from './fairness/serverPresence.js';
-import { KeyCache, type KeyLookup } from './keys/keyCache.js';
+import { KeyCache } from './keys/keyCache.js';
 import { clientAddressReader } from '@quotes/service-base';
 import type { IncomingMessage } from 'node:http';
 import { UsageHistory } from './data/history/usageHistory.js';
@@ -23,7 +23,7 @@ export interface ServiceRuntime {
   readonly database: DatabaseHandle;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly keys: KeyLookup;
+  readonly keys: KeyCache;
   readonly counter: MonthlyCounter;
   /** A key's calls in its allowance period's earlier months (a trial across the 1st). */
   readonly earlierCalls: EarlierPeriodCalls;

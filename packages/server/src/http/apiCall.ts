@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type RawFilters, type ResolvedFilter, filterNames, resolveFilters } from '@quotes/accounts/rules';
 import { type PlanRules, planViolation } from '@quotes/accounts/rules';
 import { type AuthorizedKey, authorizeCaller } from '../keys/keyService.js';
-import type { KeyLookup } from '../keys/keyCache.js';
+import type { KeyCache } from '../keys/keyCache.js';
 import { invalidRequest, Problem } from '@quotes/service-base/problems';
 import type { ContractRoute, ContractRouting } from './contractRouting.js';
 import type { OperationId, Operations } from './operations.js';
@@ -105,7 +105,7 @@ export function withinPlan(plan: PlanRules, filter: ResolvedFilter): void {
 export async function parseCall(
   request: CallRequest,
   routing: ContractRouting,
-  keys: Pick<KeyLookup, 'lookup'>,
+  keys: KeyCache,
   now: Date,
 ): Promise<ApiCall> {
   const route = routeOf(request, routing);

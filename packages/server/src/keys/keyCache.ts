@@ -5,13 +5,6 @@ import { type Lane, StatementRounds } from '@quotes/database';
 import type { Database } from '@quotes/database';
 import { hashApiKey } from '@quotes/accounts';
 
-/** What the request path and the server ask of the keys: KeyCache, or the start's warm-up's own (warmUpCalls.ts). */
-export interface KeyLookup {
-  lookup(key: string): Promise<ApiKeyRecord | undefined>;
-  invalidate(keyId: string): void;
-  readonly size: number;
-}
-
 /** Keys asked for in one statement at most. */
 const maxBatch = 500;
 
@@ -25,7 +18,7 @@ const maxBatch = 500;
  * time, each asking for every key that arrived meanwhile, so a flood of unknown keys costs
  * statements by the batch, not by the key, and no key, valid or not, is ever refused for it.
  */
-export class KeyCache implements KeyLookup {
+export class KeyCache {
   private readonly byHash: LRUCache<string, ApiKeyRecord>;
   /** Every hash cached for a key: its secret, and during a roll's grace its previous one. */
   private readonly hashesById = new Map<string, Set<string>>();
@@ -74,12 +67,7 @@ export class KeyCache implements KeyLookup {
     }
     const generation = this.generation;
     const record = await this.lookups.ask(hashHex, keyHash);
-    if (record && trusted && this.trusted() && generation === this.generation) {
-      this.byHash.set(hashHex, record);
-      const hashes = this.hashesById.get(record.id) ?? new Set<string>();
-      hashes.add(hashHex);
-      this.hashesById.set(record.id, hashes);
-    }
+    if (record && trusted && this.trusted() && generation === this.generation) this.keep(hashHex, record);
     return record;
   }
 
@@ -88,9 +76,14 @@ export class KeyCache implements KeyLookup {
    * calls' own (warmUpCalls.ts), whose key is in no table. The server's own cache is filled by look-ups.
    */
   remember(key: string, record: ApiKeyRecord): void {
-    const hashHex = hashApiKey(key).toString('hex');
+    this.keep(hashApiKey(key).toString('hex'), record);
+  }
+
+  private keep(hashHex: string, record: ApiKeyRecord): void {
     this.byHash.set(hashHex, record);
-    this.hashesById.set(record.id, new Set([hashHex]));
+    const hashes = this.hashesById.get(record.id) ?? new Set<string>();
+    hashes.add(hashHex);
+    this.hashesById.set(record.id, hashes);
   }
 
   invalidate(keyId: string): void {

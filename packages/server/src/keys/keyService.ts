@@ -6,7 +6,7 @@ import { keyStanding } from '@quotes/accounts/rules';
 import { type EffectiveLimits, effectiveLimits } from '@quotes/accounts/rules';
 import { Problem } from '@quotes/service-base/problems';
 import { looksLikeApiKey } from '@quotes/accounts';
-import type { KeyLookup } from './keyCache.js';
+import type { KeyCache } from './keyCache.js';
 import { originOf, presentedKey } from './presentedKey.js';
 
 /** The caller of an API call: an active key with the limits it lives by. */
@@ -21,11 +21,7 @@ export interface AuthorizedKey {
  * 401 or 403 problem is thrown), with its plan's effective
  * limits. A database failure propagates (answered 503).
  */
-export async function authorizeCaller(
-  headers: IncomingHttpHeaders,
-  keys: Pick<KeyLookup, 'lookup'>,
-  now: Date,
-): Promise<AuthorizedKey> {
+export async function authorizeCaller(headers: IncomingHttpHeaders, keys: KeyCache, now: Date): Promise<AuthorizedKey> {
   const presented = presentedKey(headers);
   const key = looksLikeApiKey(presented) ? await keys.lookup(presented) : undefined;
   // A rolled key's previous secret past its grace is as unknown as any other.
