@@ -6,6 +6,7 @@ import type { HistoryRetention } from '@quotes/accounts';
 import type { DatabaseHandle } from '@quotes/database';
 import { connectBeside, migrateToLatest, publicPageConnections } from '@quotes/database';
 import { openServiceDatabase } from './serviceDatabase.js';
+import { listen } from './listening.js';
 import { type Clock, systemClock } from '@quotes/accounts/rules';
 import { createApp } from './http/app.js';
 import { warmUpRequestPath } from './http/requestPathWarmUp.js';
@@ -102,16 +103,6 @@ export interface RunningServer {
   sweepHolderMail(): Promise<HolderMailOutcome>;
   /** Stops accepting, lets in-flight requests finish, stops listening for notifications; closes the database only if it opened it. */
   close(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, type Server } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { rules } from '@quotes/contract';
 import { type ApiKeyRecord, generateApiKey, generateKeyId } from '@quotes/accounts';
 import { createLogger, settledWithin } from '@quotes/service-base';
@@ -13,6 +12,7 @@ import { EarlierPeriodCalls } from '../data/counting/earlierPeriodCalls.js';
 import { AllowanceCrossings } from '../domain/allowanceCrossings.js';
 import { ColdWork } from '../fairness/coldWork.js';
 import { KeyFairness } from '../fairness/keyFairness.js';
+import { listen } from '../listening.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import { createApp } from './app.js';
 import type { ContractRouting } from './contractRouting.js';
@@ -94,16 +94,6 @@ function warmUpRuntime(runtime: ServiceRuntime, secret: string): { runtime: Serv
   };
 }
 
-function listenOnLoopback(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
 /** One GET, its answer read to the end; its status, or an error. */
 function get(agent: Agent, port: number, path: string, secret: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -142,7 +132,7 @@ export async function runWarmUpCalls(
   let sent = 0;
   let stopped = false;
   try {
-    const port = await listenOnLoopback(server);
+    const { port } = await listen(server, 0, '127.0.0.1');
     const lane = async () => {
       while (!stopped && sent < limits.calls && performance.now() < limits.deadline) {
         const path = paths[sent++ % paths.length] as string;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../listening.js';
 import type { Registry } from 'prom-client';
 
 export interface MetricsServer {
@@ -26,13 +26,7 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
           .end(`${error instanceof Error ? error.message : error}\n`),
     );
   });
-  const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
+  const address = await listen(server, port, host);
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${urlHost}:${address.port}/metrics`,
