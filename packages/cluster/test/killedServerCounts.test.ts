@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
 import { freePort } from '@quotes/database';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
-import { get, loadFixtureCorpus } from '@quotes/server/testing';
+import { get, loadFixtureCorpus, testWarmUpCalls } from '@quotes/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haproxyTool } from '../src/debianTool.js';
 import { type HAProxy, startHAProxy } from '../src/haproxy.js';
@@ -57,8 +57,7 @@ const serverEnv = () => ({
   CORPUS_SIZE: '0',
   LOG_LEVEL: 'warn',
   TRUST_PROXY: '127.0.0.1',
-  // Servers are restarted after each of the 20 kills: 2,000 warm-up calls a start (server testConfig.ts).
-  WARM_UP_CALLS: '2000',
+  WARM_UP_CALLS: testWarmUpCalls,
 });
 
 beforeAll(async () => {

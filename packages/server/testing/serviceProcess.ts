@@ -1,12 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { type Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@quotes/database';
-import { testDataDir } from './testConfig.js';
+import { testDataDir, testWarmUpCalls } from './testConfig.js';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -55,8 +54,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       LOG_LEVEL: 'info',
       CORPUS_SIZE: '0',
       DATA_DIR: testDataDir,
-      // As testConfig.ts: 2,000 warm-up calls a start, for the suite's time.
-      WARM_UP_CALLS: '2000',
+      WARM_UP_CALLS: testWarmUpCalls,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

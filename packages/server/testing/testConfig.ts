@@ -3,6 +3,13 @@ import { join } from 'node:path';
 import { type Config, parseConfig } from '@quotes/service-base';
 
 /** The servers' DATA_DIR (journals of counted calls, the mail outbox), one per test worker. */
+/**
+ * WARM_UP_CALLS of the tests' servers: the suite starts servers by the hundred (and the kill tests
+ * restart them by the ten), so each warms up on 2,000 calls, not 30,000; the warm-up's own test,
+ * requestPathWarmUp.test.ts, runs it as configured.
+ */
+export const testWarmUpCalls = '2000';
+
 export const testDataDir = join(tmpdir(), `quotes-test-data-${process.pid}`);
 
 /**
@@ -16,9 +23,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: testDataDir,
     // A free port each: test files run side by side.
     PORT: '0',
-    // The suite starts servers by the hundred: each warms up on 2,000 calls, not 30,000 (the
-    // warm-up's own test, requestPathWarmUp.test.ts, runs it as configured).
-    WARM_UP_CALLS: '2000',
+    WARM_UP_CALLS: testWarmUpCalls,
     ...env,
   });
 }

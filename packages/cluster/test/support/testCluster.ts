@@ -8,6 +8,7 @@ import { haproxyTool, pgBouncerTool } from '../../src/debianTool.js';
 import { Teardown } from '../../src/teardown.js';
 import { parseConfig } from '@quotes/service-base';
 import { createOperatorApi, type OperatorApi } from '@quotes/accounts';
+import { testWarmUpCalls } from '@quotes/server/testing';
 import { debianToolForTests } from './debianTool.js';
 
 /** The cluster `npm run cluster` starts, with 3 servers, and the operator's view of its database. */
@@ -59,8 +60,7 @@ export async function startTestCluster(purpose: string): Promise<TestCluster> {
       config: parseConfig({ DATA_DIR: dir, DATABASE_URL: database.url, CORPUS_SIZE: '2000' }),
       programs: { haproxy: haproxy.path, pgbouncer: pgbouncer.path },
       logDir: dir,
-      // 2,000 warm-up calls a start (server testConfig.ts): the kill tests restart servers by the ten.
-      serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000', WARM_UP_CALLS: '2000' },
+      serverEnv: { LOG_LEVEL: 'warn', CORPUS_SIZE: '2000', WARM_UP_CALLS: testWarmUpCalls },
       progress: (line) => progress.push(line),
       teardown,
     });

@@ -1,5 +1,6 @@
 import { replaceCorpus } from '@quotes/corpus';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { recordStatementsOf } from '../support/catalogFixture.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
 import { systemClock } from '@quotes/accounts/rules';
@@ -9,18 +10,13 @@ import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
 let database: TestDatabase;
 let runtime: ServiceRuntime;
-/** Every statement the runtime's pool is asked to run, as its name or text. */
-const statements: string[] = [];
+/** Every statement the runtime's pool is asked to run, as its text. */
+let statements: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
-  const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
-  database.pool.query = ((...args: unknown[]) => {
-    const first = args[0] as string | { name?: string; text: string };
-    statements.push(typeof first === 'string' ? first : first.text);
-    return query(...args);
-  }) as typeof database.pool.query;
+  statements = recordStatementsOf(database.pool);
   runtime = await createServiceRuntime(database, {
     clock: systemClock,
     log: silentLogger,

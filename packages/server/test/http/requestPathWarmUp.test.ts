@@ -10,22 +10,18 @@ import { parseQuery, routeOf } from '../../src/http/apiCall.js';
 import { createServiceRuntime, type ServiceRuntime } from '../../src/serviceRuntime.js';
 import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import { recordStatementsOf } from '../support/catalogFixture.js';
 
 let database: TestDatabase;
 let runtime: ServiceRuntime;
 const journalRoot = mkdtempSync(join(tmpdir(), 'quotes-warm-up-test-'));
-/** Every statement the runtime's pool is asked to run, as its name or text. */
-const statements: string[] = [];
+/** Every statement the runtime's pool is asked to run, as its text. */
+let statements: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await loadFixtureCorpus(database);
-  const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
-  database.pool.query = ((...args: unknown[]) => {
-    const first = args[0] as string | { name?: string; text: string };
-    statements.push(typeof first === 'string' ? first : (first.name ?? first.text));
-    return query(...args);
-  }) as typeof database.pool.query;
+  statements = recordStatementsOf(database.pool);
   // The server's own runtime, as startServer makes it: a journal, a usage history, the default caches.
   runtime = await createServiceRuntime(database, {
     clock: systemClock,
