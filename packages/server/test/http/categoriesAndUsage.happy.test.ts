@@ -23,6 +23,21 @@ interface FilterValues {
   faith_traditions: string[];
 }
 
+/**
+ * Loads a corpus of `perCategory` quotes in each category and waits (2 s at most) until the
+ * server answers from it, so no test starts while the previous one's reload is still arriving.
+ */
+async function loadCorpusAndAwait(key: string, perCategory: number): Promise<FilterValues> {
+  await loadFixtureCorpus(fixture.database, fixtureRows(perCategory));
+  // The NOTIFY reaches the server within milliseconds; allow it a moment.
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const body = (await fixture.server.call('/v1/quotes-categories', { key })).body as FilterValues;
+    if (body.categories.every((category) => category.count === perCategory) || Date.now() > deadline) return body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('quotes-categories', () => {
   it('lists every category sorted by name with its current count, and the other filter values', async () => {
     const key = (await fixture.server.createKey({ plan: 'starter' })).key;
@@ -49,20 +64,13 @@ describe('quotes-categories', () => {
     const key = (await fixture.server.createKey({ plan: 'platform' })).key;
     const before = (await fixture.server.call('/v1/quotes-categories', { key })).body as FilterValues;
     expect(before.categories[0]!.count).toBe(10);
-    await loadFixtureCorpus(fixture.database, fixtureRows(3));
-    // The NOTIFY reaches the server within milliseconds; allow it a moment.
-    const deadline = Date.now() + 2000;
-    let after = before;
-    while (Date.now() < deadline) {
-      after = (await fixture.server.call('/v1/quotes-categories', { key })).body as FilterValues;
-      if (after.categories[0]!.count === 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const after = await loadCorpusAndAwait(key, 3);
     expect(after.categories.every((category) => category.count === 3)).toBe(true);
     // The match sets were dropped too.
     const page = (await fixture.server.call('/v1/quotes-filter?category=grief', { key })).body as { total: number };
     expect(page.total).toBe(3);
-    await loadFixtureCorpus(fixture.database);
+    const restored = await loadCorpusAndAwait(key, 10);
+    expect(restored.categories.every((category) => category.count === 10)).toBe(true);
   });
 });
 
@@ -106,7 +114,7 @@ describe('quotes-categories revalidation (ETag / If-None-Match)', () => {
     }
     expect(answer.status).toBe(200);
     expect(answer.headers.get('etag')).not.toBe(before);
-    await loadFixtureCorpus(fixture.database);
+    await loadCorpusAndAwait(key, 10);
     // The same corpus again gives the same body, hence the same ETag.
     const deadline2 = Date.now() + 2000;
     let restored = await fixture.server.call(categories, { key, headers: { 'If-None-Match': before } });
