@@ -128,17 +128,18 @@ describe('cold work: a key leading the cold calls beside other keys is paced', (
   });
 
   it('answers a paced call whose turn does not come in time 429 rate-limited, and says why', async () => {
-    const cold = new ColdWork({ atOnce: 17, maxWaitMs: 200 });
+    const cold = new ColdWork({ atOnce: 17, maxWaitMs: 1000 });
     // Sixteen calls at once, below the bound: none waits, and the key (past 16 calls counted with
-    // their decay) leads.
+    // their decay) leads. Its next call takes 50 ms, so the call after it pauses about that long
+    // (a pause a stall of the event loop between the two would not use up).
     await Promise.all(Array.from({ length: 16 }, () => cold.run('flood', true, () => sleep(1))));
-    await cold.run('flood', true, () => sleep(1));
+    await cold.run('flood', true, () => sleep(50));
     expect([cold.waited, cold.paces('flood')]).toEqual([0, true]);
-    // Six more, 150 ms each: the first runs after the last one's pause; the second's pause would
-    // end past its 200 ms, and the other four are still in line at theirs. The first has 200 ms
-    // of slack for a stalled event loop.
+    // Six more, 700 ms each: the first runs after that pause; the second's pause would end past
+    // its 1,000 ms, and the other four are still in line at theirs. The first has 950 ms of slack
+    // for a stalled event loop.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 6 }, () => cold.run('flood', true, () => sleep(150))),
+      Array.from({ length: 6 }, () => cold.run('flood', true, () => sleep(700))),
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', ...Array(5).fill('rejected')]);
     for (const outcome of outcomes.slice(1)) {
