@@ -54,6 +54,8 @@ export interface RuntimeOptions {
   quoteTextCacheBytes: number;
   /** Every quote's JSON is held when it totals at most this (see heldQuotes.ts); none when unset. */
   heldQuoteBytes?: number;
+  /** When they do not, in a file when they total at most this (see filedQuotes.ts). */
+  quoteFileBytes?: number;
   /** One key's calls at once per process (see KeyFairness); its defaults when unset. */
   fairness?: FairnessOptions;
   /** One key's cold calls' share of the server (see ColdWork); its defaults when unset. */
@@ -96,6 +98,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
     cacheBytes: options.matchSetCacheBytes,
     quoteTextBytes: options.quoteTextCacheBytes,
     heldQuoteBytes: options.heldQuoteBytes,
+    quoteFileBytes: options.quoteFileBytes,
     notificationsLive: live,
     random: options.random,
   });
@@ -172,11 +175,20 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
   demand.start();
   // The first filtered call after start then finds the taxonomy index built, and the
   // connections the pool keeps open already open.
+  const preparing = performance.now();
   await Promise.all([
     catalog.whenPrepared(),
     // Best effort: a call opens what it needs anyway.
     openConnections(database.pool, database.pool.options.min ?? 0).catch(() => undefined),
   ]);
+  log.info(
+    {
+      ms: Math.round(performance.now() - preparing),
+      heldQuoteBytes: catalog.heldQuoteBytes,
+      filedQuoteBytes: catalog.filedQuoteBytes,
+    },
+    'corpus index built',
+  );
   const history =
     options.recordHistory === false
       ? undefined
@@ -231,6 +243,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       await history?.close();
       await notifications.close();
       await counter.close();
+      catalog.close();
     },
   };
 }

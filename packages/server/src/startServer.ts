@@ -200,6 +200,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       matchSetCacheBytes: options.matchSetCacheBytes ?? 16 * 1024 * 1024,
       quoteTextCacheBytes: options.quoteTextCacheBytes ?? config.QUOTE_CACHE_MB * 1024 * 1024,
       heldQuoteBytes: options.heldQuoteBytes ?? config.QUOTE_HOLD_MB * 1024 * 1024,
+      quoteFileBytes: config.QUOTE_FILE_MB * 1024 * 1024,
       fairness: {
         maxInFlight: config.KEY_CALLS_AT_ONCE,
         maxQueued: config.KEY_CALLS_QUEUED,

@@ -47,6 +47,9 @@ const environmentSchema = z
     QUOTE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
     // Every quote's JSON held outside the heap when it totals at most this: random picks read no statement.
     QUOTE_HOLD_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    // When they do not fit that, held in an unlinked file under TMPDIR when they total at most
+    // this: random picks read one pread, no statement (server README, QUOTE_READS.md).
+    QUOTE_FILE_MB: z.coerce.number().int().min(0).max(65_536).default(2048),
     // Before listening, calls run through the request path so the first callers meet optimised
     // code (server README, "Before listening"): at most this many, and this long with the summaries.
     WARM_UP_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(30_000),

@@ -142,8 +142,14 @@ export function createServerMetrics(runtime: ServiceRuntime, routing: ContractRo
   gaugedOnScrape(
     registry,
     'quotes_held_quote_bytes',
-    "Bytes of every quote's JSON held for random picks (0: the corpus's does not fit QUOTE_HOLD_MB).",
+    "Bytes of memory every quote's JSON held for random picks takes (only their offsets when held in a file).",
     () => runtime.catalog.heldQuoteBytes,
+  );
+  gaugedOnScrape(
+    registry,
+    'quotes_filed_quote_bytes',
+    "Bytes of every quote's JSON held in a file for random picks (0: held in memory, or not held).",
+    () => runtime.catalog.filedQuoteBytes,
   );
   gaugedOnScrape(
     registry,

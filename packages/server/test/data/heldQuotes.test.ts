@@ -1,5 +1,9 @@
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FiledQuotes } from '../../src/data/catalog/filedQuotes.js';
 import { HeldQuotes } from '../../src/data/catalog/heldQuotes.js';
 import { readCorpusState } from '../../src/data/catalog/quoteQueries.js';
 import { type RawFilters, resolveFilters } from '@quotes/accounts/rules';
@@ -75,6 +79,100 @@ describe('every quote held', () => {
     const after = new Set(await storedQuotes());
     expect(after.size).toBeLessThan(before.size);
     for (const body of await picks({})) expect(after.has(body)).toBe(true);
+    await loadFixtureCorpus(database);
+  });
+});
+
+/** The files of quotes this process has open (unlinked ones show as "(deleted)"). */
+function openQuoteFiles(): string[] {
+  return readdirSync('/proc/self/fd')
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })
+    .filter((target) => target.includes('quotes-json-'));
+}
+
+describe('every quote held in a file, when memory is not enough', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'filed-quotes-'));
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('reads each quote back as PostgreSQL stores it, from a file unlinked at once', async () => {
+    const { version, size } = await readCorpusState(database.pool);
+    const filed = await FiledQuotes.load(database.pool, 'quotes', version, size, {
+      maxBytes: 1 << 20,
+      directory,
+      chunkRanks: 16,
+    });
+    const stored = await storedQuotes();
+    expect(readdirSync(directory)).toEqual([]);
+    expect(openQuoteFiles().every((target) => target.endsWith('(deleted)'))).toBe(true);
+    expect(stored.map((_, rank) => filed?.quote(rank)?.toString('utf8'))).toEqual(stored);
+    expect(filed?.quote(size)).toBeUndefined();
+    expect(filed?.quote(-1)).toBeUndefined();
+    const total = stored.reduce((sum, json) => sum + Buffer.byteLength(json), 0);
+    expect(filed?.filedBytes).toBe(total);
+    expect(filed?.byteLength).toBeLessThan(total / 10);
+    filed?.release();
+    expect(filed?.quote(0)).toBeUndefined();
+    await expect.poll(openQuoteFiles).toEqual([]);
+  });
+
+  it('files nothing when the JSON does not fit the bound or the file cannot be made', async () => {
+    const { version, size } = await readCorpusState(database.pool);
+    const total = (await storedQuotes()).reduce((sum, json) => sum + Buffer.byteLength(json), 0);
+    const load = (maxBytes: number, where = directory) =>
+      FiledQuotes.load(database.pool, 'quotes', version, size, { maxBytes, directory: where, chunkRanks: 16 });
+    const exactly = await load(total);
+    expect(exactly?.filedBytes).toBe(total);
+    exactly?.release();
+    expect(await load(total - 1)).toBeUndefined();
+    expect(await load(total / 2)).toBeUndefined();
+    expect(await load(0)).toBeUndefined();
+    expect(await load(1 << 20, join(directory, 'no such folder'))).toBeUndefined();
+    await expect.poll(openQuoteFiles).toEqual([]);
+  });
+
+  it('answers random picks with no statement, and a reload closes the old file', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = testCatalog(pool, {
+      quoteTextBytes: 0,
+      heldQuoteBytes: 1,
+      quoteFileBytes: 1 << 20,
+      quoteFileDirectory: directory,
+    });
+    catalog.prepare();
+    await catalog.whenPrepared();
+    const filedBefore = catalog.filedQuoteBytes;
+    expect(filedBefore).toBeGreaterThan(0);
+    expect(openQuoteFiles()).toHaveLength(1);
+    const picks = async (raw: RawFilters) => {
+      statements.length = 0;
+      const bodies = new Set<string>();
+      for (let n = 0; n < 30; n++) bodies.add(String((await catalog.randomQuote(resolved(raw)))?.body));
+      expect(statements.filter((name) => name.startsWith('quotes-'))).toEqual([]);
+      return bodies;
+    };
+    const before = new Set(await storedQuotes());
+    for (const body of await picks({})) expect(before.has(body)).toBe(true);
+    for (const body of await picks({ category: 'love' })) expect(JSON.parse(body).category).toMatch(/Love/);
+
+    await loadFixtureCorpus(database, fixtureRows(3));
+    catalog.invalidate();
+    await catalog.whenPrepared();
+    expect(catalog.filedQuoteBytes).toBeGreaterThan(0);
+    expect(catalog.filedQuoteBytes).toBeLessThan(filedBefore);
+    await expect.poll(openQuoteFiles).toHaveLength(1);
+    const after = new Set(await storedQuotes());
+    for (const body of await picks({})) expect(after.has(body)).toBe(true);
+    catalog.close();
+    await expect.poll(openQuoteFiles).toEqual([]);
     await loadFixtureCorpus(database);
   });
 });

@@ -12,9 +12,9 @@ import { testConfig } from '../../testing/testConfig.js';
 // waits on the lock they are recorded under (held here by another session, as a slow commit
 // would), the API's calls still find their connections, only the public pages' own pool waits on
 // the lock, and a post past the bounded queue is refused in words, unworked.
-// Settings beyond testConfig, and why: QUOTE_CACHE_MB=0 and QUOTE_HOLD_MB=0, so each API call
-// reads PostgreSQL (a call answered from memory would prove nothing of the pool).
-const config = testConfig({ QUOTE_CACHE_MB: '0', QUOTE_HOLD_MB: '0' });
+// Settings beyond testConfig, and why: QUOTE_CACHE_MB, QUOTE_HOLD_MB and QUOTE_FILE_MB at 0, so
+// each API call reads PostgreSQL (a call answered from memory would prove nothing of the pool).
+const config = testConfig({ QUOTE_CACHE_MB: '0', QUOTE_HOLD_MB: '0', QUOTE_FILE_MB: '0' });
 
 let database: TestDatabase;
 let inbox: SmtpInbox;
@@ -28,6 +28,7 @@ beforeAll(async () => {
     config: testConfig({
       QUOTE_CACHE_MB: '0',
       QUOTE_HOLD_MB: '0',
+      QUOTE_FILE_MB: '0',
       SMTP_URL: inbox.url,
       MAIL_FROM: 'Keys <keys@quotes.example.test>',
     }),

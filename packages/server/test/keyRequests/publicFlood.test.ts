@@ -19,8 +19,8 @@ import { requestBody } from '../../testing/keyRequestClient.js';
 // test-output/public-flood.json.
 //
 // Settings beyond testConfig, and why: TRUST_PROXY=loopback, so X-Forwarded-For names the 200
-// networks (as a proxy in front of the service would); QUOTE_CACHE_MB=0 and QUOTE_HOLD_MB=0, so
-// every call reads its quotes from PostgreSQL (the database the forms' bulkhead keeps apart).
+// networks (as a proxy in front of the service would); QUOTE_CACHE_MB, QUOTE_HOLD_MB and
+// QUOTE_FILE_MB at 0, so every call reads its quotes from PostgreSQL (the database the forms' bulkhead keeps apart).
 
 /** What this test reads of autocannon's result (latencies in whole milliseconds). */
 interface LoadResult {
@@ -78,6 +78,7 @@ async function startFreshServer(): Promise<void> {
       TRUST_PROXY: 'loopback',
       QUOTE_CACHE_MB: '0',
       QUOTE_HOLD_MB: '0',
+      QUOTE_FILE_MB: '0',
     }),
     database,
     // One hour throughout: the budget's window does not turn over during the run.

@@ -96,6 +96,7 @@ describe('the metrics port', () => {
     // The small corpus's JSON is held, so the random picks read no quote text; each page's quotes
     // are read once or more, from memory or not; the same filter twice: one build, one hit at most.
     expect(value('quotes_held_quote_bytes')).toBeGreaterThan(0);
+    expect(value('quotes_filed_quote_bytes')).toBe(0);
     const quoteReads =
       (value('quotes_cache_hits_total{cache="quote_text"}') ?? 0) +
       (value('quotes_cache_misses_total{cache="quote_text"}') ?? 0);

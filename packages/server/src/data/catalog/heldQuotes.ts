@@ -8,6 +8,12 @@ import { type CorpusTable, quoteJsonChunk, writeEnds } from './quoteQueries.js';
  */
 const defaultChunkRanks = 128;
 
+/**
+ * Statements in flight while the quotes are read: PostgreSQL aggregates the next chunks while
+ * this process decodes and keeps the last one.
+ */
+const chunkStatementsAtOnce = 3;
+
 /** The corpus changed while its quotes were being read. */
 export class HeldQuotesChanged extends Error {}
 
@@ -60,22 +66,67 @@ export class HeldQuotes {
     chunkRanks = defaultChunkRanks,
   ): Promise<HeldQuotes | undefined> {
     if (maxBytes <= 0) return undefined;
-    const chunkShift = Math.ceil(Math.log2(Math.max(2, chunkRanks)));
-    const perChunk = 2 ** chunkShift;
+    const chunkShift = chunkShiftFor(chunkRanks);
     const chunks: Buffer[] = [];
     const ends = new Uint32Array(size);
     let total = 0;
-    for (let from = 0; from < size; from += perChunk) {
-      const to = Math.min(size, from + perChunk);
-      const chunk = await quoteJsonChunk(pool, { from, to }, table);
-      if (table === 'quotes' && chunk.version !== version) throw new HeldQuotesChanged();
-      if (chunk.count !== to - from || chunk.lengths.length !== 4 * chunk.count) throw new HeldQuotesChanged();
-      const bytes = Buffer.from(chunk.json, 'utf8');
+    const read = await readQuoteChunks(pool, { table, version, size, chunkShift }, ends, (bytes, from) => {
       total += bytes.length;
-      if (total > maxBytes || (from === 0 && (total / chunk.count) * size > maxBytes)) return undefined;
-      if (writeEnds(chunk.lengths, ends, from) !== bytes.length) throw new HeldQuotesChanged();
+      if (total > maxBytes || (from === 0 && (total / Math.min(size, 2 ** chunkShift)) * size > maxBytes)) return false;
       chunks.push(bytes);
-    }
-    return new HeldQuotes(version, chunks, ends, chunkShift);
+      return true;
+    });
+    return read ? new HeldQuotes(version, chunks, ends, chunkShift) : undefined;
   }
+}
+
+/** Ranks per chunk as a power of two, at least 2, so a rank's chunk is a shift. */
+export const chunkShiftFor = (chunkRanks: number) => Math.ceil(Math.log2(Math.max(2, chunkRanks)));
+
+/** Which corpus to read, and in chunks of 2^chunkShift ranks. */
+export interface QuoteChunkRead {
+  table: CorpusTable;
+  version: number;
+  size: number;
+  chunkShift: number;
+}
+
+/**
+ * Reads every quote's JSON of `corpus` in rank order, a chunk per statement, writing into `ends`
+ * where each rank's JSON ends in its chunk and handing each chunk's bytes, with its first rank, to
+ * `take`; stops (false) when `take` does. Of the served corpus every chunk must come from
+ * `version` (else HeldQuotesChanged); the next one is held unchanged by the loader until it is
+ * swapped in.
+ */
+export async function readQuoteChunks(
+  pool: pg.Pool,
+  corpus: QuoteChunkRead,
+  ends: Uint32Array,
+  take: (bytes: Buffer, from: number) => boolean | Promise<boolean>,
+): Promise<boolean> {
+  const perChunk = 2 ** corpus.chunkShift;
+  const ask = (from: number) => {
+    const asked = quoteJsonChunk(pool, { from, to: Math.min(corpus.size, from + perChunk) }, corpus.table);
+    // Awaited in order below; one left behind by an early return must not reject unhandled.
+    asked.catch(() => undefined);
+    return asked;
+  };
+  const asked: ReturnType<typeof ask>[] = [];
+  let next = 0;
+  const askNext = () => {
+    if (next < corpus.size) asked.push(ask(next));
+    next += perChunk;
+  };
+  for (let lane = 0; lane < chunkStatementsAtOnce; lane++) askNext();
+  for (let from = 0; from < corpus.size; from += perChunk) {
+    const chunk = await (asked.shift() as ReturnType<typeof ask>);
+    askNext();
+    const count = Math.min(corpus.size, from + perChunk) - from;
+    if (corpus.table === 'quotes' && chunk.version !== corpus.version) throw new HeldQuotesChanged();
+    if (chunk.count !== count || chunk.lengths.length !== 4 * chunk.count) throw new HeldQuotesChanged();
+    const bytes = Buffer.from(chunk.json, 'utf8');
+    if (writeEnds(chunk.lengths, ends, from) !== bytes.length) throw new HeldQuotesChanged();
+    if (!(await take(bytes, from))) return false;
+  }
+  return true;
 }

@@ -21,6 +21,7 @@ import {
   rankTagCodes,
   readCorpusState,
 } from './quoteQueries.js';
+import { FiledQuotes } from './filedQuotes.js';
 import { HeldQuotes, HeldQuotesChanged } from './heldQuotes.js';
 import { collectReleased } from './releasedMemory.js';
 import { QuoteTexts } from './quoteTexts.js';
@@ -41,6 +42,10 @@ export interface QuoteCatalogOptions {
   quoteTextBytes: number;
   /** Every quote's JSON is held with the index when it totals at most this (see heldQuotes.ts); 0 holds none. */
   heldQuoteBytes?: number;
+  /** When they do not, they are held in a file (see filedQuotes.ts) when they total at most this; 0 files none. */
+  quoteFileBytes?: number;
+  /** The folder that file is made in (default: the OS's temporary folder). */
+  quoteFileDirectory?: string;
   /**
    * Whether corpus notifications are being received. Without them the corpus version is read
    * on every call instead of trusted from memory.
@@ -101,10 +106,10 @@ export class QuoteCatalog {
   private readonly texts: QuoteTexts;
   private readonly picks: RandomPicks;
   private readonly layout = tagCodeLayout();
-  /** Every quote's JSON of an index's corpus, read with it when it fits. */
-  private readonly heldByIndex = new WeakMap<TaxonomyIndex, HeldQuotes>();
+  /** Every quote's JSON of an index's corpus, read with it when it fits memory or the file. */
+  private readonly heldByIndex = new WeakMap<TaxonomyIndex, HeldQuotes | FiledQuotes>();
   /** Those of the index in use: random picks of its corpus version are answered from them. */
-  private held: HeldQuotes | undefined;
+  private held: HeldQuotes | FiledQuotes | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -142,7 +147,7 @@ export class QuoteCatalog {
     this.adopted = ready;
     this.state = undefined;
     this.index = ready ? Promise.resolve(ready.index) : undefined;
-    this.held = ready ? this.heldByIndex.get(ready.index) : undefined;
+    this.useHeld(ready ? this.heldByIndex.get(ready.index) : undefined);
     this.matchSets.clear();
     this.setAsks.clear();
     this.forgetPages();
@@ -150,6 +155,21 @@ export class QuoteCatalog {
     this.filterValues = undefined;
     // Only with notifications live: otherwise the database may be the thing that is down.
     if (this.options.notificationsLive()) this.prepare();
+  }
+
+  /**
+   * Serves random picks from `held` from now on; those held before are let go (a file's is closed
+   * at once rather than when its index is collected). Calls still holding them read PostgreSQL.
+   */
+  private useHeld(held: HeldQuotes | FiledQuotes | undefined): void {
+    if (this.held !== held) this.held?.release();
+    this.held = held;
+  }
+
+  /** Lets every quote held go, and closes the file they may be held in: the server is closing. */
+  close(): void {
+    this.useHeld(undefined);
+    if (this.next?.index) this.heldByIndex.get(this.next.index)?.release();
   }
 
   /** Forgets the match sets and quotes' JSON read so far, keeping the index (see requestPathWarmUp.ts). */
@@ -219,9 +239,14 @@ export class QuoteCatalog {
     return (await this.taxonomyIndex(await this.corpusState())).byteLength;
   }
 
-  /** Bytes of every quote's JSON held for the corpus served (0 when it does not fit the bound). */
+  /** Bytes of memory every quote's JSON held for the corpus served takes (its offsets only when filed). */
   get heldQuoteBytes(): number {
     return this.held?.byteLength ?? 0;
+  }
+
+  /** Bytes of every quote's JSON held in the file for the corpus served (0 when held in memory or not at all). */
+  get filedQuoteBytes(): number {
+    return this.held instanceof FiledQuotes ? this.held.filedBytes : 0;
   }
 
   /** Keeps the summaries of the first ranks (QuoteTexts.preloadSummaries); returns how many. */
@@ -362,7 +387,7 @@ export class QuoteCatalog {
     this.index = loading;
     loading.then(
       (index) => {
-        if (this.index === loading) this.held = this.heldByIndex.get(index);
+        if (this.index === loading) this.useHeld(this.heldByIndex.get(index));
       },
       () => {
         if (this.index === loading) this.index = undefined;
@@ -404,10 +429,17 @@ export class QuoteCatalog {
     return index;
   }
 
-  /** Every quote's JSON of `table`, when it fits the bound; read after the index, in the same way. */
-  private async holdQuotes(table: CorpusTable, state: CorpusState): Promise<HeldQuotes | undefined> {
+  /** Every quote's JSON of `table`, in memory or else in a file, when it fits a bound; read after the index, in the same way. */
+  private async holdQuotes(table: CorpusTable, state: CorpusState): Promise<HeldQuotes | FiledQuotes | undefined> {
+    const { version, size } = state;
     try {
-      return await HeldQuotes.load(this.pool, table, state.version, state.size, this.options.heldQuoteBytes ?? 0);
+      return (
+        (await HeldQuotes.load(this.pool, table, version, size, this.options.heldQuoteBytes ?? 0)) ??
+        (await FiledQuotes.load(this.pool, table, version, size, {
+          maxBytes: this.options.quoteFileBytes ?? 0,
+          directory: this.options.quoteFileDirectory,
+        }))
+      );
     } catch (error) {
       throw error instanceof HeldQuotesChanged ? new CorpusChanged() : error;
     }
