@@ -57,14 +57,21 @@ export class FiledQuotes {
     void this.file.close().catch(() => undefined);
   }
 
-  /** The Quote JSON at `rank`, read from the file; undefined outside the corpus or once released. */
+  /**
+   * The Quote JSON at `rank`, read from the file; undefined outside the corpus, once released, or
+   * when the read fails (the caller then reads PostgreSQL).
+   */
   quote(rank: number): Buffer | undefined {
     if (!(rank >= 0 && rank < this.ends.length)) return undefined;
     const start = (rank & ((1 << this.chunkShift) - 1)) === 0 ? 0 : (this.ends[rank - 1] as number);
     const length = (this.ends[rank] as number) - start;
     const position = (this.chunkStarts[rank >>> this.chunkShift] as number) + start;
     const bytes = Buffer.allocUnsafe(length);
-    return readSync(this.file.fd, bytes, 0, length, position) === length ? bytes : undefined;
+    try {
+      return readSync(this.file.fd, bytes, 0, length, position) === length ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
