@@ -187,7 +187,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       heldQuoteBytes: catalog.heldQuoteBytes,
       filedQuoteBytes: catalog.filedQuoteBytes,
     },
-    'corpus index built',
+    'quotes held at start',
   );
   const history =
     options.recordHistory === false

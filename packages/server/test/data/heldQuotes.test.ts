@@ -7,6 +7,7 @@ import { FiledQuotes } from '../../src/data/catalog/filedQuotes.js';
 import { HeldQuotes } from '../../src/data/catalog/heldQuotes.js';
 import { readCorpusState } from '../../src/data/catalog/quoteQueries.js';
 import { type RawFilters, resolveFilters } from '@quotes/accounts/rules';
+import type { QuoteCatalog } from '../../src/data/catalog/quoteCatalog.js';
 import { recordingPool, testCatalog } from '../support/catalogFixture.js';
 import { fixtureRows, loadFixtureCorpus } from '../../testing/fixtureCorpus.js';
 
@@ -28,6 +29,18 @@ function resolved(raw: RawFilters) {
   const resolution = resolveFilters(raw);
   if (!resolution.ok) throw new Error(JSON.stringify(resolution.errors));
   return resolution.filter;
+}
+
+/**
+ * 30 random picks of `raw` from `catalog`, as their bodies, asserting that no quote was read by a
+ * statement (`statements`: what the catalog's pool ran).
+ */
+async function picksWithNoStatement(catalog: QuoteCatalog, statements: string[], raw: RawFilters) {
+  statements.length = 0;
+  const bodies = new Set<string>();
+  for (let n = 0; n < 30; n++) bodies.add(String((await catalog.randomQuote(resolved(raw)))?.body));
+  expect(statements.filter((name) => name.startsWith('quotes-'))).toEqual([]);
+  return bodies;
 }
 
 describe('every quote held', () => {
@@ -60,13 +73,7 @@ describe('every quote held', () => {
     await catalog.whenPrepared();
     const heldBefore = catalog.heldQuoteBytes;
     expect(heldBefore).toBeGreaterThan(0);
-    const picks = async (raw: RawFilters) => {
-      statements.length = 0;
-      const bodies = new Set<string>();
-      for (let n = 0; n < 30; n++) bodies.add(String((await catalog.randomQuote(resolved(raw)))?.body));
-      expect(statements.filter((name) => name.startsWith('quotes-'))).toEqual([]);
-      return bodies;
-    };
+    const picks = (raw: RawFilters) => picksWithNoStatement(catalog, statements, raw);
     const before = new Set(await storedQuotes());
     for (const body of await picks({})) expect(before.has(body)).toBe(true);
     for (const body of await picks({ category: 'love' })) expect(JSON.parse(body).category).toMatch(/Love/);
@@ -152,13 +159,7 @@ describe('every quote held in a file, when memory is not enough', () => {
     const filedBefore = catalog.filedQuoteBytes;
     expect(filedBefore).toBeGreaterThan(0);
     expect(openQuoteFiles()).toHaveLength(1);
-    const picks = async (raw: RawFilters) => {
-      statements.length = 0;
-      const bodies = new Set<string>();
-      for (let n = 0; n < 30; n++) bodies.add(String((await catalog.randomQuote(resolved(raw)))?.body));
-      expect(statements.filter((name) => name.startsWith('quotes-'))).toEqual([]);
-      return bodies;
-    };
+    const picks = (raw: RawFilters) => picksWithNoStatement(catalog, statements, raw);
     const before = new Set(await storedQuotes());
     for (const body of await picks({})) expect(before.has(body)).toBe(true);
     for (const body of await picks({ category: 'love' })) expect(JSON.parse(body).category).toMatch(/Love/);

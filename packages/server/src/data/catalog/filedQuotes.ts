@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { CorpusTable } from './quoteQueries.js';
-import { chunkShiftFor, HeldQuotesChanged, readQuoteChunks } from './heldQuotes.js';
+import { chunkShiftFor, HeldQuotesChanged, readQuoteChunks, startInChunk } from './heldQuotes.js';
 
 /**
  * Ranks per statement: about 90 KB of JSON at 356 bytes a quote, still an ordinary
@@ -63,7 +63,7 @@ export class FiledQuotes {
    */
   quote(rank: number): Buffer | undefined {
     if (!(rank >= 0 && rank < this.ends.length)) return undefined;
-    const start = (rank & ((1 << this.chunkShift) - 1)) === 0 ? 0 : (this.ends[rank - 1] as number);
+    const start = startInChunk(this.ends, this.chunkShift, rank);
     const length = (this.ends[rank] as number) - start;
     const position = (this.chunkStarts[rank >>> this.chunkShift] as number) + start;
     const bytes = Buffer.allocUnsafe(length);
@@ -94,29 +94,25 @@ export class FiledQuotes {
     const chunkStarts = new Float64Array(Math.ceil(size / 2 ** chunkShift));
     const ends = new Uint32Array(size);
     const writer = new BatchedWriter(file);
+    const corpus = { table, version, size, chunkShift, maxBytes: options.maxBytes };
+    let failure: unknown;
     try {
-      const read = await readQuoteChunks(pool, { table, version, size, chunkShift }, ends, async (bytes, from) => {
-        const first = Math.min(size, 2 ** chunkShift);
-        const total = writer.bytes;
-        if (total + bytes.length > options.maxBytes || (from === 0 && (bytes.length / first) * size > options.maxBytes))
-          return false;
-        chunkStarts[from >>> chunkShift] = total;
+      const read = await readQuoteChunks(pool, corpus, ends, async (bytes, from) => {
+        chunkStarts[from >>> chunkShift] = writer.bytes;
         await writer.append(bytes);
         return true;
       });
-      if (read) await writer.finish();
-      else {
-        await writer.finish().catch(() => undefined);
-        await file.close();
-        return undefined;
+      if (read) {
+        await writer.finish();
+        return new FiledQuotes(version, file, writer.bytes, chunkStarts, ends, chunkShift);
       }
     } catch (error) {
-      await writer.finish().catch(() => undefined);
-      await file.close().catch(() => undefined);
-      if (error instanceof HeldQuotesChanged) throw error;
-      return undefined;
+      failure = error;
     }
-    return new FiledQuotes(version, file, writer.bytes, chunkStarts, ends, chunkShift);
+    await writer.finish().catch(() => undefined);
+    await file.close().catch(() => undefined);
+    if (failure instanceof HeldQuotesChanged) throw failure;
+    return undefined;
   }
 }
 

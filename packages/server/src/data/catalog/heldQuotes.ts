@@ -47,8 +47,7 @@ export class HeldQuotes {
   quote(rank: number): Buffer | undefined {
     if (!(rank >= 0 && rank < this.ends.length)) return undefined;
     const chunk = this.chunks[rank >>> this.chunkShift] as Buffer;
-    const start = (rank & ((1 << this.chunkShift) - 1)) === 0 ? 0 : (this.ends[rank - 1] as number);
-    return chunk.subarray(start, this.ends[rank]);
+    return chunk.subarray(startInChunk(this.ends, this.chunkShift, rank), this.ends[rank]);
   }
 
   /**
@@ -69,10 +68,7 @@ export class HeldQuotes {
     const chunkShift = chunkShiftFor(chunkRanks);
     const chunks: Buffer[] = [];
     const ends = new Uint32Array(size);
-    let total = 0;
-    const read = await readQuoteChunks(pool, { table, version, size, chunkShift }, ends, (bytes, from) => {
-      total += bytes.length;
-      if (total > maxBytes || (from === 0 && (total / Math.min(size, 2 ** chunkShift)) * size > maxBytes)) return false;
+    const read = await readQuoteChunks(pool, { table, version, size, chunkShift, maxBytes }, ends, (bytes) => {
       chunks.push(bytes);
       return true;
     });
@@ -83,18 +79,24 @@ export class HeldQuotes {
 /** Ranks per chunk as a power of two, at least 2, so a rank's chunk is a shift. */
 export const chunkShiftFor = (chunkRanks: number) => Math.ceil(Math.log2(Math.max(2, chunkRanks)));
 
-/** Which corpus to read, and in chunks of 2^chunkShift ranks. */
+/** Where `rank`'s JSON starts in its chunk of 2^chunkShift ranks, given where each rank's ends. */
+export const startInChunk = (ends: Uint32Array, chunkShift: number, rank: number): number =>
+  (rank & ((1 << chunkShift) - 1)) === 0 ? 0 : (ends[rank - 1] as number);
+
+/** Which corpus to read, in chunks of 2^chunkShift ranks, and the most JSON it may total. */
 export interface QuoteChunkRead {
   table: CorpusTable;
   version: number;
   size: number;
   chunkShift: number;
+  maxBytes: number;
 }
 
 /**
  * Reads every quote's JSON of `corpus` in rank order, a chunk per statement, writing into `ends`
  * where each rank's JSON ends in its chunk and handing each chunk's bytes, with its first rank, to
- * `take`; stops (false) when `take` does. Of the served corpus every chunk must come from
+ * `take`. Stops (false) when `take` does, or as soon as the JSON is seen not to fit
+ * `corpus.maxBytes`: after the first chunk by its average size, then by what was read. Of the served corpus every chunk must come from
  * `version` (else HeldQuotesChanged); the next one is held unchanged by the loader until it is
  * swapped in.
  */
@@ -118,6 +120,7 @@ export async function readQuoteChunks(
     next += perChunk;
   };
   for (let lane = 0; lane < chunkStatementsAtOnce; lane++) askNext();
+  let total = 0;
   for (let from = 0; from < corpus.size; from += perChunk) {
     const chunk = await (asked.shift() as ReturnType<typeof ask>);
     askNext();
@@ -126,6 +129,8 @@ export async function readQuoteChunks(
     if (chunk.count !== count || chunk.lengths.length !== 4 * chunk.count) throw new HeldQuotesChanged();
     const bytes = Buffer.from(chunk.json, 'utf8');
     if (writeEnds(chunk.lengths, ends, from) !== bytes.length) throw new HeldQuotesChanged();
+    total += bytes.length;
+    if (total > corpus.maxBytes || (from === 0 && (total / count) * corpus.size > corpus.maxBytes)) return false;
     if (!(await take(bytes, from))) return false;
   }
   return true;
