@@ -48,15 +48,16 @@ describe('the journal of counted calls', () => {
   });
 
   /** A journal, and answers that note what the journal held as each left: its own line among the turn's. */
-  const journalWithAnswers = () => {
-    const journal = new CountJournal(join(root, 'db', 'here'));
+  const journalWithAnswers = (maxHoldMs?: number) => {
+    const journal = new CountJournal(join(root, 'db', 'here'), undefined, maxHoldMs);
     const sent: string[] = [];
     const answer = (name: string) => () => sent.push(`${name}: ${readFileSync(join(journal.dir, '1'), 'utf8')}`);
     return { journal, sent, answer };
   };
 
   it("sends a turn's answers only once the turn's lines are written, in the order they came", async () => {
-    const { journal, sent, answer } = journalWithAnswers();
+    // A hold of a second, not the 1 ms one: a stall of the machine between two records must not end it.
+    const { journal, sent, answer } = journalWithAnswers(1000);
     journal.record('k1', '2026-11-01', answer('first'));
     journal.record('k2', '2026-11-01', answer('second'));
     expect(sent).toEqual([]);
@@ -67,17 +68,19 @@ describe('the journal of counted calls', () => {
   });
 
   it('in a turn longer than its hold, sends what it answered so far once a later line is written, before the turn ends', async () => {
-    const { journal, sent, answer } = journalWithAnswers();
+    // A hold of 50 ms, not the 1 ms one, so a stall of the machine between the first two records
+    // cannot end it; the turn's work below outlasts it.
+    const { journal, sent, answer } = journalWithAnswers(50);
     journal.record('k1', '2026-11-01', answer('first'));
     journal.record('k2', '2026-11-01', answer('second'));
-    // One turn's work of more than the 1 ms hold: the next call's line is written with the ones
+    // One turn's work of more than the hold: the next call's line is written with the ones
     // waiting, and their answers go at once.
-    const busyUntil = performance.now() + 3;
+    const busyUntil = performance.now() + 60;
     while (performance.now() < busyUntil);
     journal.record('k3', '2026-11-01', answer('third'));
     const lines = 'k1 2026-11-01\nk2 2026-11-01\nk3 2026-11-01\n';
     expect(sent).toEqual([`first: ${lines}`, `second: ${lines}`, `third: ${lines}`]);
-    // A new hold begins with the next call: within its first millisecond, it waits for the turn's end.
+    // A new hold begins with the next call: within it, the answer waits for the turn's end.
     journal.record('k4', '2026-11-01', answer('fourth'));
     expect(sent).toHaveLength(3);
     await new Promise((resolve) => setImmediate(resolve));
