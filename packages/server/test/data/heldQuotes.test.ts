@@ -176,4 +176,30 @@ describe('every quote held in a file, when memory is not enough', () => {
     await expect.poll(openQuoteFiles).toEqual([]);
     await loadFixtureCorpus(database);
   });
+
+  it('closes the file of a next corpus superseded or dropped before its swap', async () => {
+    await database.pool.query('DROP TABLE IF EXISTS quotes_next; CREATE TABLE quotes_next AS SELECT * FROM quotes');
+    const catalog = testCatalog(database.pool, {
+      quoteTextBytes: 0,
+      heldQuoteBytes: 1,
+      quoteFileBytes: 1 << 20,
+      quoteFileDirectory: directory,
+    });
+    try {
+      catalog.prepare();
+      await catalog.whenPrepared();
+      expect(openQuoteFiles()).toHaveLength(1);
+      await catalog.prepareNext({ version: 900, loader: 1 });
+      await catalog.prepareNext({ version: 901, loader: 1 });
+      expect(openQuoteFiles()).toHaveLength(1);
+      // A swap that is neither announcement (a killed loader, then another load): both are dropped.
+      catalog.invalidate({ version: 902, loader: 2 });
+      await catalog.whenPrepared();
+      expect(openQuoteFiles()).toHaveLength(1);
+    } finally {
+      catalog.close();
+      await database.pool.query('DROP TABLE quotes_next');
+    }
+    await expect.poll(openQuoteFiles).toEqual([]);
+  });
 });

@@ -148,6 +148,7 @@ export class QuoteCatalog {
     this.state = undefined;
     this.index = ready ? Promise.resolve(ready.index) : undefined;
     this.useHeld(ready ? this.heldByIndex.get(ready.index) : undefined);
+    if (next?.index) this.releaseUnused(next.index);
     this.matchSets.clear();
     this.setAsks.clear();
     this.forgetPages();
@@ -164,6 +165,12 @@ export class QuoteCatalog {
   private useHeld(held: HeldQuotes | FiledQuotes | undefined): void {
     if (this.held !== held) this.held?.release();
     this.held = held;
+  }
+
+  /** Lets go the quotes held for an index that is not served (superseded, or dropped before its swap). */
+  private releaseUnused(index: TaxonomyIndex): void {
+    const held = this.heldByIndex.get(index);
+    if (held && held !== this.held) held.release();
   }
 
   /** Lets every quote held go, and closes the file they may be held in: the server is closing. */
@@ -208,10 +215,13 @@ export class QuoteCatalog {
    */
   async prepareNext(announced: CorpusAnnouncement): Promise<void> {
     const entry = { ...announced, index: undefined as TaxonomyIndex | undefined };
+    const superseded = this.next?.index;
     this.next = entry;
+    if (superseded) this.releaseUnused(superseded);
     try {
       const index = await this.buildIndex('quotes_next', announced.version);
       if (this.next === entry) entry.index = index;
+      else this.releaseUnused(index);
     } catch {
       if (this.next === entry) this.next = undefined;
     }
@@ -388,6 +398,7 @@ export class QuoteCatalog {
     loading.then(
       (index) => {
         if (this.index === loading) this.useHeld(this.heldByIndex.get(index));
+        else this.releaseUnused(index);
       },
       () => {
         if (this.index === loading) this.index = undefined;
