@@ -75,6 +75,8 @@ export interface RuntimeOptions {
   countJournalRoot?: string;
   /** How often the usage history is written (default 10 s). */
   historyFlushMs?: number;
+  /** How often the corpus coverage is written (default: with every history flush; USAGE_COVERAGE_FLUSH_MS). */
+  coverageFlushMs?: number;
   /** The bytes the usage history holds between flushes at most (default 16 MB; USAGE_HISTORY_MAX_MB). */
   historyMaxBytes?: number;
   /** How long the usage history stays hourly and is kept (default 31 and 400 days). */
@@ -194,6 +196,7 @@ export async function createServiceRuntime(database: DatabaseHandle, options: Ru
       ? undefined
       : new UsageHistory(database.pool, options.historyFlushMs ?? 10_000, {
           maxBytes: options.historyMaxBytes,
+          coverageFlushMs: options.coverageFlushMs,
           onError: (error) =>
             log.warn({ cause: outageCause(error) }, 'usage history not written; kept for the next flush'),
         });

@@ -64,6 +64,8 @@ export interface StartServerOptions {
   countFlushMs?: number;
   /** How often the usage history is written; default config.USAGE_HISTORY_FLUSH_MS. */
   historyFlushMs?: number;
+  /** How often the corpus coverage is written; default config.USAGE_COVERAGE_FLUSH_MS. */
+  coverageFlushMs?: number;
   /** The bytes the usage history holds between flushes at most; default config.USAGE_HISTORY_MAX_MB. */
   historyMaxBytes?: number;
   /** How long the usage history stays hourly and is kept; default from the config (USAGE_HISTORY_HOURLY_DAYS, USAGE_HISTORY_DAYS). */
@@ -215,6 +217,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       countFlushMs: options.countFlushMs ?? config.COUNT_FLUSH_MS,
       countJournalRoot: join(config.DATA_DIR, 'count-journal'),
       historyFlushMs: options.historyFlushMs ?? config.USAGE_HISTORY_FLUSH_MS,
+      coverageFlushMs: options.coverageFlushMs ?? config.USAGE_COVERAGE_FLUSH_MS,
       historyMaxBytes: options.historyMaxBytes ?? config.USAGE_HISTORY_MAX_MB * 1024 * 1024,
       historyRetention: options.historyRetention ?? historyRetentionOf(config),
       presenceIntervalMs: options.presenceIntervalMs,

@@ -69,6 +69,8 @@ const environmentSchema = z
     // off: no history is recorded (usage history and signals stay empty; the monthly counter still bills).
     USAGE_HISTORY: z.enum(['on', 'off']).default('on'),
     USAGE_HISTORY_FLUSH_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+    // The corpus coverage is written less often: a monthly signal, whose rows are most of what a flush writes.
+    USAGE_COVERAGE_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
     // What it holds between flushes at most: reaching it flushes early (server README, Usage history).
     USAGE_HISTORY_MAX_MB: z.coerce.number().int().min(1).max(1024).default(16),
     USAGE_HISTORY_HOURLY_DAYS: z.coerce.number().int().min(1).max(3660).default(31),

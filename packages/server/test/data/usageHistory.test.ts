@@ -164,4 +164,33 @@ describe('the usage history in memory and in the table', () => {
     );
     expect(rows[0]!.chunks).toBe(19);
   });
+
+  it('writes the coverage every coverageFlushMs, the calls every flushMs, keeping the coverage in the budget between', async () => {
+    const written: string[] = [];
+    const pool = {
+      query: (text: string, ...rest: unknown[]) => {
+        written.push(text.includes('usage_coverage') ? 'coverage' : 'other');
+        return (database.pool.query as (...a: unknown[]) => unknown).call(database.pool, text, ...rest);
+      },
+    } as unknown as pg.Pool;
+    const history = new UsageHistory(pool, 100, { coverageFlushMs: 1500 });
+    onTestFinished(() => history.close());
+    const at = Date.parse('2026-07-02T09:00:00Z');
+    const started = performance.now();
+    history.record('k_later', 'served', at);
+    const chunked = Array.from({ length: 200 }, (_, index) => index * 40);
+    history.cover('k_later', chunked, at);
+    const coverageHeld = history.heldBytes();
+    await expect.poll(() => history.pendingCalls(), { timeout: 2000 }).toBe(0);
+    expect(written).not.toContain('coverage');
+    expect(history.coverageBytes()).toBe(1024);
+    expect(history.heldBytes()).toBeLessThan(coverageHeld);
+    expect(history.heldBytes()).toBeGreaterThan(1024);
+    expect(await coverageInMonth(database.db, '2026-07-01')).toEqual([]);
+
+    await expect.poll(() => written.includes('coverage'), { timeout: 3000, interval: 20 }).toBe(true);
+    expect(performance.now() - started).toBeGreaterThan(1400);
+    expect(history.heldBytes()).toBe(0);
+    await expect.poll(() => coverageInMonth(database.db, '2026-07-01')).toEqual([{ keyId: 'k_later', quotes: 200 }]);
+  });
 });

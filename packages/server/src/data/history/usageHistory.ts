@@ -35,6 +35,8 @@ export interface UsageHistoryOptions {
   onError?: (error: unknown) => void;
   /** The bytes the recorder holds between flushes at most (estimated per entry); default 16 MB. */
   maxBytes?: number;
+  /** How often the coverage is written, at least `flushMs` (default: with every flush). */
+  coverageFlushMs?: number;
 }
 
 /** What one flush writes: everything held when it began. */
@@ -49,8 +51,10 @@ interface Taken {
  * served calls were seen with per day, and the corpus positions they served per month, kept in
  * memory and added to `usage_history`, `usage_sightings` and `usage_coverage` by one statement
  * each per flush (every `flushMs`, and at close): a call costs Map look-ups and an increment,
- * never a database write. A flush that fails keeps its counts for the next one, so only a killed
- * process loses history: what it counted since its last flush.
+ * never a database write. The coverage is written every `coverageFlushMs` only: between two of
+ * its writes a key's picks land in the same chunks many times, so each chunk is written once for
+ * all of them. A flush that fails keeps its counts for the next one, so only a killed process
+ * loses history: what it counted since its last flush (the coverage: since its last write).
  *
  * Memory is kept under `maxBytes` (estimated per entry, `entryBytes`) plus one flush in flight:
  * reaching it starts a flush at once, which takes everything held; while that flush is writing,
@@ -70,6 +74,10 @@ export class UsageHistory {
   private readonly maxBytes: number;
   /** Estimated bytes of what is held and not yet taken by a flush. */
   private held = 0;
+  /** Of those, the coverage's (kept by a flush that does not write it). */
+  private coverageHeld = 0;
+  private readonly coverageFlushMs: number;
+  private coverageTakenAt = performance.now();
   /** Flushes started because the budget was reached. */
   earlyFlushes = 0;
   readonly drops: HistoryDrops = { coverage: 0, sightings: 0 };
@@ -81,9 +89,13 @@ export class UsageHistory {
   ) {
     this.onError = options.onError ?? (() => undefined);
     this.maxBytes = options.maxBytes ?? defaultHistoryBytes;
+    this.coverageFlushMs = options.coverageFlushMs ?? flushMs;
     // A slow database makes flushes wait for each other, never pile up.
     this.timer = setInterval(() => {
-      if (this.flushing === undefined) void this.flush();
+      if (this.flushing !== undefined) return;
+      // Within half an interval of its due time, the coverage goes with this flush rather than the next.
+      const coverageDue = performance.now() - this.coverageTakenAt >= this.coverageFlushMs - flushMs / 2;
+      void this.flush(coverageDue);
     }, flushMs);
     this.timer.unref();
   }
@@ -171,10 +183,15 @@ export class UsageHistory {
     return total;
   }
 
-  /** Adds what was counted so far to the tables; a flush asked for during another runs after it. */
-  flush(): Promise<void> {
+  /**
+   * Adds what was counted so far to the tables, the coverage too unless `withCoverage` is false; a
+   * flush asked for during another runs after it.
+   */
+  flush(withCoverage = true): Promise<void> {
     const next =
-      this.flushing === undefined ? this.write(this.take()) : this.flushing.then(() => this.write(this.take()));
+      this.flushing === undefined
+        ? this.write(this.take(withCoverage))
+        : this.flushing.then(() => this.write(this.take(withCoverage)));
     const tracked: Promise<void> = next.finally(() => {
       if (this.flushing === tracked) this.flushing = undefined;
     });
@@ -217,7 +234,7 @@ export class UsageHistory {
       }
       held = [];
       keys.set(keyId, held);
-      this.held += entryBytes.coverageKey;
+      this.addCoverageBytes(entryBytes.coverageKey);
     }
     if (Array.isArray(held)) {
       if (held.length + ranks.length <= listedPositions) {
@@ -228,14 +245,14 @@ export class UsageHistory {
         }
         // Into a list a flush just took, if roomFor started one: it is read after this call returns.
         for (const rank of ranks) held.push(rank);
-        if (this.coverage.get(monthKey)?.get(keyId) === held) this.held += bytes;
+        if (this.coverage.get(monthKey)?.get(keyId) === held) this.addCoverageBytes(bytes);
         return;
       }
       // Past a chunk's worth of positions: the list becomes chunks.
       const listed = held;
       held = new Map<number, Uint8Array>();
       this.coverage.get(monthKey)!.set(keyId, held);
-      this.held -= listed.length * entryBytes.listedPosition;
+      this.addCoverageBytes(-listed.length * entryBytes.listedPosition);
       this.setBits(monthKey, keyId, held, listed);
     }
     this.setBits(monthKey, keyId, held, ranks);
@@ -253,21 +270,34 @@ export class UsageHistory {
         // A flush roomFor started took `chunks`; it reads them after this call, so the bits still go with it.
         bits = new Uint8Array(coverageChunkBits / 8);
         chunks.set(chunk, bits);
-        if (this.coverage.get(monthKey)?.get(keyId) === chunks) this.held += entryBytes.coverageChunk;
+        if (this.coverage.get(monthKey)?.get(keyId) === chunks) this.addCoverageBytes(entryBytes.coverageChunk);
       }
       const offset = rank & (coverageChunkBits - 1);
       bits[offset >>> 3]! |= 0x80 >>> (offset & 7);
     }
   }
 
-  /** Everything held, for one flush; new calls start new collections (the request path's rule for long-lived Maps: server README). */
-  private take(): Taken {
-    const taken = { hours: this.hours, sightings: this.sightings, coverage: this.coverage };
+  private addCoverageBytes(bytes: number): void {
+    this.held += bytes;
+    this.coverageHeld += bytes;
+  }
+
+  /**
+   * Everything held (the coverage only `withCoverage`), for one flush; new calls start new
+   * collections (the request path's rule for long-lived Maps: server README).
+   */
+  private take(withCoverage: boolean): Taken {
+    const taken = { hours: this.hours, sightings: this.sightings, coverage: new Map<string, MonthCoverage>() };
     this.hours = new Map();
     this.currentHourStart = Number.NaN;
     this.sightings = new Map();
-    this.coverage = new Map();
-    this.held = 0;
+    if (withCoverage) {
+      taken.coverage = this.coverage;
+      this.coverage = new Map();
+      this.coverageHeld = 0;
+      this.coverageTakenAt = performance.now();
+    }
+    this.held = this.coverageHeld;
     return taken;
   }
 
