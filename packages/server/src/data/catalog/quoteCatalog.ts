@@ -1,6 +1,6 @@
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
-import { AskedBefore, hasFreeRoom } from './askedBefore.js';
+import { AskedBefore } from './askedBefore.js';
 import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
@@ -31,9 +31,6 @@ import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
 
 /** Ranks per statement when the index is built: 2 MB of pairs, 4 MB as the hex text they arrive in. */
 const indexChunkRanks = 262_144;
-/** What a cached match set or page takes besides its bytes (its key and the cache's entry). */
-const setEntryBytes = 128;
-const pageBytes = (page: PageBody) => page.body.length + page.ranks.length * 8 + setEntryBytes;
 
 /** The corpus was replaced between two reads of one call; the call starts over once. */
 class CorpusChanged extends Error {}
@@ -120,11 +117,11 @@ export class QuoteCatalog {
   ) {
     this.matchSets = new LRUCache({
       maxSize: Math.max(1, options.cacheBytes),
-      sizeCalculation: (set) => set.byteLength + setEntryBytes,
+      sizeCalculation: (set) => set.byteLength + 128,
     });
     this.pageBodies = new LRUCache({
       maxSize: Math.max(1, Math.floor(options.quoteTextBytes / 4)),
-      sizeCalculation: pageBytes,
+      sizeCalculation: (page) => page.body.length + page.ranks.length * 8 + 128,
     });
     this.random = options.random ?? Math.random;
     this.texts = new QuoteTexts(pool, options.quoteTextBytes - Math.floor(options.quoteTextBytes / 4));
@@ -312,8 +309,8 @@ export class QuoteCatalog {
 
   /**
    * A page as its answer's body. Asked a second time, a page is kept whole, so a popular page
-   * costs one look-up and one write; a page asked once is kept only while the cache is less than
-   * half full, else built and forgotten, so a flood of one-off pages evicts nothing.
+   * costs one look-up and one write; a page asked once is built and forgotten, so a flood of
+   * one-off pages evicts nothing.
    */
   async pageBody(filter: ResolvedFilter, page: PageRequest): Promise<PageBody> {
     return this.onCurrentCorpus(async (state) => {
@@ -330,7 +327,7 @@ export class QuoteCatalog {
         }),
         ranks: found.ranks,
       };
-      if (this.pageAsks.again(key) || hasFreeRoom(this.pageBodies, pageBytes(built))) this.pageBodies.set(key, built);
+      if (this.pageAsks.again(key)) this.pageBodies.set(key, built);
       return built;
     });
   }
@@ -462,9 +459,8 @@ export class QuoteCatalog {
   /**
    * Reads the filter's match set with `read`, at once. A combination seen before comes from the
    * cache of match sets (or is built and cached, the second time it is asked); one never seen is
-   * kept while the cache is less than half full (a start's first calls), else built in the
-   * index's reusable buffers and forgotten, so a flood of one-off combinations evicts nothing and,
-   * past that half, allocates nothing.
+   * built in the index's reusable buffers and forgotten, so a flood of one-off combinations
+   * allocates nothing and evicts nothing.
    */
   private async withMatches<T>(filter: ResolvedFilter, state: CorpusState, read: (matches: RankSet) => T): Promise<T> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
@@ -478,8 +474,7 @@ export class QuoteCatalog {
     const index = await this.taxonomyIndex(state);
     const built = this.matchSets.get(cacheKey);
     if (built) return read(built);
-    if (!this.setAsks.again(cacheKey) && !hasFreeRoom(this.matchSets, index.largestSetBytes + setEntryBytes))
-      return read(index.matching(filter, { transient: true }));
+    if (!this.setAsks.again(cacheKey)) return read(index.matching(filter, { transient: true }));
     const matches = index.matching(filter);
     this.matchSets.set(cacheKey, matches);
     return read(matches);
