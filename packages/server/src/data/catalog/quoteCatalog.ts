@@ -176,7 +176,7 @@ export class QuoteCatalog {
   /** Lets every quote held go, and closes the file they may be held in: the server is closing. */
   close(): void {
     this.useHeld(undefined);
-    if (this.next?.index) this.heldByIndex.get(this.next.index)?.release();
+    if (this.next?.index) this.releaseUnused(this.next.index);
   }
 
   /** Forgets the match sets and quotes' JSON read so far, keeping the index (see requestPathWarmUp.ts). */
@@ -431,8 +431,7 @@ export class QuoteCatalog {
     // At most one version's quotes are held: the served one's go before the next one's are read
     // (its picks read PostgreSQL until the swap), so a reload does not hold two corpora at once.
     if (table === 'quotes_next' && this.held) {
-      this.held.release();
-      this.held = undefined;
+      this.useHeld(undefined);
       collectReleased();
     }
     const held = await this.holdQuotes(table, state);
