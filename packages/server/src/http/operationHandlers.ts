@@ -3,6 +3,7 @@ import { describeFilters } from '@quotes/accounts/rules';
 import { applyPageLimits } from '@quotes/accounts/rules';
 import { type JsonText, usageBody, usageSummary } from '../domain/responseBodies.js';
 import { noMatch } from '@quotes/service-base/problems';
+import type { FirstAsk } from '../data/catalog/quoteCatalog.js';
 import type { ServiceRuntime } from '../serviceRuntime.js';
 import type { ApiCall } from './apiCall.js';
 import { ifNoneMatchMatches } from './conditionalRequest.js';
@@ -26,14 +27,16 @@ export type OperationHandlers = { readonly [Op in OperationId]: OperationHandler
 export function createOperationHandlers(runtime: ServiceRuntime): OperationHandlers {
   return {
     async getRandomQuote(call) {
-      const quote = await inItsTurn(runtime, call, () => runtime.catalog.randomQuote(call.filter));
+      const quote = await inItsTurn(runtime, call, (firstAsk) => runtime.catalog.randomQuote(call.filter, firstAsk));
       if (!quote) throw noMatch(describeFilters(call.query));
       return { status: 200, body: quote.body, ranks: [quote.rank] };
     },
 
     async listQuotes(call) {
       const page = applyPageLimits(call.query, call.caller.limits.maxLimit);
-      const { body, ranks } = await inItsTurn(runtime, call, () => runtime.catalog.pageBody(call.filter, page));
+      const { body, ranks } = await inItsTurn(runtime, call, (firstAsk) =>
+        runtime.catalog.pageBody(call.filter, page, firstAsk),
+      );
       return { status: 200, body, ranks };
     },
 
@@ -65,11 +68,17 @@ export function createOperationHandlers(runtime: ServiceRuntime): OperationHandl
   };
 }
 
-/** A read whose filter combination is new to this server runs as its key's cold work (see ColdWork). */
-function inItsTurn<T>(runtime: ServiceRuntime, call: ApiCall, read: () => Promise<T>): Promise<T> {
-  if (!runtime.catalog.isNew(call.filter)) return read();
+/**
+ * A read whose filter combination is new to this server runs as its key's cold work (see
+ * ColdWork). What a key sending most of the cold calls asks first is built and forgotten, so a
+ * flood's repeated combinations stay cold work, paced, until their second ask; other keys' first
+ * asks may be kept (decision 0072).
+ */
+function inItsTurn<T>(runtime: ServiceRuntime, call: ApiCall, read: (firstAsk: FirstAsk) => Promise<T>): Promise<T> {
   const keyId = call.caller.key.id;
-  return runtime.coldWork.run(keyId, runtime.fairness.othersServed(keyId), read);
+  const firstAsk = (): FirstAsk => (runtime.coldWork.paces(keyId) ? 'kept-from-second-ask' : 'kept-in-free-room');
+  if (!runtime.catalog.isNew(call.filter)) return read(firstAsk());
+  return runtime.coldWork.run(keyId, runtime.fairness.othersServed(keyId), () => read(firstAsk()));
 }
 
 /** The handler of the call's operation (the one place the operation's type is joined to its handler). */

@@ -129,4 +129,24 @@ describe("keys' new filter combinations: free below the bound, in turn across ke
     await send(server, flood, newCombinations(8, 8));
     expect(await metric(server, 'quotes_cold_work_waits_total')).toBe(waited);
   });
+
+  it('keeps what a key asks first while it does not lead the cold work, and forgets what a flooding key asks first', async () => {
+    const server = await serverWithColdBound(1, { KEY_CALLS_AT_ONCE: '64' });
+    const [flood = '', bystander = ''] = await enterpriseKeys(2);
+    const misses = () => metric(server, 'quotes_cache_misses_total{cache="match_set"}');
+    await send(server, bystander, ['/v1/quotes-random']);
+    const floodPaths = newCombinations(0, 40);
+    await send(server, flood, floodPaths);
+    const bystanderPath = newCombinations(40, 1);
+    await send(server, bystander, bystanderPath);
+
+    // The bystander's first ask was kept: asked again, its set is found.
+    const before = await misses();
+    await send(server, bystander, bystanderPath);
+    expect(await misses()).toBe(before);
+    // The flood's calls lead the cold work from its 16th at the latest: from there on, what it
+    // asked once was built and forgotten, so asked again each is built anew.
+    await send(server, flood, floodPaths);
+    expect((await misses()) - before).toBeGreaterThanOrEqual(40 - 16);
+  });
 });

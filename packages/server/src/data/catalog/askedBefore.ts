@@ -19,3 +19,14 @@ export class AskedBefore {
     this.once.clear();
   }
 }
+
+/**
+ * Whether `cache` keeps an entry of up to `bytes` and stays at most half full: room no kept entry
+ * needs, so a first ask may take it (a start's first calls) without evicting anything.
+ */
+export function hasFreeRoom(
+  cache: Pick<LRUCache<string, object>, 'calculatedSize' | 'maxSize'>,
+  bytes: number,
+): boolean {
+  return cache.calculatedSize + bytes <= cache.maxSize / 2;
+}

@@ -1,6 +1,6 @@
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
-import { AskedBefore } from './askedBefore.js';
+import { AskedBefore, hasFreeRoom } from './askedBefore.js';
 import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
@@ -31,6 +31,15 @@ import { TaxonomyIndex, tagCodeLayout } from './taxonomyIndex.js';
 
 /** Ranks per statement when the index is built: 2 MB of pairs, 4 MB as the hex text they arrive in. */
 const indexChunkRanks = 262_144;
+/** What a cached match set or page takes besides its bytes (its key and the cache's entry). */
+const setEntryBytes = 128;
+const pageBytes = (page: PageBody) => page.body.length + page.ranks.length * 8 + setEntryBytes;
+
+/**
+ * Whether a match set or page asked for the first time may be kept while its cache is less than
+ * half full, or only from its second ask (decision 0072).
+ */
+export type FirstAsk = 'kept-in-free-room' | 'kept-from-second-ask';
 
 /** The corpus was replaced between two reads of one call; the call starts over once. */
 class CorpusChanged extends Error {}
@@ -117,11 +126,11 @@ export class QuoteCatalog {
   ) {
     this.matchSets = new LRUCache({
       maxSize: Math.max(1, options.cacheBytes),
-      sizeCalculation: (set) => set.byteLength + 128,
+      sizeCalculation: (set) => set.byteLength + setEntryBytes,
     });
     this.pageBodies = new LRUCache({
       maxSize: Math.max(1, Math.floor(options.quoteTextBytes / 4)),
-      sizeCalculation: (page) => page.body.length + page.ranks.length * 8 + 128,
+      sizeCalculation: pageBytes,
     });
     this.random = options.random ?? Math.random;
     this.texts = new QuoteTexts(pool, options.quoteTextBytes - Math.floor(options.quoteTextBytes / 4));
@@ -275,11 +284,14 @@ export class QuoteCatalog {
   }
 
   /** A random matching quote as the contract's Quote JSON, with its rank; undefined when nothing matches. */
-  async randomQuote(filter: ResolvedFilter): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
+  async randomQuote(
+    filter: ResolvedFilter,
+    firstAsk: FirstAsk = 'kept-in-free-room',
+  ): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
       const held = this.held?.version === state.version ? this.held : undefined;
       if (held || !isUnfiltered(filter)) {
-        const [rank] = await this.drawRanks(filter, state, 1);
+        const [rank] = await this.drawRanks(filter, state, 1, firstAsk);
         if (rank === undefined) return undefined;
         // A filter's picks fall in its match set, which the quotes kept recently often hold whole;
         // held quotes let go by a reload while this call ran are read there too.
@@ -296,11 +308,18 @@ export class QuoteCatalog {
   }
 
   /** `count` independent uniform draws among the filter's matches (none when nothing matches). */
-  private async drawRanks(filter: ResolvedFilter, state: CorpusState, count: number): Promise<number[]> {
+  private async drawRanks(
+    filter: ResolvedFilter,
+    state: CorpusState,
+    count: number,
+    firstAsk: FirstAsk = 'kept-in-free-room',
+  ): Promise<number[]> {
     const draws = (size: number, member: (k: number) => number) =>
       size === 0 ? [] : Array.from({ length: count }, () => member(Math.floor(this.random() * size)));
     if (isUnfiltered(filter)) return draws(state.size, (k) => k);
-    return this.withMatches(filter, state, (matches) => draws(matches.size, (k) => matches.select(k) as number));
+    return this.withMatches(filter, state, firstAsk, (matches) =>
+      draws(matches.size, (k) => matches.select(k) as number),
+    );
   }
 
   async page(filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
@@ -309,15 +328,20 @@ export class QuoteCatalog {
 
   /**
    * A page as its answer's body. Asked a second time, a page is kept whole, so a popular page
-   * costs one look-up and one write; a page asked once is built and forgotten, so a flood of
-   * one-off pages evicts nothing.
+   * costs one look-up and one write; a page asked once is kept only while the cache is less than
+   * half full and `firstAsk` allows it, else built and forgotten, so a flood of one-off pages
+   * evicts nothing.
    */
-  async pageBody(filter: ResolvedFilter, page: PageRequest): Promise<PageBody> {
+  async pageBody(
+    filter: ResolvedFilter,
+    page: PageRequest,
+    firstAsk: FirstAsk = 'kept-in-free-room',
+  ): Promise<PageBody> {
     return this.onCurrentCorpus(async (state) => {
       const key = `${state.version}|${isUnfiltered(filter) ? '' : matchSetKey(filter)}|${page.limit}|${page.offset}`;
       const kept = this.pageBodies.get(key);
       if (kept) return kept;
-      const found = await this.pageOn(state, filter, page);
+      const found = await this.pageOn(state, filter, page, firstAsk);
       const built: PageBody = {
         body: quotePageBody(found.items, {
           total: found.total,
@@ -327,19 +351,25 @@ export class QuoteCatalog {
         }),
         ranks: found.ranks,
       };
-      if (this.pageAsks.again(key)) this.pageBodies.set(key, built);
+      const keptAtOnce = firstAsk === 'kept-in-free-room' && hasFreeRoom(this.pageBodies, pageBytes(built));
+      if (this.pageAsks.again(key) || keptAtOnce) this.pageBodies.set(key, built);
       return built;
     });
   }
 
-  private async pageOn(state: CorpusState, filter: ResolvedFilter, page: PageRequest): Promise<QuotePage> {
+  private async pageOn(
+    state: CorpusState,
+    filter: ResolvedFilter,
+    page: PageRequest,
+    firstAsk: FirstAsk = 'kept-in-free-room',
+  ): Promise<QuotePage> {
     const cut = (total: number, members: (start: number, count: number) => number[]) => {
       const { start, end, hasMore } = pageWindow(total, page);
       return { total, hasMore, ranks: start < end ? members(start, end - start) : [] };
     };
     const { total, hasMore, ranks } = isUnfiltered(filter)
       ? cut(state.size, (start, count) => Array.from({ length: count }, (_, i) => start + i))
-      : await this.withMatches(filter, state, (matches) =>
+      : await this.withMatches(filter, state, firstAsk, (matches) =>
           cut(matches.size, (start, count) => matches.slice(start, count)),
         );
     if (ranks.length === 0) return { items: [], ranks, total, hasMore };
@@ -458,10 +488,16 @@ export class QuoteCatalog {
   /**
    * Reads the filter's match set with `read`, at once. A combination seen before comes from the
    * cache of match sets (or is built and cached, the second time it is asked); one never seen is
-   * built in the index's reusable buffers and forgotten, so a flood of one-off combinations
-   * allocates nothing and evicts nothing.
+   * kept while the cache is less than half full (a start's first calls) and `firstAsk` allows it,
+   * else built in the index's reusable buffers and forgotten, so a flood of one-off combinations
+   * evicts nothing and, past that half, allocates nothing.
    */
-  private async withMatches<T>(filter: ResolvedFilter, state: CorpusState, read: (matches: RankSet) => T): Promise<T> {
+  private async withMatches<T>(
+    filter: ResolvedFilter,
+    state: CorpusState,
+    firstAsk: FirstAsk,
+    read: (matches: RankSet) => T,
+  ): Promise<T> {
     const cacheKey = `${state.version}|${matchSetKey(filter)}`;
     this.keptVersion = state.version;
     const cached = this.matchSets.get(cacheKey);
@@ -473,7 +509,9 @@ export class QuoteCatalog {
     const index = await this.taxonomyIndex(state);
     const built = this.matchSets.get(cacheKey);
     if (built) return read(built);
-    if (!this.setAsks.again(cacheKey)) return read(index.matching(filter, { transient: true }));
+    const keptAtOnce =
+      firstAsk === 'kept-in-free-room' && hasFreeRoom(this.matchSets, index.largestSetBytes + setEntryBytes);
+    if (!this.setAsks.again(cacheKey) && !keptAtOnce) return read(index.matching(filter, { transient: true }));
     const matches = index.matching(filter);
     this.matchSets.set(cacheKey, matches);
     return read(matches);

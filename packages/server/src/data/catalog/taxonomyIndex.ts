@@ -124,6 +124,11 @@ export class TaxonomyIndex {
     return (this.bitsets.size + 1) * this.wordCount * 4;
   }
 
+  /** The most a kept match set of this index takes: a whole bitset and its directory. */
+  get largestSetBytes(): number {
+    return (this.wordCount + directoryLength(this.wordCount)) * 4;
+  }
+
   private buffers(): { result: Uint32Array; union: Uint32Array; directory: Uint32Array } {
     this.scratch ??= {
       result: new Uint32Array(this.wordCount),
