@@ -88,6 +88,27 @@ describe('every quote held', () => {
     for (const body of await picks({})) expect(after.has(body)).toBe(true);
     await loadFixtureCorpus(database);
   });
+
+  it('answers pages with no statement, each summary the bytes PostgreSQL stores', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = testCatalog(pool, { quoteTextBytes: 0, heldQuoteBytes: 1 << 20 });
+    catalog.prepare();
+    await catalog.whenPrepared();
+    const summaries = (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
+      (row) => row.summary_json,
+    );
+    statements.length = 0;
+    const all = await catalog.page(resolved({}), { limit: summaries.length, offset: 0 });
+    expect(all.items.map(String)).toEqual(summaries);
+    const love = await catalog.page(resolved({ category: 'love' }), { limit: 100, offset: 1 });
+    expect(love.items.length).toBeGreaterThan(0);
+    expect(love.items.map(String)).toEqual(love.ranks.map((rank) => summaries[rank]));
+    expect(statements.filter((name) => name.startsWith('summaries-'))).toEqual([]);
+    // Nothing is preloaded for pages, as the held quotes answer them.
+    expect(await catalog.preloadTopSummaries(() => true)).toBe(0);
+    const unheld = testCatalog(database.pool, { heldQuoteBytes: 0 });
+    expect(await unheld.preloadTopSummaries(() => true)).toBe(summaries.length);
+  });
 });
 
 /** The files of quotes this process has open (unlinked ones show as "(deleted)"). */

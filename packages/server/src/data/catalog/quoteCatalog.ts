@@ -24,6 +24,7 @@ import {
 import { FiledQuotes } from './filedQuotes.js';
 import { HeldQuotes, HeldQuotesChanged } from './heldQuotes.js';
 import { collectReleased } from './releasedMemory.js';
+import { summariesOfQuotes } from './quoteSummaries.js';
 import { QuoteTexts } from './quoteTexts.js';
 import { RandomPicks } from './randomPicks.js';
 import type { RankSet } from './rankSet.js';
@@ -268,9 +269,13 @@ export class QuoteCatalog {
     return this.held instanceof FiledQuotes ? this.held.filedBytes : 0;
   }
 
-  /** Keeps the summaries of the first ranks (QuoteTexts.preloadSummaries); returns how many. */
+  /**
+   * Keeps the summaries of the first ranks (QuoteTexts.preloadSummaries); returns how many. None
+   * where the quotes are held in memory: pages cut their summaries from those.
+   */
   async preloadTopSummaries(goOn: (kept: number) => boolean): Promise<number> {
     const state = await this.corpusState();
+    if (this.held instanceof HeldQuotes && this.held.version === state.version) return 0;
     return this.texts.preloadSummaries(state.size, state.version, goOn);
   }
 
@@ -373,7 +378,11 @@ export class QuoteCatalog {
           cut(matches.size, (start, count) => matches.slice(start, count)),
         );
     if (ranks.length === 0) return { items: [], ranks, total, hasMore };
-    const items = await this.texts.summaries(ranks, state.version);
+    // Quotes held in memory answer a page with no statement and nothing more kept.
+    const held = this.held instanceof HeldQuotes && this.held.version === state.version ? this.held : undefined;
+    const items =
+      (held && summariesOfQuotes(ranks.map((rank) => held.quote(rank)))) ??
+      (await this.texts.summaries(ranks, state.version));
     if (!items) throw new CorpusChanged();
     return { items, ranks, total, hasMore };
   }
