@@ -61,6 +61,21 @@ async function portIsFree(port: number): Promise<boolean> {
   }
 }
 
+/**
+ * A block of `count` consecutive ports free now, below the kernel's ephemeral range (from 32768),
+ * since the cluster gives its servers the ports after `--server-port` and `--metrics-port`: in that
+ * range another test's outgoing connections took a neighbour between the check and the start.
+ */
+async function freeBlock(count: number, taken: readonly number[]): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const base = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - count));
+    const block = Array.from({ length: count }, (_, index) => base + index);
+    if (block.some((each) => taken.includes(each))) continue;
+    if ((await Promise.all(block.map(portIsFree))).every(Boolean)) return base;
+  }
+  throw new Error('no block of free ports below 32768');
+}
+
 async function until(done: () => boolean, withinMs: number, what: () => string): Promise<void> {
   const deadline = performance.now() + withinMs;
   while (!done()) {
@@ -72,9 +87,12 @@ async function until(done: () => boolean, withinMs: number, what: () => string):
 describe.skipIf(skipReason !== undefined)('npm run cluster, stopped by a Ctrl-C', () => {
   it('stops everything it started on one SIGINT to its process group, leaving no process and no port', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'quotes-cluster-interrupt-'));
-    const [port, statsPort, pgBouncerPort, postgresPort, ...serverPorts] = await Promise.all(
-      Array.from({ length: 10 }, () => freePort()),
+    const [port, statsPort, pgBouncerPort, postgresPort] = await Promise.all(
+      Array.from({ length: 4 }, () => freePort()),
     );
+    const serverBase = await freeBlock(3, []);
+    const metricsBase = await freeBlock(3, [serverBase, serverBase + 1, serverBase + 2]);
+    const serverPorts = [0, 1, 2].flatMap((index) => [serverBase + index, metricsBase + index]);
     const ports = { port, statsPort, pgBouncerPort, postgresPort, serverPorts };
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -97,8 +115,8 @@ describe.skipIf(skipReason !== undefined)('npm run cluster, stopped by a Ctrl-C'
         `--port=${port}`,
         `--stats-port=${statsPort}`,
         `--pgbouncer-port=${pgBouncerPort}`,
-        `--server-port=${serverPorts[0]}`,
-        `--metrics-port=${serverPorts[3]}`,
+        `--server-port=${serverBase}`,
+        `--metrics-port=${metricsBase}`,
       ],
       { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
