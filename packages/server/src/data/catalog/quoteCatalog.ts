@@ -177,6 +177,11 @@ export class QuoteCatalog {
     this.held = held;
   }
 
+  /** Every quote of `version` held in memory, if they are (not in a file, nor for another version). */
+  private heldInMemory(version: number): HeldQuotes | undefined {
+    return this.held instanceof HeldQuotes && this.held.version === version ? this.held : undefined;
+  }
+
   /** Lets go the quotes held for an index that is not served (superseded, or dropped before its swap). */
   private releaseUnused(index: TaxonomyIndex): void {
     const held = this.heldByIndex.get(index);
@@ -275,7 +280,7 @@ export class QuoteCatalog {
    */
   async preloadTopSummaries(goOn: (kept: number) => boolean): Promise<number> {
     const state = await this.corpusState();
-    if (this.held instanceof HeldQuotes && this.held.version === state.version) return 0;
+    if (this.heldInMemory(state.version)) return 0;
     return this.texts.preloadSummaries(state.size, state.version, goOn);
   }
 
@@ -379,7 +384,7 @@ export class QuoteCatalog {
         );
     if (ranks.length === 0) return { items: [], ranks, total, hasMore };
     // Quotes held in memory answer a page with no statement and nothing more kept.
-    const held = this.held instanceof HeldQuotes && this.held.version === state.version ? this.held : undefined;
+    const held = this.heldInMemory(state.version);
     const items =
       (held && summariesOfQuotes(ranks.map((rank) => held.quote(rank)))) ??
       (await this.texts.summaries(ranks, state.version));
