@@ -78,6 +78,8 @@ const serverMain = require.resolve('@quotes/server/main');
 const serverStart = startScript();
 const serverNodeOptions = [...serverStart.nodeFlags, ...options.serverNodeOptions];
 const floorScript = fileURLToPath(new URL('./floorApp.js', import.meta.url));
+/** The floor runs on the same Node with the start script's Node options (not the extra ones, which profile the server). */
+const floorNodeOptions = [...serverStart.nodeFlags];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -250,6 +252,8 @@ async function main(): Promise<void> {
         [],
         { PORT: String(floorPort), CAPTURED_ANSWERS: answersFile },
         () => answers(`http://127.0.0.1:${floorPort}/v1/quotes-usage`),
+        serverStartMs,
+        floorNodeOptions,
       );
       const serverStart = startServerProcess(env);
       const [floor, server] = await startedTogether([floorStart, serverStart], () =>
