@@ -44,9 +44,9 @@ export interface WarmUpBounds {
  * Before the server listens: varied calls of every reading operation through the whole request
  * path (warmUpCalls.ts), so the first callers after a start meet code V8 has already compiled and
  * optimised and statements already prepared on the kept connections. What those reads kept (match
- * sets, quotes' JSON, pages) is then forgotten, and, where the quotes are not held in memory, the
- * cache of quotes' JSON is filled with the summaries of the first ranks instead, which the first
- * pages of every filter serve. Best effort
+ * sets, quotes' JSON, pages) is then forgotten, and, where the quotes are held neither in memory
+ * nor in a file, the cache of quotes' JSON is filled with the summaries of the first ranks instead,
+ * which the first pages of every filter serve. Best effort
  * and bounded: it stops after `calls` calls or at `deadlineMs`, or at the first call that fails
  * (left to the first caller that needs it).
  */

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@quotes/database/testing';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FiledQuotes } from '../../src/data/catalog/filedQuotes.js';
 import { HeldQuotes } from '../../src/data/catalog/heldQuotes.js';
@@ -149,6 +150,63 @@ describe('every quote held in a file, when memory is not enough', () => {
     expect(filed?.byteLength).toBeLessThan(total / 10);
     filed?.release();
     expect(filed?.quote(0)).toBeUndefined();
+    await expect.poll(openQuoteFiles).toEqual([]);
+  });
+
+  it('reads a page of quotes in runs, each quote what a read of its own gives', async () => {
+    const { version, size } = await readCorpusState(database.pool);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ nearBytes: fc.integer({ min: 0, max: 5000 }), runBytes: fc.integer({ min: 1, max: 70_000 }) }),
+        fc.uniqueArray(fc.integer({ min: -2, max: size + 2 }), { maxLength: size + 5 }),
+        async (runs, picked) => {
+          const filed = await FiledQuotes.load(database.pool, 'quotes', version, size, {
+            maxBytes: 1 << 20,
+            directory,
+            chunkRanks: 16,
+            runs,
+          });
+          try {
+            const ranks = picked.sort((a, b) => a - b);
+            const asText = (quotes: (Buffer | undefined)[]) => quotes.map((quote) => quote?.toString('utf8'));
+            expect(asText(filed?.quotes(ranks) ?? [])).toEqual(asText(ranks.map((rank) => filed?.quote(rank))));
+          } finally {
+            filed?.release();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+    await expect.poll(openQuoteFiles).toEqual([]);
+  });
+
+  it('answers pages with no statement, each summary the bytes PostgreSQL stores', async () => {
+    const { pool, statements } = recordingPool(database.pool);
+    const catalog = testCatalog(pool, {
+      quoteTextBytes: 0,
+      heldQuoteBytes: 1,
+      quoteFileBytes: 1 << 20,
+      quoteFileDirectory: directory,
+    });
+    try {
+      catalog.prepare();
+      await catalog.whenPrepared();
+      expect(catalog.filedQuoteBytes).toBeGreaterThan(0);
+      const summaries = (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
+        (row) => row.summary_json,
+      );
+      statements.length = 0;
+      const all = await catalog.page(resolved({}), { limit: summaries.length, offset: 0 });
+      expect(all.items.map(String)).toEqual(summaries);
+      const love = await catalog.page(resolved({ category: 'love' }), { limit: 100, offset: 1 });
+      expect(love.items.length).toBeGreaterThan(0);
+      expect(love.items.map(String)).toEqual(love.ranks.map((rank) => summaries[rank]));
+      expect(statements.filter((name) => name.startsWith('summaries-'))).toEqual([]);
+      // Nothing is preloaded for pages, as the file answers them.
+      expect(await catalog.preloadTopSummaries(() => true)).toBe(0);
+    } finally {
+      catalog.close();
+    }
     await expect.poll(openQuoteFiles).toEqual([]);
   });
 

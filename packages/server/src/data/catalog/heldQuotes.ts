@@ -50,6 +50,11 @@ export class HeldQuotes {
     return chunk.subarray(startInChunk(this.ends, this.chunkShift, rank), this.ends[rank]);
   }
 
+  /** The Quote JSON at each of `ranks`, as `quote` answers them. */
+  quotes(ranks: readonly number[]): (Buffer | undefined)[] {
+    return ranks.map((rank) => this.quote(rank));
+  }
+
   /**
    * Reads every quote of `table` (ranks 0..size-1) in chunks, or gives up (undefined) as soon as
    * the JSON is seen not to fit `maxBytes`: after the first chunk by its average size, then by

@@ -177,9 +177,9 @@ export class QuoteCatalog {
     this.held = held;
   }
 
-  /** Every quote of `version` held in memory, if they are (not in a file, nor for another version). */
-  private heldInMemory(version: number): HeldQuotes | undefined {
-    return this.held instanceof HeldQuotes && this.held.version === version ? this.held : undefined;
+  /** Every quote of `version`, held in memory or in a file, if they are (not for another version). */
+  private heldFor(version: number): HeldQuotes | FiledQuotes | undefined {
+    return this.held?.version === version ? this.held : undefined;
   }
 
   /** Lets go the quotes held for an index that is not served (superseded, or dropped before its swap). */
@@ -276,11 +276,11 @@ export class QuoteCatalog {
 
   /**
    * Keeps the summaries of the first ranks (QuoteTexts.preloadSummaries); returns how many. None
-   * where the quotes are held in memory: pages cut their summaries from those.
+   * where the quotes are held (in memory or in a file): pages cut their summaries from those.
    */
   async preloadTopSummaries(goOn: (kept: number) => boolean): Promise<number> {
     const state = await this.corpusState();
-    if (this.heldInMemory(state.version)) return 0;
+    if (this.heldFor(state.version)) return 0;
     return this.texts.preloadSummaries(state.size, state.version, goOn);
   }
 
@@ -299,7 +299,7 @@ export class QuoteCatalog {
     firstAsk: FirstAsk = 'kept-in-free-room',
   ): Promise<{ body: JsonText<Quote>; rank: number } | undefined> {
     return this.onCurrentCorpus(async (state) => {
-      const held = this.held?.version === state.version ? this.held : undefined;
+      const held = this.heldFor(state.version);
       if (held || !isUnfiltered(filter)) {
         const [rank] = await this.drawRanks(filter, state, 1, firstAsk);
         if (rank === undefined) return undefined;
@@ -383,11 +383,9 @@ export class QuoteCatalog {
           cut(matches.size, (start, count) => matches.slice(start, count)),
         );
     if (ranks.length === 0) return { items: [], ranks, total, hasMore };
-    // Quotes held in memory answer a page with no statement and nothing more kept.
-    const held = this.heldInMemory(state.version);
-    const items =
-      (held && summariesOfQuotes(ranks.map((rank) => held.quote(rank)))) ??
-      (await this.texts.summaries(ranks, state.version));
+    // Quotes held (in memory or in a file) answer a page with no statement and nothing more kept.
+    const held = this.heldFor(state.version);
+    const items = (held && summariesOfQuotes(held.quotes(ranks))) ?? (await this.texts.summaries(ranks, state.version));
     if (!items) throw new CorpusChanged();
     return { items, ranks, total, hasMore };
   }
