@@ -18,7 +18,8 @@ import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
 import { corpusDatabase } from './keptCorpora.js';
 import { sampleLatenciesApart } from './latencyRun.js';
-import { type LoadResult, runLoad } from './loadRun.js';
+import { runLoad } from './loadRun.js';
+import { medianCosts } from './roundSummary.js';
 import { mixedTraffic, neverSeenCombinations } from './mixedTraffic.js';
 import { peakRssBytes, resetPeakRss } from './peakRss.js';
 import { type BenchReport, type ColdMeasurement, markdownReport, svgChart } from './report.js';
@@ -413,8 +414,12 @@ async function main(): Promise<void> {
         });
         await phase('counted', async () => {
           // 6. Counting on the path: a capped (professional) key, run by amount so it stays within
-          // its allowance; then the floor sent the same calls, for the row beside the others.
-          const professionalKey = await createKey(databaseUrl, 'professional', countedCalls + 5000);
+          // its allowance; then the floor sent the same calls, for the row beside the others. In a
+          // duet, in as many rounds as every other row (the cores swapped each), so its ratio
+          // rests on as many seconds; its usage must then say every round's calls.
+          const countedRounds = options.method === 'duet' ? rounds : 1;
+          const sent = countedCalls * countedRounds;
+          const professionalKey = await createKey(databaseUrl, 'professional', sent + 5000);
           const scenario = all[0] as Scenario;
           const countedLoad = (origin: string) => ({
             origin,
@@ -426,8 +431,8 @@ async function main(): Promise<void> {
             amount: countedCalls,
           });
           const countedRun = (origin: string) => () => runLoad(countedLoad(origin));
-          // In a duet, the floor is sent the same calls at the same moment (one round: the
-          // allowance holds one counted run); alternating, it is sent them after.
+          // In a duet, the floor is sent the same calls at the same moment; alternating, it is sent
+          // them after (one run: the allowance holds one).
           const duet =
             options.method === 'duet'
               ? await runDuet({
@@ -438,29 +443,34 @@ async function main(): Promise<void> {
                     companions: () => costs.postgresProcesses(),
                   },
                   floor: { name: 'floor', pids: { servers: [floor.pid] }, load: countedLoad(floorBase) },
-                  rounds: 1,
+                  rounds: countedRounds,
                   cores: duetCores,
                   meter: costs,
                   label: 'counted',
                   log,
                 })
               : undefined;
-          const duetRound = duet?.rounds?.[0]?.server;
-          const { result: counted, costs: countedCosts } = duetRound
-            ? { result: duetRound as LoadResult, costs: duetRound.costs }
+          const { result: counted, costs: countedCosts } = duet
+            ? {
+                result: duet.server,
+                costs: medianCosts((duet.rounds ?? []).map((round) => round.server.costs ?? null)),
+              }
             : await costs.measure({ servers: [server.process.pid] }, countedRun(server.base));
+          const countedErrors = duet
+            ? (duet.rounds ?? []).reduce((sum, round) => sum + round.server.errors, 0)
+            : counted.errors;
           report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
           log(
-            `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${counted.errors}`,
+            `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${countedErrors}`,
           );
           const usage = (await (
             await fetch(`${server.base}/v1/quotes-usage`, { headers: { 'X-API-Key': professionalKey } })
           ).json()) as { calls_this_month?: number; calls?: number };
-          log(`  professional key's usage after ${counted.requests} calls: ${JSON.stringify(usage)}`);
+          log(`  professional key's usage after ${sent} calls: ${JSON.stringify(usage)}`);
           report.counting.push({
             corpusSize: size,
-            sent: countedCalls,
-            errors: counted.errors,
+            sent,
+            errors: countedErrors,
             usageSays: usage.calls_this_month ?? null,
           });
           if (duet) {
