@@ -1,6 +1,6 @@
 import type { FilterValues, Quote } from '@quotes/contract';
 import { LRUCache } from 'lru-cache';
-import { AskedBefore, hasFreeRoom } from './askedBefore.js';
+import { AskedBefore, type FirstAsk } from './askedBefore.js';
 import { CacheCounts } from './cacheCounts.js';
 import type pg from 'pg';
 import { isUnfiltered, matchSetKey, type ResolvedFilter } from '@quotes/accounts/rules';
@@ -36,11 +36,7 @@ const indexChunkRanks = 262_144;
 const setEntryBytes = 128;
 const pageBytes = (page: PageBody) => page.body.length + page.ranks.length * 8 + setEntryBytes;
 
-/**
- * Whether a match set or page asked for the first time may be kept while its cache is less than
- * half full, or only from its second ask (decision 0072).
- */
-export type FirstAsk = 'kept-in-free-room' | 'kept-from-second-ask';
+export type { FirstAsk } from './askedBefore.js';
 
 /** The corpus was replaced between two reads of one call; the call starts over once. */
 class CorpusChanged extends Error {}
@@ -361,8 +357,7 @@ export class QuoteCatalog {
         }),
         ranks: found.ranks,
       };
-      const keptAtOnce = firstAsk === 'kept-in-free-room' && hasFreeRoom(this.pageBodies, pageBytes(built));
-      if (this.pageAsks.again(key) || keptAtOnce) this.pageBodies.set(key, built);
+      if (this.pageAsks.keeps(key, firstAsk, this.pageBodies, pageBytes(built))) this.pageBodies.set(key, built);
       return built;
     });
   }
@@ -521,9 +516,8 @@ export class QuoteCatalog {
     const index = await this.taxonomyIndex(state);
     const built = this.matchSets.get(cacheKey);
     if (built) return read(built);
-    const keptAtOnce =
-      firstAsk === 'kept-in-free-room' && hasFreeRoom(this.matchSets, index.largestSetBytes + setEntryBytes);
-    if (!this.setAsks.again(cacheKey) && !keptAtOnce) return read(index.matching(filter, { transient: true }));
+    if (!this.setAsks.keeps(cacheKey, firstAsk, this.matchSets, index.largestSetBytes + setEntryBytes))
+      return read(index.matching(filter, { transient: true }));
     const matches = index.matching(filter);
     this.matchSets.set(cacheKey, matches);
     return read(matches);
