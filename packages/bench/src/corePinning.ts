@@ -26,15 +26,25 @@ export async function duetUnavailable(): Promise<string | null> {
 /** Every core of the machine, as taskset writes a list: what a process is given back after a duet. */
 export const everyCore = `0-${availableParallelism() - 1}`;
 
+/**
+ * Tries per process: `taskset -a` sets each thread in turn and fails on one that ended meanwhile
+ * (a worker thread, a V8 helper), while the process goes on.
+ */
+const pinTries = 5;
+
 /** Puts every thread of each process on `core` (a core, or a list such as everyCore); a process gone meanwhile is left out. */
 export async function pinToCore(pids: readonly number[], core: number | string): Promise<void> {
-  await Promise.all(
-    pids.map((pid) =>
-      run('taskset', ['-a', '-cp', String(core), String(pid)]).catch(async (error: unknown) => {
-        if (await isRunning(pid)) throw error;
-      }),
-    ),
-  );
+  await Promise.all(pids.map((pid) => pinProcess(pid, String(core), pinTries)));
+}
+
+async function pinProcess(pid: number, core: string, tries: number): Promise<void> {
+  try {
+    await run('taskset', ['-a', '-cp', core, String(pid)]);
+  } catch (error) {
+    if (!(await isRunning(pid))) return;
+    if (tries <= 1) throw error;
+    await pinProcess(pid, core, tries - 1);
+  }
 }
 
 async function isRunning(pid: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { pinToCore } from './corePinning.js';
 import { percentile, toMicrosecond } from './latencySample.js';
 import {
   isLoadRun,
@@ -87,7 +87,7 @@ function load(
 
 async function run(config: LoadWorkerConfig): Promise<LoadWorkerResult> {
   // Every thread of this process on the run's core (util-linux's taskset; the bench checked it is there).
-  if (config.core !== undefined) execFileSync('taskset', ['-a', '-cp', String(config.core), String(process.pid)]);
+  if (config.core !== undefined) await pinToCore([process.pid], config.core);
   if (config.group !== undefined) await writeFile(`${config.group}/cgroup.procs`, String(process.pid));
   if (config.nice !== undefined) setPriority(config.nice);
   if ((config.warmupSeconds ?? 0) > 0)
