@@ -44,6 +44,26 @@ async function picksWithNoStatement(catalog: QuoteCatalog, statements: string[],
   return bodies;
 }
 
+/**
+ * Asserts that `catalog` answers an unfiltered page of every quote and a filtered page with each
+ * item the summary PostgreSQL stores, running no statement for them (`statements`: what its pool
+ * ran), and preloads no summaries; returns the stored summaries, in rank order.
+ */
+async function pagesWithNoStatement(catalog: QuoteCatalog, statements: string[]): Promise<string[]> {
+  const summaries = (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
+    (row) => row.summary_json,
+  );
+  statements.length = 0;
+  const all = await catalog.page(resolved({}), { limit: summaries.length, offset: 0 });
+  expect(all.items.map(String)).toEqual(summaries);
+  const love = await catalog.page(resolved({ category: 'love' }), { limit: 100, offset: 1 });
+  expect(love.items.length).toBeGreaterThan(0);
+  expect(love.items.map(String)).toEqual(love.ranks.map((rank) => summaries[rank]));
+  expect(statements.filter((name) => name.startsWith('summaries-'))).toEqual([]);
+  expect(await catalog.preloadTopSummaries(() => true)).toBe(0);
+  return summaries;
+}
+
 describe('every quote held', () => {
   it('holds each quote as PostgreSQL stores it, read in chunks', async () => {
     const { version, size } = await readCorpusState(database.pool);
@@ -95,18 +115,8 @@ describe('every quote held', () => {
     const catalog = testCatalog(pool, { quoteTextBytes: 0, heldQuoteBytes: 1 << 20 });
     catalog.prepare();
     await catalog.whenPrepared();
-    const summaries = (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
-      (row) => row.summary_json,
-    );
-    statements.length = 0;
-    const all = await catalog.page(resolved({}), { limit: summaries.length, offset: 0 });
-    expect(all.items.map(String)).toEqual(summaries);
-    const love = await catalog.page(resolved({ category: 'love' }), { limit: 100, offset: 1 });
-    expect(love.items.length).toBeGreaterThan(0);
-    expect(love.items.map(String)).toEqual(love.ranks.map((rank) => summaries[rank]));
-    expect(statements.filter((name) => name.startsWith('summaries-'))).toEqual([]);
     // Nothing is preloaded for pages, as the held quotes answer them.
-    expect(await catalog.preloadTopSummaries(() => true)).toBe(0);
+    const summaries = await pagesWithNoStatement(catalog, statements);
     const unheld = testCatalog(database.pool, { heldQuoteBytes: 0 });
     expect(await unheld.preloadTopSummaries(() => true)).toBe(summaries.length);
   });
@@ -192,18 +202,8 @@ describe('every quote held in a file, when memory is not enough', () => {
       catalog.prepare();
       await catalog.whenPrepared();
       expect(catalog.filedQuoteBytes).toBeGreaterThan(0);
-      const summaries = (await database.db.selectFrom('quotes').select('summary_json').orderBy('rank').execute()).map(
-        (row) => row.summary_json,
-      );
-      statements.length = 0;
-      const all = await catalog.page(resolved({}), { limit: summaries.length, offset: 0 });
-      expect(all.items.map(String)).toEqual(summaries);
-      const love = await catalog.page(resolved({ category: 'love' }), { limit: 100, offset: 1 });
-      expect(love.items.length).toBeGreaterThan(0);
-      expect(love.items.map(String)).toEqual(love.ranks.map((rank) => summaries[rank]));
-      expect(statements.filter((name) => name.startsWith('summaries-'))).toEqual([]);
       // Nothing is preloaded for pages, as the file answers them.
-      expect(await catalog.preloadTopSummaries(() => true)).toBe(0);
+      await pagesWithNoStatement(catalog, statements);
     } finally {
       catalog.close();
     }

@@ -76,16 +76,8 @@ export class FiledQuotes {
    * when the read fails (the caller then reads PostgreSQL).
    */
   quote(rank: number): Buffer | undefined {
-    if (!(rank >= 0 && rank < this.ends.length)) return undefined;
-    const start = startInChunk(this.ends, this.chunkShift, rank);
-    const length = (this.ends[rank] as number) - start;
-    const position = (this.chunkStarts[rank >>> this.chunkShift] as number) + start;
-    const bytes = Buffer.allocUnsafe(length);
-    try {
-      return readSync(this.file.fd, bytes, 0, length, position) === length ? bytes : undefined;
-    } catch {
-      return undefined;
-    }
+    const at = this.position(rank);
+    return at && this.read(at.start, at.end);
   }
 
   /**
@@ -96,32 +88,27 @@ export class FiledQuotes {
    */
   quotes(ranks: readonly number[]): (Buffer | undefined)[] {
     const { nearBytes, runBytes } = this.runs;
+    const places = ranks.map((rank) => this.position(rank));
     const found: (Buffer | undefined)[] = new Array(ranks.length).fill(undefined);
     let first = 0;
-    while (first < ranks.length) {
-      const from = this.position(ranks[first] as number);
+    while (first < places.length) {
+      const from = places[first];
       if (from === undefined) {
         first++;
         continue;
       }
       let last = first;
       let to = from.end;
-      for (let next = first + 1; next < ranks.length; next++) {
-        const at = this.position(ranks[next] as number);
+      for (let next = first + 1; next < places.length; next++) {
+        const at = places[next];
         if (at === undefined || at.start < to || at.start - to > nearBytes || at.end - from.start > runBytes) break;
         last = next;
         to = at.end;
       }
-      const run = Buffer.allocUnsafe(to - from.start);
-      let read = 0;
-      try {
-        read = readSync(this.file.fd, run, 0, run.length, from.start);
-      } catch {
-        // A failed read leaves the run's quotes undefined: the caller reads them elsewhere.
-      }
-      if (read === run.length)
+      const run = this.read(from.start, to);
+      if (run)
         for (let index = first; index <= last; index++) {
-          const at = this.position(ranks[index] as number) as { start: number; end: number };
+          const at = places[index] as { start: number; end: number };
           found[index] = run.subarray(at.start - from.start, at.end - from.start);
         }
       first = last + 1;
@@ -135,6 +122,16 @@ export class FiledQuotes {
     const inChunk = startInChunk(this.ends, this.chunkShift, rank);
     const start = (this.chunkStarts[rank >>> this.chunkShift] as number) + inChunk;
     return { start, end: start + (this.ends[rank] as number) - inChunk };
+  }
+
+  /** The file's bytes from `start` to `end`, with one pread; undefined when the read fails or falls short. */
+  private read(start: number, end: number): Buffer | undefined {
+    const bytes = Buffer.allocUnsafe(end - start);
+    try {
+      return readSync(this.file.fd, bytes, 0, bytes.length, start) === bytes.length ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
