@@ -450,15 +450,11 @@ async function main(): Promise<void> {
                   log,
                 })
               : undefined;
+          const duetRounds = (duet?.rounds ?? []).map((round) => round.server);
           const { result: counted, costs: countedCosts } = duet
-            ? {
-                result: duet.server,
-                costs: medianCosts((duet.rounds ?? []).map((round) => round.server.costs ?? null)),
-              }
+            ? { result: duet.server, costs: medianCosts(duetRounds.map((round) => round.costs ?? null)) }
             : await costs.measure({ servers: [server.process.pid] }, countedRun(server.base));
-          const countedErrors = duet
-            ? (duet.rounds ?? []).reduce((sum, round) => sum + round.server.errors, 0)
-            : counted.errors;
+          const countedErrors = duet ? duetRounds.reduce((sum, round) => sum + round.errors, 0) : counted.errors;
           report.countedCosts?.push({ corpusSize: size, server: counted, costs: countedCosts });
           log(
             `  random (professional key, counted) ${Math.round(counted.requestsPerSecond)} req/s, errors ${countedErrors}`,
