@@ -1,4 +1,5 @@
 import { seededRandom } from '@quotes/corpus';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { directoryLength, popcount32, type RankSet, rankSetOf } from '../../src/data/catalog/rankSet.js';
 
@@ -35,8 +36,8 @@ describe('a set of ranks', () => {
     const random = seededRandom(17);
     // 16 words make a block: 512 ranks. Bounds that end mid-word, mid-block and on a block edge.
     for (const bound of [1, 31, 32, 33, 511, 512, 513, 5_000, 40_000]) {
-      // Up to one member per word (density 1/32) a set is a sorted list, above it a bitset.
-      for (const density of [0.001, 0.02, 0.03, 0.05, 0.5, 0.97, 1]) {
+      // Up to two members per word (density 1/16) a set is packed, above it a bitset.
+      for (const density of [0.001, 0.02, 0.03, 0.05, 0.07, 0.5, 0.97, 1]) {
         const members: number[] = [];
         for (let rank = 0; rank < bound; rank++) if (random() < density) members.push(rank);
         const set = setOf(members, bound);
@@ -65,15 +66,16 @@ describe('a set of ranks', () => {
     expect(set.has(62)).toBe(false);
   });
 
-  it('is kept as a sorted list up to one member per word, as a bitset above, each charged what it owns', () => {
+  it('is kept packed up to two members per word, as a bitset above, each charged what it owns', () => {
     const words = 1_000;
     const spread = (count: number) => Array.from({ length: count }, (_, k) => Math.floor((k * words * 32) / count));
-    const atLimit = setOf(spread(words), words * 32);
-    expect(atLimit.byteLength).toBe(words * 4);
-    const above = setOf(spread(words + 1), words * 32);
+    const atLimit = setOf(spread(2 * words), words * 32);
+    // 2 bytes a member, and where its one chunk of 65,536 ranks starts and ends.
+    expect(atLimit.byteLength).toBe(2 * words * 2 + 2 * 4);
+    const above = setOf(spread(2 * words + 1), words * 32);
     // The bitset and its directory of 63 blocks plus one entry.
     expect(above.byteLength).toBe(words * 4 + 64 * 4);
-    expect(above.slice(words - 2, 5)).toEqual(spread(words + 1).slice(words - 2));
+    expect(above.slice(2 * words - 2, 5)).toEqual(spread(2 * words + 1).slice(2 * words - 2));
     // A shared bitset is read in place: the set owns only its directory, however few its members.
     const shared = rankSetOf(wordsOf(spread(10), words * 32), { words: 'shared' });
     expect(shared.byteLength).toBe(64 * 4);
@@ -104,6 +106,45 @@ describe('a set of ranks', () => {
     expect(keptDense.select(500)).toBe(1_000);
     // The transient set read the reused words in place, which now hold other members.
     expect(transient.slice(0, 5)).not.toEqual([5, 6]);
+  });
+
+  it('answers exactly as the sorted list of its members, kept or transient, across chunks of 65,536 ranks', () => {
+    const bound = 4 * 65_536 + 100;
+    const directory = new Uint32Array(directoryLength(Math.ceil(bound / 32)));
+    fc.assert(
+      fc.property(
+        // Runs of members around the chunk edges and anywhere else, at any density.
+        fc.array(
+          fc.record({
+            from: fc.oneof(fc.integer({ min: 0, max: bound - 1 }), fc.constantFrom(65_535, 65_536, 131_071, 196_608)),
+            length: fc.integer({ min: 1, max: 3_000 }),
+            every: fc.integer({ min: 1, max: 40 }),
+          }),
+          { maxLength: 12 },
+        ),
+        fc.array(fc.integer({ min: -2, max: bound + 2 }), { maxLength: 30 }),
+        (runs, probes) => {
+          const chosen = new Set<number>();
+          for (const run of runs)
+            for (let rank = run.from; rank < Math.min(bound, run.from + run.length); rank += run.every)
+              chosen.add(rank);
+          const members = [...chosen].sort((a, b) => a - b);
+          const words = wordsOf(members, bound);
+          for (const set of [
+            rankSetOf(words.slice()),
+            rankSetOf(words, { words: 'borrowed', transient: { directory } }),
+          ]) {
+            expect(set.size).toBe(members.length);
+            for (const k of [...probes, 0, members.length - 1, members.length]) {
+              expect(set.select(k)).toBe(members[k]);
+              expect(set.slice(k, 70)).toEqual(k < 0 ? [] : members.slice(k, k + 70));
+            }
+            for (const rank of [...probes, ...members.slice(0, 50)]) expect(set.has(rank)).toBe(chosen.has(rank));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('answers has() for members and non-members in both forms', () => {

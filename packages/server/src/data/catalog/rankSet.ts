@@ -47,13 +47,13 @@ export interface RankSetOptions {
 }
 
 /**
- * The set whose bit r of word r >>> 5 is set. A kept set with at most one member per word is the
- * sorted list of its members, which then takes no more memory than the bitset (at 1,500,000
- * quotes most combinations match a few thousand quotes: a few KB instead of 187 KB, so a cache of
- * sets holds many times more) and finds the k-th member by index. A denser one, a shared bitset,
- * and a transient set are the bitset with a directory of members before each block: listing
- * members costs more than counting them (measured in QUOTE_READS.md), which is worth paying only
- * for a set that is kept.
+ * The set whose bit r of word r >>> 5 is set. A kept set with at most two members per word is
+ * packed: its members in order, 2 bytes each, which then takes no more memory than the bitset (at
+ * 1,500,000 quotes most combinations match a few thousand quotes: a few KB instead of 187 KB, so a
+ * cache of sets holds many times more) and finds the k-th member by index. A denser one, a shared
+ * bitset, and a transient set are the bitset with a directory of members before each block:
+ * listing members costs more than counting them (measured in QUOTE_READS.md), which is worth
+ * paying only for a set that is kept.
  */
 export function rankSetOf(words: Uint32Array, options: RankSetOptions = {}): RankSet {
   const blocks = Math.ceil(words.length / blockWords);
@@ -69,59 +69,98 @@ export function rankSetOf(words: Uint32Array, options: RankSetOptions = {}): Ran
   directory[blocks] = count;
   const shared = options.words === 'shared';
   if (options.transient) return new BitsetRanks(words, directory, shared);
-  if (!shared && count <= words.length) return new SortedRanks(listMembers(words, count));
+  if (!shared && count <= 2 * words.length) return packedRanks(words, count);
   return new BitsetRanks(options.words === 'borrowed' ? words.slice() : words, directory, shared);
 }
 
-/** The ranks of a bitset's `count` set bits, ascending. */
-function listMembers(words: Uint32Array, count: number): Uint32Array {
-  const members = new Uint32Array(count);
+/** Ranks per chunk of a packed set: a member is kept as its low 16 bits. */
+const chunkRanks = 65_536;
+const chunkWords = chunkRanks / 32;
+
+/** The `count` set bits of a bitset as a packed set. */
+function packedRanks(words: Uint32Array, count: number): PackedRanks {
+  const chunks = Math.ceil(words.length / chunkWords);
+  const lows = new Uint16Array(count);
+  const starts = new Uint32Array(chunks + 1);
   let at = 0;
-  for (let index = 0; index < words.length; index++) {
-    let word = words[index] as number;
-    while (word !== 0) {
-      const lowest = word & -word;
-      members[at++] = index * 32 + 31 - Math.clz32(lowest);
-      word ^= lowest;
+  for (let chunk = 0; chunk < chunks; chunk++) {
+    starts[chunk] = at;
+    const first = chunk * chunkWords;
+    const end = Math.min(words.length, first + chunkWords);
+    for (let index = first; index < end; index++) {
+      let word = words[index] as number;
+      while (word !== 0) {
+        const lowest = word & -word;
+        lows[at++] = (index - first) * 32 + 31 - Math.clz32(lowest);
+        word ^= lowest;
+      }
     }
   }
-  return members;
+  starts[chunks] = at;
+  return new PackedRanks(lows, starts);
 }
 
-/** A set as the ascending list of its members. */
-class SortedRanks implements RankSet {
-  constructor(private readonly members: Uint32Array) {}
+/**
+ * A set as its members in ascending order, each as its low 16 bits, with where each chunk of
+ * 65,536 ranks starts among them (as Roaring's array containers): 2 bytes a member, and the k-th
+ * member is the k-th entry, its chunk a binary search over at most a few dozen.
+ */
+class PackedRanks implements RankSet {
+  constructor(
+    private readonly lows: Uint16Array,
+    /** Entry c: how many members precede chunk c; the last entry is the size. */
+    private readonly starts: Uint32Array,
+  ) {}
 
   get size(): number {
-    return this.members.length;
+    return this.lows.length;
   }
 
   get byteLength(): number {
-    return this.members.byteLength;
+    return this.lows.byteLength + this.starts.byteLength;
   }
 
   has(rank: number): boolean {
-    let low = 0;
-    let high = this.members.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.members[middle] as number) < rank) low = middle + 1;
-      else high = middle;
+    const chunk = Math.floor(rank / chunkRanks);
+    if (!Number.isInteger(rank) || rank < 0 || chunk >= this.starts.length - 1) return false;
+    const low = rank % chunkRanks;
+    let from = this.starts[chunk] as number;
+    let to = this.starts[chunk + 1] as number;
+    while (from < to) {
+      const middle = (from + to) >>> 1;
+      if ((this.lows[middle] as number) < low) from = middle + 1;
+      else to = middle;
     }
-    return this.members[low] === rank;
+    return from < (this.starts[chunk + 1] as number) && this.lows[from] === low;
   }
 
   select(k: number): number | undefined {
-    if (!Number.isInteger(k) || k < 0 || k >= this.members.length) return undefined;
-    return this.members[k];
+    if (!Number.isInteger(k) || k < 0 || k >= this.lows.length) return undefined;
+    return this.chunkOf(k) * chunkRanks + (this.lows[k] as number);
   }
 
   slice(offset: number, limit: number): number[] {
     const ranks: number[] = [];
-    if (limit <= 0 || offset < 0) return ranks;
-    const end = Math.min(offset + limit, this.members.length);
-    for (let at = offset; at < end; at++) ranks.push(this.members[at] as number);
+    if (limit <= 0 || offset < 0 || offset >= this.lows.length) return ranks;
+    const end = Math.min(offset + limit, this.lows.length);
+    let chunk = this.chunkOf(offset);
+    for (let at = offset; at < end; at++) {
+      while ((this.starts[chunk + 1] as number) <= at) chunk++;
+      ranks.push(chunk * chunkRanks + (this.lows[at] as number));
+    }
     return ranks;
+  }
+
+  /** The chunk holding the member at position k (0 <= k < size): the last one starting at or before it. */
+  private chunkOf(k: number): number {
+    let low = 0;
+    let high = this.starts.length - 2;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if ((this.starts[middle] as number) <= k) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
 }
 
