@@ -8,6 +8,8 @@ export interface SmtpInbox {
   readonly messages: ParsedMail[];
   /** Resolves once `count` messages arrived in all; fails after `withinMs`. */
   waitFor(count: number, withinMs?: number): Promise<ParsedMail[]>;
+  /** Holds the greeting of connections opened from now on until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -15,10 +17,15 @@ export interface SmtpInbox {
 export async function startSmtpInbox(port = 0): Promise<SmtpInbox> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<() => void>();
+  let held: Promise<void> | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, accept) {
+      if (held) void held.then(() => accept());
+      else accept();
+    },
     onData(stream, _session, done) {
       simpleParser(stream)
         .then((parsed) => {
@@ -52,6 +59,17 @@ export async function startSmtpInbox(port = 0): Promise<SmtpInbox> {
         waiters.add(check);
         check();
       });
+    },
+    hold() {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      held = gate;
+      return () => {
+        if (held === gate) held = undefined;
+        release();
+      };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
