@@ -73,6 +73,22 @@ export function rankSetOf(words: Uint32Array, options: RankSetOptions = {}): Ran
   return new BitsetRanks(options.words === 'borrowed' ? words.slice() : words, directory, shared);
 }
 
+/**
+ * Over counts of members preceding each block (a block directory or a packed set's chunk starts,
+ * the last entry the size), the last block whose count is at most k: the block holding the member
+ * at position k, for 0 <= k < size.
+ */
+function lastPrecedingAtMost(preceding: Uint32Array, k: number): number {
+  let low = 0;
+  let high = preceding.length - 2;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if ((preceding[middle] as number) <= k) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 /** Ranks per chunk of a packed set: a member is kept as its low 16 bits. */
 const chunkRanks = 65_536;
 const chunkWords = chunkRanks / 32;
@@ -151,16 +167,9 @@ class PackedRanks implements RankSet {
     return ranks;
   }
 
-  /** The chunk holding the member at position k (0 <= k < size): the last one starting at or before it. */
+  /** The chunk holding the member at position k (0 <= k < size). */
   private chunkOf(k: number): number {
-    let low = 0;
-    let high = this.starts.length - 2;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if ((this.starts[middle] as number) <= k) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastPrecedingAtMost(this.starts, k);
   }
 }
 
@@ -216,14 +225,7 @@ class BitsetRanks implements RankSet {
 
   /** The word holding the member at position k, and how many members of that word precede it. */
   private wordOf(k: number): [number, number] {
-    let low = 0;
-    let high = this.before.length - 2;
-    // The last block whose count of preceding members is at most k.
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if ((this.before[middle] as number) <= k) low = middle;
-      else high = middle - 1;
-    }
+    const low = lastPrecedingAtMost(this.before, k);
     let remaining = k - (this.before[low] as number);
     for (let index = low * blockWords; ; index++) {
       const count = popcount32(this.words[index] as number);
