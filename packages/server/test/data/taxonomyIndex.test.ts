@@ -1,5 +1,6 @@
 import { taxonomy } from '@quotes/contract';
 import { seededRandom } from '@quotes/corpus';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TaxonomyIndex, tagCodeLayout } from '../../src/data/catalog/taxonomyIndex.js';
 import { type RawFilters, type ResolvedFilter, resolveFilters } from '@quotes/accounts/rules';
@@ -154,6 +155,48 @@ describe('the taxonomy index', () => {
     const empty = TaxonomyIndex.fromPairs(3, Buffer.alloc(0));
     expect(empty.matching(resolved({ category: 'love', mood: 'up' })).size).toBe(0);
     expect(empty.byteLength).toBe(0);
+  });
+
+  it('matches from the category pair lists exactly what the bitsets alone match, across chunks of 65,536 ranks', () => {
+    // Ranks spread over four chunks, clustered at their edges; a few quotes share one category so
+    // its pairs are dense enough to fall back to the bitsets.
+    const spread = new Map<number, Tags>();
+    const random = seededRandom(17);
+    for (const [at, tags] of corpus(4_000, 19)) {
+      const rank = at < 2_000 ? Math.floor(random() * 262_144) : 65_536 * (1 + (at % 3)) - 40 + (at % 80);
+      spread.set(rank, at % 5 === 0 ? { ...tags, category: taxonomy.categories[0] as string } : tags);
+    }
+    const paired = TaxonomyIndex.fromPairs(4, pairsOf(spread));
+    const bare = TaxonomyIndex.fromPairs(4, pairsOf(spread), tagCodeLayout(), { pairLists: false });
+    expect(paired.byteLength).toBeGreaterThan(bare.byteLength);
+    const oneOf = <T>(values: readonly T[]) => fc.option(fc.constantFrom(...values), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.record({
+          category: oneOf([...taxonomy.categories, 'love', 'parent', 'e']),
+          mood: oneOf([...taxonomy.moods, 'e', 'ing']),
+          length: oneOf(taxonomy.lengths),
+          era: oneOf(taxonomy.eras),
+          faith: oneOf(taxonomy.faithTraditions),
+        }),
+        fc.boolean(),
+        fc.nat(),
+        (raw, transient, at) => {
+          const filter = resolved(
+            Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined)) as RawFilters,
+          );
+          const want = bare.matching(filter).slice(0, 10_000);
+          const got = paired.matching(filter, { transient });
+          expect(got.size).toBe(want.length);
+          expect(got.slice(0, 10_000)).toEqual(want);
+          const k = want.length === 0 ? 0 : at % want.length;
+          expect(got.select(k)).toBe(want[k]);
+          if (want.length > 0) expect(got.has(want[k] as number)).toBe(true);
+          expect(got.has((want[k] ?? 0) + 1)).toBe(want.includes((want[k] ?? 0) + 1));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('refuses a taxonomy that no longer fits one tag code', () => {

@@ -465,6 +465,7 @@ export class QuoteCatalog {
       if (table === 'quotes' && chunk.version !== state.version) throw new CorpusChanged();
       index.add(chunk.pairs);
     }
+    await index.pairUp();
     // At most one version's quotes are held: the served one's go before the next one's are read
     // (its picks read PostgreSQL until the swap), so a reload does not hold two corpora at once.
     if (table === 'quotes_next' && this.held) {

@@ -90,8 +90,13 @@ function lastPrecedingAtMost(preceding: Uint32Array, k: number): number {
 }
 
 /** Ranks per chunk of a packed set: a member is kept as its low 16 bits. */
-const chunkRanks = 65_536;
-const chunkWords = chunkRanks / 32;
+export const chunkRanks = 65_536;
+export const chunkWords = chunkRanks / 32;
+
+/** A packed set of members given as their low 16 bits in order, with where each chunk starts among them (the last entry the size). */
+export function packedRanksFrom(lows: Uint16Array, starts: Uint32Array): RankSet {
+  return new PackedRanks(lows, starts);
+}
 
 /** The `count` set bits of a bitset as a packed set. */
 function packedRanks(words: Uint32Array, count: number): PackedRanks {

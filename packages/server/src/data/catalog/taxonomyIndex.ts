@@ -1,5 +1,6 @@
 import { type Taxonomy, taxonomy } from '@quotes/contract';
 import type { ResolvedFilter } from '@quotes/accounts/rules';
+import { CategoryPairs } from './categoryPairs.js';
 import { directoryLength, type RankSet, rankSetOf } from './rankSet.js';
 
 /**
@@ -52,13 +53,16 @@ export function layoutDescription(layout: TagCodeLayout): string {
  * One bitset per taxonomy value over the quotes in rank order, built once per corpus version
  * from one read of (rank, tag code). A filter is an OR of its parameter's values and an AND
  * across parameters, a few passes over words; nothing about a combination is asked of the
- * database. About 67 x size / 8 bytes: 1.3 MB at 150,000 quotes, 12.6 MB at 1,500,000.
+ * database. About 67 x size / 8 bytes (1.3 MB at 150,000 quotes, 12.6 MB at 1,500,000), and the
+ * category pair lists once built (categoryPairs.ts).
  */
 export class TaxonomyIndex {
   private readonly bitsets = new Map<string, Uint32Array>();
   private readonly everything: Uint32Array;
   /** Buffers reused by every match: the transient result, the union, and where sets are built. */
   private scratch: { result: Uint32Array; union: Uint32Array; directory: Uint32Array } | undefined;
+  /** Each category's members per other value, once built (pairUp): combinations with one category match from them. */
+  private pairs: CategoryPairs | undefined;
   readonly wordCount: number;
 
   private constructor(
@@ -74,14 +78,51 @@ export class TaxonomyIndex {
     this.everything = new Uint32Array(this.wordCount);
   }
 
-  /** From (rank, code) pairs as big-endian int32s, the form quoteQueries.ts reads them in. */
-  static fromPairs(version: number, pairs: Buffer, layout: TagCodeLayout = tagCodeLayout()): TaxonomyIndex {
+  /**
+   * From (rank, code) pairs as big-endian int32s, the form quoteQueries.ts reads them in, with the
+   * category pair lists unless `pairLists` is false (bitsets alone, as the bench's index
+   * micro-measurement compares them with Roaring).
+   */
+  static fromPairs(
+    version: number,
+    pairs: Buffer,
+    layout: TagCodeLayout = tagCodeLayout(),
+    options: { pairLists?: boolean } = {},
+  ): TaxonomyIndex {
     let rankBound = 0;
     for (let offset = 0; offset + 8 <= pairs.length; offset += 8)
       rankBound = Math.max(rankBound, pairs.readInt32BE(offset) + 1);
     const index = TaxonomyIndex.empty(version, rankBound, layout);
     index.add(pairs);
+    if (options.pairLists !== false) {
+      const steps = index.pairSteps();
+      while (!steps.next().done);
+    }
     return index;
+  }
+
+  /** Builds the category pair lists once every quote is added, yielding to the event loop between categories. */
+  async pairUp(): Promise<void> {
+    const steps = this.pairSteps();
+    while (!steps.next().done) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  private *pairSteps(): Generator<void, void> {
+    const valueBits = (parameter: string, values: readonly string[]) =>
+      values.map((value) => {
+        const key = keyOf(parameter, value);
+        return { key, bits: this.bitsets.get(key) as Uint32Array };
+      });
+    const others = [
+      ...valueBits('mood', this.layout.moods),
+      ...this.layout.single
+        .filter((field) => field.parameter !== 'category')
+        .flatMap((field) => valueBits(field.parameter, field.values)),
+    ];
+    const categories = this.layout.single.flatMap((field) =>
+      field.parameter === 'category' ? valueBits('category', field.values) : [],
+    );
+    this.pairs = yield* CategoryPairs.build(this.wordCount, categories, others);
   }
 
   /** An index with no quote yet, for ranks below `rankBound`; filled chunk by chunk with add(). */
@@ -121,7 +162,7 @@ export class TaxonomyIndex {
   }
 
   get byteLength(): number {
-    return (this.bitsets.size + 1) * this.wordCount * 4;
+    return (this.bitsets.size + 1) * this.wordCount * 4 + (this.pairs?.byteLength ?? 0);
   }
 
   /** The most a kept match set of this index takes: a whole bitset and its directory. */
@@ -145,6 +186,8 @@ export class TaxonomyIndex {
    * must be read at once (synchronously) and never kept.
    */
   matching(filter: ResolvedFilter, options: { transient?: boolean } = {}): RankSet {
+    const paired = this.matchingPaired(filter, options.transient === true);
+    if (paired) return paired;
     const parameters: Array<readonly Uint32Array[]> = [];
     const add = (parameter: string, values: readonly string[] | null) => {
       if (values === null) return;
@@ -184,6 +227,36 @@ export class TaxonomyIndex {
       andInto(result, union);
     });
     return build(result, 'borrowed');
+  }
+
+  /**
+   * One category and at least one single-valued other parameter: the members of the smallest
+   * (category, value) pair that match the rest, as a packed set; undefined otherwise, or where
+   * that pair is dense enough that a kept set of it would be a bitset.
+   */
+  private matchingPaired(filter: ResolvedFilter, transient: boolean): RankSet | undefined {
+    const pairs = this.pairs;
+    if (!pairs || filter.categories?.length !== 1) return undefined;
+    const category = keyOf('category', filter.categories[0] as string);
+    const others: string[][] = [];
+    if (filter.moods !== null) others.push(filter.moods.map((mood) => keyOf('mood', mood)));
+    if (filter.length !== null) others.push([keyOf('length', filter.length)]);
+    if (filter.era !== null) others.push([keyOf('era', filter.era)]);
+    if (filter.faith !== null) others.push([keyOf('faith', filter.faith)]);
+    let chosen = -1;
+    let smallest = 2 * this.wordCount + 1;
+    others.forEach((keys, position) => {
+      const size = keys.length === 1 ? pairs.sizeOf(category, keys[0] as string) : undefined;
+      if (size !== undefined && size < smallest) {
+        chosen = position;
+        smallest = size;
+      }
+    });
+    if (chosen < 0) return undefined;
+    const tests = others
+      .filter((_, position) => position !== chosen)
+      .map((keys) => keys.map((key) => this.bitsets.get(key) ?? new Uint32Array(0)));
+    return pairs.matching(category, (others[chosen] as string[])[0] as string, tests, transient);
   }
 }
 
