@@ -32,6 +32,8 @@ export interface DuetOptions {
    * warms its JIT on the floor instead); it is kept apart from the rounds, as `coldRound`.
    */
   coldFirst?: boolean;
+  /** Which round of a longer series the first one is, so the cores keep swapping across calls (default 0). */
+  firstRound?: number;
   meter: Pick<CostMeter, 'window'>;
   label: string;
   log: (line: string) => void;
@@ -84,7 +86,7 @@ export async function runDuet(options: DuetOptions): Promise<DuetMeasurement> {
   async function duetRounds() {
     for (let index = 0; index < total; index++) {
       const cold = options.coldFirst === true && index === 0;
-      const core = duetCores(options.cores, index);
+      const core = duetCores(options.cores, index + (options.firstRound ?? 0));
       const sidePids = (side: DuetSide) => [
         ...side.pids.servers,
         ...(side.pids.balancer === undefined ? [] : [side.pids.balancer]),
@@ -117,18 +119,47 @@ export async function runDuet(options: DuetOptions): Promise<DuetMeasurement> {
       };
       const ratios = round.slices.map((pair) => pair.server / pair.floor);
       log(
-        `  ${options.label.padEnd(16)} ${cold ? 'cold round' : `round ${index + 1 - (options.coldFirst ? 1 : 0)}`} (${server.name} on core ${core.server}): ${server.name} ${Math.round(serverRun.requestsPerSecond)} req/s p99 ${serverRun.latencyP99Ms} ms, ${floor.name} ${Math.round(floorRun.requestsPerSecond)} req/s; per second ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; errors ${serverRun.errors}/${floorRun.errors}`,
+        `  ${options.label.padEnd(16)} ${cold ? 'cold round' : `round ${index + 1 + (options.firstRound ?? 0) - (options.coldFirst ? 1 : 0)}`} (${server.name} on core ${core.server}): ${server.name} ${Math.round(serverRun.requestsPerSecond)} req/s p99 ${serverRun.latencyP99Ms} ms, ${floor.name} ${Math.round(floorRun.requestsPerSecond)} req/s; per second ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; errors ${serverRun.errors}/${floorRun.errors}`,
       );
       if (cold) coldRound = round;
       else rounds.push(round);
     }
   }
+  return { ...summed(rounds), ...(coldRound ? { coldRound } : {}) };
+}
+
+function summed(rounds: readonly DuetRound[]): DuetMeasurement {
   return {
     server: medianLoad(rounds.map((round) => round.server)),
     floor: medianLoad(rounds.map((round) => round.floor)),
     rounds: rounds.map((round) => ({ server: round.server, floorRequestsPerSecond: round.floor.requestsPerSecond })),
     floorRuns: rounds.map((round) => round.floor),
     slices: rounds.flatMap((round) => round.slices),
-    ...(coldRound ? { coldRound } : {}),
   };
+}
+
+/**
+ * Duets of one round each, on a fresh pair of processes each (`pair()` starts them, `stop`
+ * ends them), as one measurement: a ratio of two servers moves with the processes as much as
+ * with the rounds, so each round samples a new pair (Kalibera and Jones, "Rigorous Benchmarking
+ * in Reasonable Time", 2013); the cores swap from one pair to the next.
+ */
+export async function runDuetOnFreshPairs(
+  options: Omit<DuetOptions, 'server' | 'floor' | 'coldFirst' | 'firstRound'>,
+  pair: () => Promise<{ server: DuetSide; floor: DuetSide; stop: () => Promise<unknown> }>,
+): Promise<DuetMeasurement> {
+  const rounds: DuetRound[] = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const { server, floor, stop } = await pair();
+    try {
+      const one = await runDuet({ ...options, server, floor, rounds: 1, firstRound: index });
+      const [run] = one.floorRuns ?? [];
+      const [measured] = one.rounds ?? [];
+      if (!run || !measured) throw new Error(`${options.label}: a duet round returned nothing`);
+      rounds.push({ server: measured.server, floor: run, slices: one.slices });
+    } finally {
+      await stop();
+    }
+  }
+  return summed(rounds);
 }

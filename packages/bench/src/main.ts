@@ -13,7 +13,7 @@ import { OptionError, type PhaseId, parseBenchOptions, runDefaults } from './ben
 import { type RunningProcess, runningChildren, startNodeProcess } from './childProcess.js';
 import { CostMeter } from './callCosts.js';
 import { duetUnavailable } from './corePinning.js';
-import { runDuet } from './duetRun.js';
+import { runDuet, runDuetOnFreshPairs } from './duetRun.js';
 import { measureHistoryMemory } from './historyMemory.js';
 import { measureIndex } from './indexMicro.js';
 import { corpusDatabase } from './keptCorpora.js';
@@ -320,46 +320,46 @@ async function main(): Promise<void> {
         });
         await phase('journal', async () => {
           // 3b. What holding answers for their journal line costs (0044): a server with the journal
-          // beside one without (DATA_DIR not a directory), both started for the row, so neither is
-          // warmer than the other; quotes-random on the 16 keys, PostgreSQL on both sides' cores
-          // (both count). The same load and rounds as the single URLs.
+          // beside one without (DATA_DIR not a directory), quotes-random on the 16 keys, PostgreSQL
+          // on both sides' cores (both count). As a duet, a fresh pair for each round: the ratio of
+          // two servers moves from one pair of processes to the next as much as between rounds.
           const scenario = all[0] as Scenario;
-          const starts = [startServerProcess(env), startServerProcess({ ...env, DATA_DIR: '/dev/null' })] as const;
-          const stopBoth = () => Promise.allSettled(starts.map((start) => start.then((one) => one.process.stop())));
-          const [journaled, bare] = await startedTogether(starts, stopBoth);
-          try {
-            const side = (name: string, origin: string, pid: number) => ({
-              name,
-              pids: { servers: [pid] },
-              load: { origin, paths: [scenario.path], keys: platformKeys, ...load },
-            });
-            const withJournal = side('journal', journaled.base, journaled.process.pid);
-            const without = side('no journal', bare.base, bare.process.pid);
-            const measured =
-              options.method === 'duet'
-                ? await runDuet({
-                    server: withJournal,
-                    floor: without,
-                    rounds,
-                    cores: duetCores,
-                    meter: costs,
-                    label: 'journal',
-                    log,
-                  })
-                : (
-                    await runInterleaved({
-                      floor: { ...without, run: (window) => runLoad(without.load, window) },
-                      targets: [{ ...withJournal, run: (window) => runLoad(withJournal.load, window) }],
-                      rounds,
-                      meter: costs,
-                      label: 'journal',
-                      log,
-                    })
-                  )[0];
-            if (measured) report.journal?.push({ corpusSize: size, scenario, ...measured });
-          } finally {
-            await stopBoth();
-          }
+          const side = (name: string, origin: string, pid: number) => ({
+            name,
+            pids: { servers: [pid] },
+            load: { origin, paths: [scenario.path], keys: platformKeys, ...load },
+          });
+          const startPair = async () => {
+            const starts = [startServerProcess(env), startServerProcess({ ...env, DATA_DIR: '/dev/null' })] as const;
+            const stop = () => Promise.allSettled(starts.map((start) => start.then((one) => one.process.stop())));
+            const [journaled, bare] = await startedTogether(starts, stop);
+            return {
+              server: side('journal', journaled.base, journaled.process.pid),
+              floor: side('no journal', bare.base, bare.process.pid),
+              stop,
+            };
+          };
+          const measured =
+            options.method === 'duet'
+              ? await runDuetOnFreshPairs({ rounds, cores: duetCores, meter: costs, label: 'journal', log }, startPair)
+              : await (async () => {
+                  const { server: withJournal, floor: without, stop } = await startPair();
+                  try {
+                    return (
+                      await runInterleaved({
+                        floor: { ...without, run: (window) => runLoad(without.load, window) },
+                        targets: [{ ...withJournal, run: (window) => runLoad(withJournal.load, window) }],
+                        rounds,
+                        meter: costs,
+                        label: 'journal',
+                        log,
+                      })
+                    )[0];
+                  } finally {
+                    await stop();
+                  }
+                })();
+          if (measured) report.journal?.push({ corpusSize: size, scenario, ...measured });
         });
         await phase('routes', async () => {
           // 4b. quotes-random and quotes-categories over other routes: one key, the history off,

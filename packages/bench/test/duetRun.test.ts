@@ -14,7 +14,7 @@ import { duetCores, pairSlices } from '../src/duetRun.js';
 import { floorShare } from '../src/roundSummary.js';
 
 // The built module: its load generators are the built load worker (dist/loadWorker.js), each in a process of its own.
-const { runDuet } = (await import(
+const { runDuet, runDuetOnFreshPairs } = (await import(
   new URL('../dist/duetRun.js', import.meta.url).href
 )) as typeof import('../src/duetRun.js');
 
@@ -164,5 +164,58 @@ describe.runIf(availableParallelism() >= 2)('a duet of two processes', () => {
       expect(groups).toEqual(new Array(6).fill('its own'));
       expect([await cpuGroup(a.pid), await cpuGroup(b.pid)]).toEqual(['/', '/']);
     }
+  }, 60_000);
+
+  it('measures each round on a fresh pair, stopped after its round, the cores swapped from pair to pair', async () => {
+    const answers = join(await mkdtemp(join(tmpdir(), 'quotes-bench-pairs-')), 'answers.json');
+    const url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    await writeAnswers(answers, await captureAnswers(url, ['/v1/quotes-random'], {}));
+    const events: string[] = [];
+    const pairs: Array<{ server: number; floor: number; stopped: boolean }> = [];
+    const load = (base: string) => ({
+      origin: base,
+      paths: ['/v1/quotes-random'],
+      connections: 2,
+      durationSeconds: 2,
+      warmupSeconds: 1,
+    });
+    const meter = {
+      window: (pids: { servers: readonly number[] }): CostWindow => ({
+        open: async () => {
+          const pid = pids.servers[0] as number;
+          const pair = pairs[pairs.length - 1];
+          events.push(`${pid === pair?.server ? 'server' : 'floor'} on ${await allowedCores(pid)}`);
+        },
+        close: async () => {},
+        costs: async () => null,
+      }),
+    };
+    const measured = await runDuetOnFreshPairs(
+      { rounds: 2, cores: [0, 1], meter, label: 'pairs', log: () => {} },
+      async () => {
+        const [a, b] = [await startSide(answers), await startSide(answers)];
+        const pair = { server: a.pid, floor: b.pid, stopped: false };
+        pairs.push(pair);
+        return {
+          server: { name: 'server', pids: { servers: [a.pid] }, load: load(a.base) },
+          floor: { name: 'floor', pids: { servers: [b.pid] }, load: load(b.base) },
+          stop: async () => {
+            for (const pid of [a.pid, b.pid]) process.kill(pid, 'SIGTERM');
+            pair.stopped = true;
+          },
+        };
+      },
+    );
+    expect(pairs).toHaveLength(2);
+    expect(new Set(pairs.flatMap((pair) => [pair.server, pair.floor])).size).toBe(4);
+    expect(pairs.map((pair) => pair.stopped)).toEqual([true, true]);
+    expect([events.slice(0, 2).sort(), events.slice(2, 4).sort()]).toEqual([
+      ['floor on 1', 'server on 0'],
+      ['floor on 0', 'server on 1'],
+    ]);
+    expect(measured.rounds).toHaveLength(2);
+    expect(measured.floorRuns).toHaveLength(2);
+    expect(measured.slices).toHaveLength(4);
+    expect(floorShare(measured)?.count).toBe(4);
   }, 60_000);
 });
