@@ -98,6 +98,15 @@ async function startSide(answers: string) {
   return { base: `http://127.0.0.1:${port}`, pid: side.pid };
 }
 
+/** Each side's load in these duets: two connections for 2 s after 1 s of warm-up. */
+const load = (base: string) => ({
+  origin: base,
+  paths: ['/v1/quotes-random'],
+  connections: 2,
+  durationSeconds: 2,
+  warmupSeconds: 1,
+});
+
 describe.runIf(availableParallelism() >= 2)('a duet of two processes', () => {
   it('measures both sides at the same moment, each on its own core, swapped each round, and gives every core back', async () => {
     const answers = join(await mkdtemp(join(tmpdir(), 'quotes-bench-duet-')), 'answers.json');
@@ -124,13 +133,6 @@ describe.runIf(availableParallelism() >= 2)('a duet of two processes', () => {
         costs: async () => null,
       }),
     };
-    const load = (base: string) => ({
-      origin: base,
-      paths: ['/v1/quotes-random'],
-      connections: 2,
-      durationSeconds: 2,
-      warmupSeconds: 1,
-    });
     const measured = await runDuet({
       server: { name: 'server', pids: { servers: [a.pid] }, load: load(a.base) },
       floor: { name: 'floor', pids: { servers: [b.pid] }, load: load(b.base) },
@@ -172,13 +174,6 @@ describe.runIf(availableParallelism() >= 2)('a duet of two processes', () => {
     await writeAnswers(answers, await captureAnswers(url, ['/v1/quotes-random'], {}));
     const events: string[] = [];
     const pairs: Array<{ server: number; floor: number; stopped: boolean }> = [];
-    const load = (base: string) => ({
-      origin: base,
-      paths: ['/v1/quotes-random'],
-      connections: 2,
-      durationSeconds: 2,
-      warmupSeconds: 1,
-    });
     const meter = {
       window: (pids: { servers: readonly number[] }): CostWindow => ({
         open: async () => {
