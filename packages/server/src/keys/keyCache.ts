@@ -80,6 +80,13 @@ export class KeyCache {
   }
 
   private keep(hashHex: string, record: ApiKeyRecord): void {
+    // The key's other secrets cached in a state this read no longer shows (read before a roll:
+    // another prefix or grace) are read again at their next call, not trusted until a notification
+    // of the roll arrives.
+    for (const other of [...(this.hashesById.get(record.id) ?? [])]) {
+      const cached = this.byHash.peek(other);
+      if (other !== hashHex && cached && !sameSecrets(cached, record)) this.byHash.delete(other);
+    }
     this.byHash.set(hashHex, record);
     const hashes = this.hashesById.get(record.id) ?? new Set<string>();
     hashes.add(hashHex);
@@ -100,4 +107,9 @@ export class KeyCache {
   get size(): number {
     return this.byHash.size;
   }
+}
+
+/** Whether two reads of one key show the same secrets: the same prefix and the same grace. */
+function sameSecrets(a: ApiKeyRecord, b: ApiKeyRecord): boolean {
+  return a.keyPrefix === b.keyPrefix && a.previousValidUntil?.getTime() === b.previousValidUntil?.getTime();
 }

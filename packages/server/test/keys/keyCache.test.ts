@@ -55,6 +55,26 @@ describe('KeyCache entries', () => {
     expect(counter.statements).toBe(2);
   });
 
+  it("forgets a key's secret cached before a roll once it reads the rolled key, before any notification", async () => {
+    const counter = new StatementCounter();
+    const cache = new KeyCache(database.db.withPlugin(counter), () => true);
+    const [issued] = await issuedKeys(1);
+    expect((await cache.lookup(issued!.key))?.previousValidUntil).toBeNull();
+    const until = new Date(Date.now() + 3_600_000);
+    const rolled = await createOperatorApi(database).rollKey(issued!.id, { graceMs: 3_600_000 });
+    // No invalidate(): the notification has not arrived. The new secret's read shows the roll...
+    expect((await cache.lookup(rolled.key))?.id).toBe(issued!.id);
+    expect(counter.statements).toBe(2);
+    // ...so the old secret is read again, and now carries its grace.
+    const old = await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(3);
+    expect(Math.abs((old?.previousValidUntil?.getTime() ?? 0) - until.getTime())).toBeLessThan(60_000);
+    // Both secrets in the same state: each answered from memory.
+    await cache.lookup(rolled.key);
+    await cache.lookup(issued!.key);
+    expect(counter.statements).toBe(3);
+  });
+
   it('trusts an entry for the TTL at most, and nothing while notifications are not arriving', async () => {
     const counter = new StatementCounter();
     let notificationsArrive = true;
