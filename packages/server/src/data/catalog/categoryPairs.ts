@@ -1,4 +1,4 @@
-import { chunkRanks, chunkWords, packedRanksFrom, popcount32, type RankSet } from './rankSet.js';
+import { appendLows, chunkRanks, chunkWords, packedRanksFrom, popcount32, type RankSet } from './rankSet.js';
 
 /** Ranks of one (category, other value) pair in ascending order, packed as a packed set is. */
 interface PairList {
@@ -55,17 +55,13 @@ export class CategoryPairs {
           const word = category.bits[index] as number;
           if (word === 0) continue;
           const base = (index - first) * 32;
-          for (let other = 0; other < others.length; other++) {
-            let both = word & ((others[other] as ValueBits).bits[index] as number);
-            const into = lows[other] as Uint16Array;
-            let next = at[other] as number;
-            while (both !== 0) {
-              const lowest = both & -both;
-              into[next++] = base + 31 - Math.clz32(lowest);
-              both ^= lowest;
-            }
-            at[other] = next;
-          }
+          for (let other = 0; other < others.length; other++)
+            at[other] = appendLows(
+              word & ((others[other] as ValueBits).bits[index] as number),
+              base,
+              lows[other] as Uint16Array,
+              at[other] as number,
+            );
         }
       }
       others.forEach((other, position) => {

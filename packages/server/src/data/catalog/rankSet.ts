@@ -108,17 +108,26 @@ function packedRanks(words: Uint32Array, count: number): PackedRanks {
     starts[chunk] = at;
     const first = chunk * chunkWords;
     const end = Math.min(words.length, first + chunkWords);
-    for (let index = first; index < end; index++) {
-      let word = words[index] as number;
-      while (word !== 0) {
-        const lowest = word & -word;
-        lows[at++] = (index - first) * 32 + 31 - Math.clz32(lowest);
-        word ^= lowest;
-      }
-    }
+    for (let index = first; index < end; index++)
+      at = appendLows(words[index] as number, (index - first) * 32, lows, at);
   }
   starts[chunks] = at;
   return new PackedRanks(lows, starts);
+}
+
+/**
+ * Writes the set bits of `word` into `lows` from position `at`, each as `base` plus its bit (its
+ * rank's low 16 bits, `base` being the word's offset in its chunk), and returns the next position.
+ */
+export function appendLows(word: number, base: number, lows: Uint16Array, at: number): number {
+  let rest = word;
+  let next = at;
+  while (rest !== 0) {
+    const lowest = rest & -rest;
+    lows[next++] = base + 31 - Math.clz32(lowest);
+    rest ^= lowest;
+  }
+  return next;
 }
 
 /**
